@@ -1,0 +1,39 @@
+# vocab: `make demo` installs what is missing and shows the catalog; `make test` runs every test.
+SWIFT ?= swift
+PREFIX ?= /usr/local
+RELEASE_FLAGS = -c release --static-swift-stdlib
+BIN = .build/release/vocab
+DEMO_HOME ?= $(CURDIR)/.build/demo-home
+
+.PHONY: deps build release demo test bench install clean
+
+deps:
+	@scripts/install-deps build
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build $(RELEASE_FLAGS)
+
+demo: release
+	@echo '$$ vocab categories'; VOCAB_HOME=$(DEMO_HOME) $(BIN) categories
+	@echo; echo '$$ vocab words animals --level starters --limit 12'; VOCAB_HOME=$(DEMO_HOME) $(BIN) words animals --level starters --limit 12
+	@echo; echo '$$ vocab show cat'; VOCAB_HOME=$(DEMO_HOME) $(BIN) show cat
+	@echo; echo '$$ vocab search meo'; VOCAB_HOME=$(DEMO_HOME) $(BIN) search meo
+
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+bench: release
+	@scripts/install-deps bench
+	scripts/bench-catalog
+
+install: release
+	install -d $(PREFIX)/bin $(PREFIX)/share/vocab
+	install -m 755 $(BIN) $(PREFIX)/bin/vocab
+	cp -r Categories $(PREFIX)/share/vocab/
+
+clean:
+	rm -rf .build

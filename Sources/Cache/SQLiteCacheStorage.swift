@@ -1,0 +1,53 @@
+import SQLiteDB
+
+/// Cache entries and counters in their own SQLite file, so they outlive each CLI process
+/// and survive the catalog database being rebuilt and swapped.
+public actor SQLiteCacheStorage: CacheStorage {
+    private let db: Database
+
+    public init(path: String) throws {
+        db = try Database(path: path)
+        try db.execute("""
+            PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;
+            CREATE TABLE IF NOT EXISTS cache_entries(key TEXT PRIMARY KEY, token TEXT NOT NULL, payload BLOB NOT NULL) WITHOUT ROWID;
+            CREATE TABLE IF NOT EXISTS cache_counters(name TEXT PRIMARY KEY, count INTEGER NOT NULL) WITHOUT ROWID;
+            """)
+    }
+
+    public func entry(for key: String) throws -> (token: String, payload: [UInt8])? {
+        try db.query("SELECT token, payload FROM cache_entries WHERE key = ?", [.text(key)]) {
+            ($0.text(0) ?? "", $0.bytes(1))
+        }.first
+    }
+
+    public func save(_ payload: [UInt8], token: String, for key: String) throws {
+        try db.run("INSERT OR REPLACE INTO cache_entries VALUES (?, ?, ?)", [.text(key), .text(token), .blob(payload)])
+    }
+
+    public func record(_ outcome: CacheOutcome) throws {
+        let names: [String] = switch outcome {
+        case .hit: ["hits"]
+        case .miss: ["misses"]
+        case .invalidated: ["misses", "invalidations"]
+        }
+        for name in names {
+            try db.run("""
+                INSERT INTO cache_counters VALUES (?, 1) ON CONFLICT(name) DO UPDATE SET count = count + 1
+                """, [.text(name)])
+        }
+    }
+
+    public func statistics() throws -> CacheStatistics {
+        var counts: [String: Int] = [:]
+        for (name, n) in try db.query("SELECT name, count FROM cache_counters", map: { ($0.text(0) ?? "", Int($0.int(1))) }) {
+            counts[name] = n
+        }
+        let entries = Int(try db.scalar("SELECT count(*) FROM cache_entries")?.intValue ?? 0)
+        return CacheStatistics(hits: counts["hits"] ?? 0, misses: counts["misses"] ?? 0,
+                               invalidations: counts["invalidations"] ?? 0, entries: entries)
+    }
+
+    public func removeAll() throws {
+        try db.execute("DELETE FROM cache_entries; DELETE FROM cache_counters;")
+    }
+}

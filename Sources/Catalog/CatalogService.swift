@@ -1,0 +1,143 @@
+import Cache
+import Foundation
+import Store
+
+public struct CategorySummary: Codable, Sendable, Hashable {
+    public var category: Category
+    /// Words in the category (at the level asked for, if any).
+    public var wordCount: Int
+    /// Words per level, counting a word at every level it belongs to.
+    public var levelCounts: [String: Int]
+}
+
+public struct WordPage: Sendable {
+    public var category: Category
+    public var level: Level?
+    public var total: Int
+    public var offset: Int
+    public var limit: Int
+    public var words: [Word]
+    /// How the (category, level) result was served, when a cache is in use.
+    public var cache: CacheOutcome?
+}
+
+/// The catalog's queries, as the app asks them, over any document store.
+public struct CatalogService: Sendable {
+    public static let words = "words"
+    public static let categories = "categories"
+    public static let defaultPageSize = 200
+    public static let defaultSearchLimit = 30
+
+    let store: any DocumentStore
+    let cache: QueryCache?
+
+    public init(store: any DocumentStore, cache: QueryCache? = nil) {
+        self.store = store
+        self.cache = cache
+    }
+
+    public func categories() async throws -> [Category] {
+        try await store.query(Query(Self.categories).ordered(by: "order")).map { try $0.decode(Category.self) }
+    }
+
+    public func summaries(level: Level? = nil) async throws -> [CategorySummary] {
+        let categories = try await categories()
+        var query = Query(Self.words)
+        if let level { query = query.filter(.arrayContains("levels", .string(level.rawValue))) }
+        let totals = try await store.valueCounts(of: "categories", matching: query)
+        var perLevel: [Level: [FieldValue: Int]] = [:]
+        for l in Level.allCases {
+            perLevel[l] = try await store.valueCounts(of: "categories", matching: Query(Self.words).filter(.arrayContains("levels", .string(l.rawValue))))
+        }
+        return categories.map { c in
+            let key = FieldValue.string(c.id)
+            var levels: [String: Int] = [:]
+            for l in Level.allCases where level == nil || level == l { levels[l.rawValue] = perLevel[l]?[key] ?? 0 }
+            return CategorySummary(category: c, wordCount: totals[key] ?? 0, levelCounts: levels)
+        }
+    }
+
+    /// A category by id or English name, case-insensitively; unknown names get suggestions.
+    public func category(named name: String) async throws -> Category {
+        let all = try await categories()
+        let needle = name.lowercased()
+        if let hit = all.first(where: { $0.id == needle || $0.name.en.lowercased() == needle }) { return hit }
+        let suggestions = SearchText.closest(to: needle, in: all.map(\.id))
+        throw CatalogError.unknownCategory(name, suggestions: suggestions)
+    }
+
+    /// Words of a category at a level, in alphabetical order, a page at a time. The full
+    /// (category, level) result is what is cached; pages are cut from it.
+    public func words(in categoryName: String, level: Level?, limit: Int = defaultPageSize, offset: Int = 0) async throws -> WordPage {
+        let category = try await category(named: categoryName)
+        var query = Query(Self.words, filters: [.arrayContains("categories", .string(category.id))], order: [Ordering("sort")])
+        if let level { query = query.filter(.arrayContains("levels", .string(level.rawValue))) }
+        let payload: [UInt8]
+        var outcome: CacheOutcome?
+        if let cache {
+            let store = self.store, query = query
+            let revision = try await store.revision()
+            let key = "\(category.id)|\(level?.rawValue ?? "*")"
+            (payload, outcome) = try await cache.value(for: key, revision: revision) {
+                Self.jsonArray(try await store.query(query))
+            }
+        } else {
+            payload = Self.jsonArray(try await store.query(query))
+        }
+        let all = try JSONDecoder().decode([Word].self, from: Data(payload))
+        let start = min(max(0, offset), all.count)
+        let end = min(all.count, start + max(0, limit))
+        return WordPage(category: category, level: level, total: all.count, offset: start, limit: limit,
+                        words: Array(all[start..<end]), cache: outcome)
+    }
+
+    /// Every entry with this headword (a headword may sit in more than one category).
+    public func lookup(_ headword: String) async throws -> [Word] {
+        let text = headword.trimmingCharacters(in: .whitespaces)
+        let exact = try await store.query(Query(Self.words, filters: [.equal("word", .string(text))], order: [Ordering("id")]))
+        if !exact.isEmpty { return try exact.map { try $0.decode(Word.self) } }
+        let folded = try await store.query(Query(Self.words, filters: [.arrayContains("keys", .string(text.lowercased()))], order: [Ordering("id")]))
+        if !folded.isEmpty { return try folded.map { try $0.decode(Word.self) } }
+        let nearby = try await store.query(Query(Self.words, filters: [.prefix("keys", String(text.lowercased().prefix(1)))]))
+        let headwords = try nearby.map { try $0.decode(Word.self).word }
+        throw CatalogError.unknownWord(headword, suggestions: SearchText.closest(to: text, in: Array(Set(headwords))))
+    }
+
+    /// Headwords and Vietnamese translations that start with the text, then those containing it.
+    public func search(_ text: String, limit: Int = defaultSearchLimit) async throws -> [Word] {
+        let needle = text.trimmingCharacters(in: .whitespaces).lowercased()
+        guard !needle.isEmpty, limit > 0 else { return [] }
+        let folded = SearchText.fold(needle)
+        var seen: Set<String> = []
+        var out: [Word] = []
+        let queries: [Filter] = [.prefix("keys", needle), .prefix("keys", folded), .contains("keys", needle), .contains("keys", folded)]
+        for filter in queries where out.count < limit {
+            for doc in try await store.query(Query(Self.words, filters: [filter], order: [Ordering("sort")], limit: limit)) {
+                guard out.count < limit, seen.insert(doc.id).inserted else { continue }
+                out.append(try doc.decode(Word.self))
+            }
+        }
+        return out
+    }
+
+    /// All words, optionally narrowed to a category and a level, for batch work.
+    public func allWords(category: String? = nil, level: Level? = nil) async throws -> [Word] {
+        var query = Query(Self.words, order: [Ordering("sort"), Ordering("id")])
+        if let category {
+            let c = try await self.category(named: category)
+            query = query.filter(.arrayContains("categories", .string(c.id)))
+        }
+        if let level { query = query.filter(.arrayContains("levels", .string(level.rawValue))) }
+        return try await store.query(query).map { try $0.decode(Word.self) }
+    }
+
+    static func jsonArray(_ documents: [Document]) -> [UInt8] {
+        var out: [UInt8] = [UInt8(ascii: "[")]
+        for (i, doc) in documents.enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            out.append(contentsOf: doc.json.utf8)
+        }
+        out.append(UInt8(ascii: "]"))
+        return out
+    }
+}

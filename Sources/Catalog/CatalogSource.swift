@@ -1,0 +1,53 @@
+import Foundation
+
+/// The `Categories/` folder: which files it has, whether they changed, what they say.
+public struct CatalogSource: Sendable {
+    public let directory: String
+
+    public init(directory: String) { self.directory = directory }
+
+    public struct FileStamp: Sendable, Equatable { public var name: String; public var size: Int; public var modified: Double }
+
+    /// The category files, by name. Cheap (one stat per file): run on every command.
+    public func stamps() throws -> [FileStamp] {
+        let fm = FileManager.default
+        var isDir: ObjCBool = false
+        guard fm.fileExists(atPath: directory, isDirectory: &isDir), isDir.boolValue else {
+            throw CatalogError.missingCategories(directory)
+        }
+        let names = try fm.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }.sorted()
+        if names.isEmpty { throw CatalogError.missingCategories(directory) }
+        return try names.map { name in
+            let attrs = try fm.attributesOfItem(atPath: directory + "/" + name)
+            let size = (attrs[.size] as? NSNumber)?.intValue ?? 0
+            let modified = (attrs[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+            return FileStamp(name: name, size: size, modified: modified)
+        }
+    }
+
+    /// A cheap fingerprint of names, sizes and times: when it matches, nothing is read.
+    public func fingerprint() throws -> String {
+        try stamps().map { "\($0.name):\($0.size):\($0.modified)" }.joined(separator: "|")
+    }
+
+    public func read() throws -> [(name: String, data: Data)] {
+        try stamps().map { stamp in
+            (stamp.name, try Data(contentsOf: URL(fileURLWithPath: directory + "/" + stamp.name)))
+        }
+    }
+
+    /// FNV-1a over names and bytes: decides whether touched files really changed.
+    public static func contentHash(_ files: [(name: String, data: Data)]) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        func mix<S: Sequence>(_ bytes: S) where S.Element == UInt8 {
+            for b in bytes { hash = (hash ^ UInt64(b)) &* 0x100_0000_01b3 }
+        }
+        for file in files {
+            mix(file.name.utf8)
+            mix([0])
+            file.data.withUnsafeBytes { mix($0) }
+            mix([0])
+        }
+        return String(hash, radix: 16)
+    }
+}

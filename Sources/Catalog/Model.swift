@@ -1,0 +1,110 @@
+/// The three Cambridge Young Learners levels, in the order a child meets them.
+public enum Level: String, CaseIterable, Codable, Sendable, Comparable {
+    case starters, movers, flyers
+
+    public static func < (a: Level, b: Level) -> Bool { a.index < b.index }
+    var index: Int { Level.allCases.firstIndex(of: self)! }
+
+    public static func parse(_ text: String) throws -> Level {
+        guard let level = Level(rawValue: text.lowercased()) else {
+            throw CatalogError.badLevel(text)
+        }
+        return level
+    }
+}
+
+public enum Accent: String, CaseIterable, Codable, Sendable {
+    case british, american
+
+    /// The espeak-ng voice for the accent.
+    public var voice: String { self == .british ? "en-gb" : "en-us" }
+}
+
+public struct LocalizedText: Codable, Sendable, Hashable {
+    public var en: String
+    public var vi: String
+}
+
+public struct Category: Codable, Sendable, Hashable {
+    public var id: String
+    public var name: LocalizedText
+    public var icon: String
+    public var color: String
+    public var order: Int
+}
+
+public struct IPA: Codable, Sendable, Hashable {
+    public var british: String
+    public var american: String
+
+    public func callAsFunction(_ accent: Accent) -> String { accent == .british ? british : american }
+}
+
+/// Where recorded and legacy clips of one accent are (paths under `Audio/` or URLs).
+public struct AudioReferences: Codable, Sendable, Hashable {
+    public var recorded: String?
+    public var legacy: String?
+}
+
+public struct Word: Codable, Sendable, Hashable {
+    public var word: String
+    public var levels: [Level]
+    public var categories: [String]
+    public var pos: [String]
+    public var ipa: IPA
+    public var vi: String
+    public var definition: LocalizedText
+    public var examples: [String: String]
+    public var audio: [String: AudioReferences]?
+
+    /// The level where the word is introduced.
+    public var firstLevel: Level { levels.min() ?? .starters }
+
+    public func audio(for accent: Accent) -> AudioReferences? { audio?[accent.rawValue] }
+
+    /// Examples in level order.
+    public var orderedExamples: [(Level, String)] {
+        Level.allCases.compactMap { level in examples[level.rawValue].map { (level, $0) } }
+    }
+}
+
+/// One file of `Categories/`.
+public struct CategoryFile: Codable, Sendable {
+    public var id: String
+    public var name: LocalizedText
+    public var icon: String
+    public var color: String
+    public var order: Int
+    public var words: [Word]
+
+    public var category: Category { Category(id: id, name: name, icon: icon, color: color, order: order) }
+}
+
+public enum CatalogError: Error, CustomStringConvertible, Sendable, Equatable {
+    case badLevel(String)
+    case unknownCategory(String, suggestions: [String])
+    case unknownWord(String, suggestions: [String])
+    case invalidData([ValidationIssue])
+    case missingCategories(String)
+
+    public var description: String {
+        switch self {
+        case .badLevel(let text):
+            return "'\(text)' is not a level. Valid levels: \(Level.allCases.map(\.rawValue).joined(separator: ", "))."
+        case .unknownCategory(let name, let suggestions):
+            return "unknown category '\(name)'." + Self.didYouMean(suggestions) + " Run 'vocab categories' for the list."
+        case .unknownWord(let word, let suggestions):
+            return "'\(word)' is not in the catalog." + Self.didYouMean(suggestions)
+        case .invalidData(let issues):
+            let shown = issues.prefix(20).map { "  \($0)" }.joined(separator: "\n")
+            let more = issues.count > 20 ? "\n  … and \(issues.count - 20) more" : ""
+            return "the category data has \(issues.count) problem(s):\n\(shown)\(more)"
+        case .missingCategories(let path):
+            return "no category data found at \(path). Point --categories (or VOCAB_CATEGORIES) at the Categories/ folder."
+        }
+    }
+
+    static func didYouMean(_ suggestions: [String]) -> String {
+        suggestions.isEmpty ? "" : " Did you mean: \(suggestions.joined(separator: ", "))?"
+    }
+}

@@ -1,0 +1,55 @@
+import Cache
+import Catalog
+import Foundation
+import Store
+
+/// Where vocab finds its data and keeps its databases, from flags, environment and defaults.
+public struct VocabEnvironment: Sendable {
+    public var categoriesDirectory: String
+    public var home: String
+
+    public var catalogDatabase: String { home + "/catalog.sqlite" }
+    public var cacheDatabase: String { home + "/cache.sqlite" }
+
+    public init(categories: String?, home: String?, environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.home = home ?? Self.defaultHome(environment)
+        self.categoriesDirectory = categories ?? environment["VOCAB_CATEGORIES"] ?? Self.defaultCategories()
+    }
+
+    static func defaultHome(_ env: [String: String]) -> String {
+        if let home = env["VOCAB_HOME"], !home.isEmpty { return home }
+        if let xdg = env["XDG_DATA_HOME"], !xdg.isEmpty { return xdg + "/vocab" }
+        return (env["HOME"] ?? NSTemporaryDirectory()) + "/.local/share/vocab"
+    }
+
+    /// ./Categories, else the Categories/ beside the executable's checkout (the binary built
+    /// in .build/ of this repository), else the copy `make install` puts in share/vocab.
+    static func defaultCategories() -> String {
+        let fm = FileManager.default
+        let cwd = fm.currentDirectoryPath + "/Categories"
+        if fm.fileExists(atPath: cwd) { return cwd }
+        let exe = (try? fm.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        var dir = (exe as NSString).deletingLastPathComponent
+        while dir.count > 1 {
+            for candidate in [dir + "/Categories", dir + "/share/vocab/Categories"] where fm.fileExists(atPath: candidate) {
+                return candidate
+            }
+            dir = (dir as NSString).deletingLastPathComponent
+        }
+        return cwd
+    }
+
+    /// Opens the catalog, rebuilding it first when the category files changed.
+    public func openCatalog(force: Bool = false, withCache: Bool = true) async throws -> (CatalogService, CatalogIndexer.Status) {
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        let indexer = CatalogIndexer(source: CatalogSource(directory: categoriesDirectory), databasePath: catalogDatabase)
+        let (store, status) = try await indexer.open(force: force)
+        let cache = withCache ? QueryCache(storage: try SQLiteCacheStorage(path: cacheDatabase)) : nil
+        return (CatalogService(store: store, cache: cache), status)
+    }
+
+    public func openCache() throws -> QueryCache {
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        return QueryCache(storage: try SQLiteCacheStorage(path: cacheDatabase))
+    }
+}

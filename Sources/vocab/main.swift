@@ -1,0 +1,3 @@
+import VocabCommands
+
+await Vocab.runMain()

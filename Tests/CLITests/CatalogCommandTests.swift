@@ -1,0 +1,141 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Runs the built `vocab` binary against a private home folder, as a user would.
+struct VocabRunner {
+    let home: TemporaryDirectory
+    let categories: String
+
+    init(categories: String = Repository.categories) throws {
+        home = try TemporaryDirectory("cli-home")
+        self.categories = categories
+    }
+
+    func run(_ args: String...) throws -> ProcessResult {
+        try runProcess(Repository.vocabExecutable, args, environment: ["VOCAB_HOME": home.path, "VOCAB_CATEGORIES": categories])
+    }
+
+    func json(_ args: String...) throws -> Any {
+        let result = try runProcess(Repository.vocabExecutable, args + ["--json"],
+                                    environment: ["VOCAB_HOME": home.path, "VOCAB_CATEGORIES": categories])
+        #expect(result.status == 0, "\(args): \(result.stderr)")
+        return try JSONSerialization.jsonObject(with: Data(result.stdout.utf8))
+    }
+}
+
+@Suite("vocab catalog commands, as a process")
+struct CatalogCommandTests {
+    @Test func categoriesListsTwentyWithIconsAndCounts() throws {
+        let vocab = try VocabRunner()
+        let result = try vocab.run("categories")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("indexed"), "first use builds the database and says so")
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.count == 21)
+        let first = String(lines.first ?? "")
+        #expect(first.contains("🐾") && first.contains("animals") && first.contains("Động vật"))
+        let list = try #require(try vocab.json("categories", "--level", "starters") as? [[String: Any]])
+        #expect(list.count == 20)
+        #expect(list.first?["id"] as? String == "animals")
+        #expect((list.first?["wordCount"] as? Int ?? 0) > 10)
+        #expect(try vocab.run("categories").stderr.isEmpty, "second use does not rebuild")
+    }
+
+    @Test func wordsOfACategoryAtALevel() throws {
+        let vocab = try VocabRunner()
+        let result = try vocab.run("words", "animals", "--level", "starters")
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("cat") && result.stdout.contains("/kæt/") && result.stdout.contains("con mèo"))
+        let page = try #require(try vocab.json("words", "animals", "--level", "starters", "--limit", "3") as? [String: Any])
+        let words = try #require(page["words"] as? [[String: Any]])
+        #expect(words.count == 3)
+        #expect(page["level"] as? String == "starters")
+        #expect(words.allSatisfy { ($0["levels"] as? [String])?.contains("starters") == true })
+        let headwords = words.compactMap { $0["word"] as? String }
+        #expect(headwords == headwords.sorted { $0.lowercased() < $1.lowercased() })
+    }
+
+    @Test func secondQueryIsServedFromTheCache() throws {
+        let vocab = try VocabRunner()
+        #expect(try vocab.run("words", "animals", "--level", "starters", "--verbose").stderr.contains("cache miss"))
+        #expect(try vocab.run("words", "animals", "--level", "starters", "--verbose").stderr.contains("cache hit"))
+        let stats = try #require(try vocab.json("stats") as? [String: Any])
+        let cache = try #require(stats["cache"] as? [String: Any])
+        #expect(cache["hits"] as? Int == 1)
+        #expect(cache["misses"] as? Int == 1)
+    }
+
+    @Test func unknownCategorySuggestsAndFails() throws {
+        let result = try VocabRunner().run("words", "animl")
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("unknown category 'animl'"))
+        #expect(result.stderr.contains("Did you mean: animals"))
+    }
+
+    @Test func badLevelListsTheValidOnes() throws {
+        let result = try VocabRunner().run("words", "animals", "--level", "beginner")
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("starters") && result.stderr.contains("movers") && result.stderr.contains("flyers"))
+    }
+
+    @Test func emptyResultSaysSoPlainly() throws {
+        let dir = try TemporaryDirectory("cli-cats")
+        try dir.write("food.json", """
+            {"id": "food", "name": {"en": "Food", "vi": "Đồ ăn"}, "icon": "🍎", "color": "#112233", "order": 1, "words": [
+             {"word": "cake", "levels": ["flyers"], "categories": ["food"], "pos": ["noun"], "ipa": {"british": "keɪk", "american": "keɪk"},
+              "vi": "bánh ngọt", "definition": {"en": "a sweet food", "vi": "món ngọt"}, "examples": {"flyers": "I've made a cake."}}]}
+            """)
+        let vocab = try VocabRunner(categories: dir.path)
+        let result = try vocab.run("words", "food", "--level", "starters")
+        #expect(result.status == 0)
+        #expect(result.stdout == "No words in Food at starters.\n")
+    }
+
+    @Test func showPrintsOneWordInFull() throws {
+        let vocab = try VocabRunner()
+        let result = try vocab.run("show", "cat")
+        #expect(result.status == 0)
+        for part in ["British   /kæt/", "American  /kæt/", "con mèo", "starters:", "en: ", "vi: "] {
+            #expect(result.stdout.contains(part), "missing \(part)")
+        }
+        let missing = try vocab.run("show", "catt")
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("Did you mean") && missing.stderr.contains("cat"))
+    }
+
+    @Test func searchFindsByPrefixAndVietnamese() throws {
+        let vocab = try VocabRunner()
+        let words = try #require(try vocab.json("search", "ca") as? [[String: Any]])
+        let headwords = words.compactMap { $0["word"] as? String }
+        #expect(headwords.contains("cat"))
+        #expect(headwords.count <= 30)
+        let meo = try #require(try vocab.json("search", "meo") as? [[String: Any]])
+        #expect(meo.contains { $0["word"] as? String == "cat" })
+    }
+
+    @Test func validateReportsFileAndWordAndFails() throws {
+        let dir = try TemporaryDirectory("cli-bad")
+        try dir.write("food.json", """
+            {"id": "food", "name": {"en": "Food", "vi": "Đồ ăn"}, "icon": "🍎", "color": "#112233", "order": 1, "words": [
+             {"word": "cake", "levels": ["flyer"], "categories": ["food"], "pos": ["noun"], "ipa": {"british": "keɪk", "american": "keɪk"},
+              "vi": "bánh ngọt", "definition": {"en": "a sweet food", "vi": "món ngọt"}, "examples": {}}]}
+            """)
+        try dir.write("toys.json", "[1, 2")
+        let vocab = try VocabRunner(categories: dir.path)
+        let result = try vocab.run("validate")
+        #expect(result.status == 65)
+        #expect(result.stdout.contains("food.json: word 'cake': unknown level 'flyer'"))
+        #expect(result.stdout.contains("toys.json: invalid JSON"))
+        let words = try vocab.run("words", "food")
+        #expect(words.status == 65, "commands refuse to index invalid data")
+        #expect(try VocabRunner().run("validate").status == 0)
+    }
+
+    @Test func helpTeachesWithExamples() throws {
+        let result = try VocabRunner().run("words", "--help")
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("vocab words animals --level starters"))
+        #expect(result.stdout.contains("--json"))
+    }
+}
