@@ -12,7 +12,7 @@ public struct CatalogIndexer: Sendable {
     }
 
     /// Bumped when the stored layout changes, to force a rebuild of older databases.
-    static let schemaVersion = 1
+    static let schemaVersion = 2
 
     public let source: CatalogSource
     public let databasePath: String
@@ -82,7 +82,7 @@ public struct CatalogIndexer: Sendable {
     /// Separate function so the store (and its connection) is closed before the rename.
     private func fill(_ path: String, files: [CategoryFile], state: State) async throws {
         let store = try SQLiteDocumentStore(path: path, durable: false)
-        for field in ["categories", "levels", "word", "keys"] {
+        for field in ["categories", "levels", "word", "sort", "keys"] {
             try await store.ensureIndex(on: field, in: CatalogService.words)
         }
         try await store.ensureIndex(on: "order", in: CatalogService.categories)

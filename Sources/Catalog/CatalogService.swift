@@ -103,14 +103,16 @@ public struct CatalogService: Sendable {
         throw CatalogError.unknownWord(headword, suggestions: SearchText.closest(to: text, in: Array(Set(headwords))))
     }
 
-    /// Headwords and Vietnamese translations that start with the text, then those containing it.
+    /// Headwords that start with the text, then translations that do, then those containing it.
     public func search(_ text: String, limit: Int = defaultSearchLimit) async throws -> [Word] {
         let needle = text.trimmingCharacters(in: .whitespaces).lowercased()
         guard !needle.isEmpty, limit > 0 else { return [] }
         let folded = SearchText.fold(needle)
         var seen: Set<String> = []
         var out: [Word] = []
-        let queries: [Filter] = [.prefix("keys", needle), .prefix("keys", folded), .contains("keys", needle), .contains("keys", folded)]
+        // Headword matches rank above translation matches; starts rank above insides.
+        let queries: [Filter] = [.prefix("sort", needle), .prefix("keys", needle), .prefix("keys", folded),
+                                 .contains("sort", needle), .contains("keys", needle), .contains("keys", folded)]
         for filter in queries where out.count < limit {
             for doc in try await store.query(Query(Self.words, filters: [filter], order: [Ordering("sort")], limit: limit)) {
                 guard out.count < limit, seen.insert(doc.id).inserted else { continue }

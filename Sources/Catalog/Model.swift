@@ -44,6 +44,11 @@ public struct IPA: Codable, Sendable, Hashable {
 public struct AudioReferences: Codable, Sendable, Hashable {
     public var recorded: String?
     public var legacy: String?
+
+    public init(recorded: String? = nil, legacy: String? = nil) {
+        self.recorded = recorded
+        self.legacy = legacy
+    }
 }
 
 public struct Word: Codable, Sendable, Hashable {

@@ -7,13 +7,21 @@ import Store
 public struct VocabEnvironment: Sendable {
     public var categoriesDirectory: String
     public var home: String
+    /// Recorded and legacy clips (see Audio/README.md).
+    public var audioDirectory: String
+
+    /// Remote recorded clips, keyed by URL.
+    public var clipCacheDirectory: String { home + "/audio-cache" }
+    /// Where `vocab say` writes when no -o is given.
+    public var clipsDirectory: String { home + "/clips" }
 
     public var catalogDatabase: String { home + "/catalog.sqlite" }
     public var cacheDatabase: String { home + "/cache.sqlite" }
 
     public init(categories: String?, home: String?, environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.home = home ?? Self.defaultHome(environment)
-        self.categoriesDirectory = categories ?? environment["VOCAB_CATEGORIES"] ?? Self.defaultCategories()
+        self.categoriesDirectory = categories ?? environment["VOCAB_CATEGORIES"] ?? Self.locate("Categories")
+        self.audioDirectory = environment["VOCAB_AUDIO"] ?? Self.locate("Audio")
     }
 
     static func defaultHome(_ env: [String: String]) -> String {
@@ -22,16 +30,16 @@ public struct VocabEnvironment: Sendable {
         return (env["HOME"] ?? NSTemporaryDirectory()) + "/.local/share/vocab"
     }
 
-    /// ./Categories, else the Categories/ beside the executable's checkout (the binary built
-    /// in .build/ of this repository), else the copy `make install` puts in share/vocab.
-    static func defaultCategories() -> String {
+    /// ./NAME, else NAME/ beside the executable's checkout (the binary built in .build/ of
+    /// this repository), else the copy `make install` puts in share/vocab.
+    static func locate(_ name: String) -> String {
         let fm = FileManager.default
-        let cwd = fm.currentDirectoryPath + "/Categories"
+        let cwd = fm.currentDirectoryPath + "/" + name
         if fm.fileExists(atPath: cwd) { return cwd }
         let exe = (try? fm.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         var dir = (exe as NSString).deletingLastPathComponent
         while dir.count > 1 {
-            for candidate in [dir + "/Categories", dir + "/share/vocab/Categories"] where fm.fileExists(atPath: candidate) {
+            for candidate in [dir + "/" + name, dir + "/share/vocab/" + name] where fm.fileExists(atPath: candidate) {
                 return candidate
             }
             dir = (dir as NSString).deletingLastPathComponent

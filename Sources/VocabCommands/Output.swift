@@ -48,3 +48,10 @@ struct CommandFailure: Error, CustomStringConvertible {
         self.exitCode = exitCode
     }
 }
+
+extension Output {
+    /// Standard error without a newline, for redrawing a progress line.
+    static func errorRaw(_ text: String) {
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+}

@@ -17,6 +17,7 @@ public struct Vocab: AsyncParsableCommand {
         subcommands: [
             CategoriesCommand.self, WordsCommand.self, ShowCommand.self, SearchCommand.self,
             IndexCommand.self, ValidateCommand.self, StatsCommand.self,
+            SayCommand.self, RenderCommand.self, RenderWorkerCommand.self,
         ])
 
     public init() {}

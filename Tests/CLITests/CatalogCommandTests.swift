@@ -110,6 +110,8 @@ struct CatalogCommandTests {
         let headwords = words.compactMap { $0["word"] as? String }
         #expect(headwords.contains("cat"))
         #expect(headwords.count <= 30)
+        let firstOther = headwords.firstIndex { !$0.lowercased().hasPrefix("ca") } ?? headwords.count
+        #expect(headwords[..<firstOther].count >= 5, "headwords starting with the text come first: \(headwords)")
         let meo = try #require(try vocab.json("search", "meo") as? [[String: Any]])
         #expect(meo.contains { $0["word"] as? String == "cat" })
     }

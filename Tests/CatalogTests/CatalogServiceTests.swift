@@ -96,6 +96,6 @@ struct CatalogServiceTests {
     @Test func lookupFindsHeadwordsAndSuggestsCloseOnes() async throws {
         let catalog = CatalogService(store: try await indexer.open().store)
         #expect(try await catalog.lookup("cat").map(\.vi) == ["con mèo"])
-        await #expect(throws: CatalogError.unknownWord("caat", suggestions: ["cake", "cat"])) { try await catalog.lookup("caat") }
+        await #expect(throws: CatalogError.unknownWord("caat", suggestions: ["cat", "cake"])) { try await catalog.lookup("caat") }
     }
 }

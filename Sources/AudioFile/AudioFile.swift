@@ -1,0 +1,120 @@
+import CSndFile
+import Foundation
+
+/// Mono audio samples in the range -1...1.
+public struct PCM: Sendable {
+    public var samples: [Float]
+    public var sampleRate: Int
+
+    public init(samples: [Float], sampleRate: Int) {
+        self.samples = samples
+        self.sampleRate = sampleRate
+    }
+
+    public var duration: Double { sampleRate > 0 ? Double(samples.count) / Double(sampleRate) : 0 }
+    public var peak: Float { samples.reduce(0) { max($0, abs($1)) } }
+}
+
+public enum AudioFormat: String, CaseIterable, Sendable, Codable {
+    case wav, flac, ogg
+
+    var sndfileFormat: Int32 {
+        switch self {
+        case .wav: return Int32(SF_FORMAT_WAV | SF_FORMAT_PCM_16)
+        case .flac: return Int32(SF_FORMAT_FLAC | SF_FORMAT_PCM_16)
+        case .ogg: return Int32(SF_FORMAT_OGG | SF_FORMAT_VORBIS)
+        }
+    }
+
+    public var fileExtension: String { rawValue }
+}
+
+/// What a decodable clip holds.
+public struct AudioInfo: Sendable, Equatable, Codable {
+    public var frames: Int
+    public var sampleRate: Int
+    public var channels: Int
+    public var duration: Double
+    public var peak: Float
+}
+
+public enum AudioError: Error, CustomStringConvertible, Sendable, Equatable {
+    case unreadable(path: String, reason: String)
+    case implausible(path: String, reason: String)
+    case writeFailed(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .unreadable(let path, let reason): return "cannot decode \(path): \(reason)"
+        case .implausible(let path, let reason): return "\(path) is not a usable clip: \(reason)"
+        case .writeFailed(let path, let reason): return "cannot write \(path): \(reason)"
+        }
+    }
+}
+
+/// Reading and writing clips with libsndfile (WAV, FLAC, Ogg Vorbis, Opus, MP3 in).
+public enum AudioFile {
+    /// A word clip shorter or longer than this is a broken file, not a pronunciation.
+    public static let plausibleDuration: ClosedRange<Double> = 0.05...30
+    /// Peak amplitude below this is silence.
+    public static let silenceThreshold: Float = 0.01
+
+    /// Decodes a file to mono samples (channels are averaged).
+    public static func read(_ path: String) throws -> PCM {
+        var info = SF_INFO()
+        guard let file = sf_open(path, Int32(SFM_READ), &info) else {
+            throw AudioError.unreadable(path: path, reason: String(cString: sf_strerror(nil)))
+        }
+        defer { sf_close(file) }
+        let channels = Int(max(1, info.channels))
+        guard info.frames > 0 else { throw AudioError.implausible(path: path, reason: "no audio frames") }
+        guard info.frames < 48_000 * 600 else { throw AudioError.implausible(path: path, reason: "longer than 10 minutes") }
+        var interleaved = [Float](repeating: 0, count: Int(info.frames) * channels)
+        let got = interleaved.withUnsafeMutableBufferPointer { sf_readf_float(file, $0.baseAddress, info.frames) }
+        guard got > 0 else { throw AudioError.unreadable(path: path, reason: "no frames could be decoded") }
+        var mono = [Float](repeating: 0, count: Int(got))
+        for frame in 0..<Int(got) {
+            var sum: Float = 0
+            for c in 0..<channels { sum += interleaved[frame * channels + c] }
+            mono[frame] = sum / Float(channels)
+        }
+        return PCM(samples: mono, sampleRate: Int(info.samplerate))
+    }
+
+    /// Decodes and checks a clip: readable, non-empty, plausible length, not silent.
+    public static func inspect(_ path: String) throws -> AudioInfo {
+        let pcm = try read(path)
+        let info = AudioInfo(frames: pcm.samples.count, sampleRate: pcm.sampleRate, channels: 1, duration: pcm.duration, peak: pcm.peak)
+        guard plausibleDuration.contains(info.duration) else {
+            throw AudioError.implausible(path: path, reason: String(format: "duration %.3f s", info.duration))
+        }
+        guard info.peak >= silenceThreshold else { throw AudioError.implausible(path: path, reason: "silent") }
+        return info
+    }
+
+    /// Writes atomically: a temporary file beside the target, renamed over it when complete.
+    public static func write(_ pcm: PCM, to path: String, format: AudioFormat) throws {
+        let directory = (path as NSString).deletingLastPathComponent
+        if !directory.isEmpty { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) }
+        let temporary = "\(directory.isEmpty ? "." : directory)/.\((path as NSString).lastPathComponent).\(getpid()).tmp"
+        var info = SF_INFO()
+        info.samplerate = Int32(pcm.sampleRate)
+        info.channels = 1
+        info.format = format.sndfileFormat
+        guard let file = sf_open(temporary, Int32(SFM_WRITE), &info) else {
+            throw AudioError.writeFailed(path: path, reason: String(cString: sf_strerror(nil)))
+        }
+        let written = pcm.samples.withUnsafeBufferPointer { sf_writef_float(file, $0.baseAddress, sf_count_t($0.count)) }
+        sf_write_sync(file)
+        sf_close(file)
+        guard written == pcm.samples.count else {
+            unlink(temporary)
+            throw AudioError.writeFailed(path: path, reason: "wrote \(written) of \(pcm.samples.count) frames")
+        }
+        guard rename(temporary, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary)
+            throw AudioError.writeFailed(path: path, reason: reason)
+        }
+    }
+}

@@ -1,0 +1,20 @@
+import AudioFile
+import Speech
+
+/// Tier 3: espeak-ng, in process. It can say anything, so it is the tier that always works.
+public struct SynthesizedClipSource: ClipSource {
+    public let tier = Tier.tts
+    public let synthesizer: EspeakSynthesizer
+
+    public init(synthesizer: EspeakSynthesizer) { self.synthesizer = synthesizer }
+
+    public func clip(for request: ClipRequest) async throws -> ResolvedClip {
+        let voice = request.accent.voice
+        do {
+            let (samples, rate) = try await synthesizer.synthesize(request.word, voice: voice)
+            return ResolvedClip(tier: tier, source: "espeak-ng \(voice)", pcm: PCM(samples: samples, sampleRate: rate))
+        } catch let error as SpeechError {
+            throw ClipUnavailable(error.description)
+        }
+    }
+}

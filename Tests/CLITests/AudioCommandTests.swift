@@ -1,0 +1,97 @@
+import Foundation
+import TestSupport
+import Testing
+
+@Suite("vocab say and vocab render, as processes")
+struct AudioCommandTests {
+    func runner(audio: String? = nil) throws -> (VocabRunner, [String: String]) {
+        let vocab = try VocabRunner()
+        var env = ["VOCAB_HOME": vocab.home.path, "VOCAB_CATEGORIES": vocab.categories]
+        env["VOCAB_AUDIO"] = audio ?? vocab.home.file("no-audio")
+        return (vocab, env)
+    }
+
+    @Test func saySynthesizesWhenNoClipExistsAndSaysWhy() throws {
+        let (vocab, env) = try runner()
+        let out = vocab.home.file("cat.wav")
+        let result = try runProcess(Repository.vocabExecutable, ["say", "cat", "--accent", "british", "-o", out, "--json"], environment: env)
+        #expect(result.status == 0, "\(result.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect(report["tier"] as? String == "tts")
+        #expect(report["source"] as? String == "espeak-ng en-gb")
+        #expect(report["path"] as? String == out)
+        let duration = try #require(report["duration"] as? Double)
+        #expect((0.1...2).contains(duration))
+        let skipped = try #require(report["skipped"] as? [[String: Any]])
+        #expect(skipped.compactMap { $0["tier"] as? String } == ["recorded", "legacy"])
+        #expect(FileManager.default.fileExists(atPath: out))
+    }
+
+    @Test func sayPrefersALegacyClipAndWritesTheRequestedFormat() throws {
+        let audio = try TemporaryDirectory("cli-audio")
+        // A real clip for the legacy tier, made with the espeak-ng tier itself.
+        let (vocab, env) = try runner(audio: audio.path)
+        let made = try runProcess(Repository.vocabExecutable, ["say", "dog", "--tier", "tts", "-o", audio.file("legacy/american/cat.wav")], environment: env)
+        #expect(made.status == 0, "\(made.stderr)")
+        let out = vocab.home.file("cat.ogg")
+        let result = try runProcess(Repository.vocabExecutable, ["say", "cat", "--accent", "american", "-o", out], environment: env)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("cat (american): legacy from \(audio.path)/legacy/american/cat.wav"))
+        #expect(result.stdout.contains("skipped recorded"))
+        let header = try Data(contentsOf: URL(fileURLWithPath: out)).prefix(4)
+        #expect(String(decoding: header, as: UTF8.self) == "OggS")
+    }
+
+    @Test func sayWithAForcedTierThatHasNoClipFails() throws {
+        let (_, env) = try runner()
+        let result = try runProcess(Repository.vocabExecutable, ["say", "cat", "--tier", "recorded"], environment: env)
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("no recorded clip referenced"))
+        let bad = try runProcess(Repository.vocabExecutable, ["say", "cat", "--accent", "scottish"], environment: env)
+        #expect(bad.status == 64)
+    }
+
+    @Test func renderWritesEveryClipAManifestAndResumes() throws {
+        let (vocab, env) = try runner()
+        let out = vocab.home.file("clips")
+        let args = ["render", "--category", "colours", "--level", "starters", "--accent", "both", "--out", out]
+        let first = try runProcess(Repository.vocabExecutable, args, environment: env)
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stderr.contains("render: "), "progress lines when not a terminal")
+        let manifest = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out + "/manifest.json"))) as? [[String: Any]])
+        let colours = try #require(try VocabRunner().json("words", "colours", "--level", "starters") as? [String: Any])
+        let count = (colours["words"] as? [Any])?.count ?? 0
+        #expect(count > 5)
+        #expect(manifest.count == count * 2)
+        #expect(manifest.allSatisfy { $0["status"] as? String == "rendered" && $0["tier"] as? String == "tts" })
+        #expect(FileManager.default.fileExists(atPath: out + "/british/red.wav"))
+        #expect(FileManager.default.fileExists(atPath: out + "/american/red.wav"))
+
+        // Remove one clip and corrupt another: only those two are rendered again.
+        try FileManager.default.removeItem(atPath: out + "/british/red.wav")
+        try Data("junk".utf8).write(to: URL(fileURLWithPath: out + "/american/blue.wav"))
+        let again = try runProcess(Repository.vocabExecutable, args + ["--json"], environment: env)
+        #expect(again.status == 0)
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [String: Any])
+        #expect(report["rendered"] as? Int == 2)
+        #expect(report["kept"] as? Int == count * 2 - 2)
+        let leftovers = try FileManager.default.subpathsOfDirectory(atPath: out).filter { $0.contains(".tmp") || $0.contains("render-jobs") }
+        #expect(leftovers.isEmpty)
+    }
+
+    @Test func renderReportsAFailedClipAndStillFinishesTheBatch() throws {
+        let (vocab, env) = try runner()
+        let out = vocab.home.file("clips")
+        // A directory where a clip should go makes that one write fail.
+        try FileManager.default.createDirectory(atPath: out + "/british/red.wav/blocked", withIntermediateDirectories: true)
+        let result = try runProcess(Repository.vocabExecutable,
+                                    ["render", "--category", "colours", "--level", "starters", "--accent", "british", "--out", out, "--manifest", "csv"],
+                                    environment: env)
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("failed: red (british)"))
+        let csv = try String(contentsOfFile: out + "/manifest.csv", encoding: .utf8)
+        #expect(csv.hasPrefix("word,accent,status,tier,duration,path,error\n"))
+        #expect(csv.contains("red,british,failed"))
+        #expect(csv.contains("blue,british,rendered,tts"))
+    }
+}
