@@ -1,8 +1,11 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-// System libraries are reached through system-library targets (module maps) so the
-// build links the distribution's own libsqlite3, libcurl, libespeak-ng and libsndfile.
+// System libraries are reached through system-library targets (module maps) for the
+// distribution's own libsqlite3, libcurl, libespeak-ng and libsndfile. SQLite is linked;
+// the other three are loaded on first use by small C shims (dlopen), because linking them
+// maps ~60 shared libraries into every process and triples the start-up time of the
+// catalog commands, which never touch audio or the network.
 let package = Package(
     name: "vocab",
     platforms: [.macOS(.v13)],
@@ -11,15 +14,19 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
+        .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),
     ],
     targets: [
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
-        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
-        .systemLibrary(name: "CEspeakNG", pkgConfig: "espeak-ng", providers: [.apt(["libespeak-ng-dev"])]),
-        .systemLibrary(name: "CSndFile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
-
-        // curl_easy_setopt/getinfo are variadic, which Swift cannot call: typed wrappers live here.
+        // Headers only (no pkgConfig, which would add link flags): the shims load the libraries.
+        .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CEspeakNG", providers: [.apt(["libespeak-ng-dev"])]),
+        .systemLibrary(name: "CSndFile", providers: [.apt(["libsndfile1-dev"])]),
         .target(name: "CurlShim", dependencies: ["CCurl"]),
+        .target(name: "EspeakShim", dependencies: ["CEspeakNG"]),
+        .target(name: "SndFileShim", dependencies: ["CSndFile"]),
+
         .target(name: "HTTPFetch", dependencies: ["CCurl", "CurlShim"]),
         .target(name: "SQLiteDB", dependencies: ["CSQLite"]),
         .target(name: "Store", dependencies: ["SQLiteDB"]),
@@ -28,16 +35,22 @@ let package = Package(
         // The MOE revised Mandarin dictionary: import, lookup, stroke and radical search.
         .target(name: "MOE", dependencies: ["SQLiteDB"]),
         // Audio: libsndfile I/O, espeak-ng synthesis, and the three-tier clip lookup on top.
-        .target(name: "AudioFile", dependencies: ["CSndFile"]),
-        .target(name: "Speech", dependencies: ["CEspeakNG"]),
+        .target(name: "AudioFile", dependencies: ["CSndFile", "SndFileShim"]),
+        .target(name: "Speech", dependencies: ["CEspeakNG", "EspeakShim"]),
         .target(name: "AudioTiers", dependencies: ["AudioFile", "Speech", "HTTPFetch", "Catalog"]),
         // Learning features: remote definitions with offline fallback, saved words, quizzes.
         .target(name: "RemoteDictionary", dependencies: ["HTTPFetch", "Store", "Catalog"]),
         .target(name: "Library", dependencies: ["Store", "Catalog"]),
         .target(name: "Quiz", dependencies: ["Store", "Catalog", "Library"]),
+        // The HTTP service (`vocab serve`): JSON catalog API, cached audio, optional MOE lookups.
+        .target(name: "VocabServer", dependencies: [
+            "Catalog", "Cache", "Store", "MOE", "AudioFile", "AudioTiers",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "CompressNIO", package: "compress-nio"),
+        ]),
         .target(name: "VocabCommands", dependencies: [
             "Catalog", "Store", "Cache", "MOE", "AudioFile", "Speech", "AudioTiers", "HTTPFetch",
-            "RemoteDictionary", "Library", "Quiz",
+            "RemoteDictionary", "Library", "Quiz", "VocabServer",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "vocab", dependencies: ["VocabCommands"]),
@@ -50,5 +63,9 @@ let package = Package(
         .testTarget(name: "AudioTests", dependencies: ["AudioTiers", "AudioFile", "Speech", "HTTPFetch", "Catalog", "TestSupport"]),
         .testTarget(name: "LearningTests", dependencies: ["RemoteDictionary", "Library", "Quiz", "HTTPFetch", "Store", "Catalog", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["vocab", "TestSupport"]),
+        .testTarget(name: "ServerTests", dependencies: [
+            "VocabServer", "Catalog", "AudioTiers", "AudioFile", "Speech", "MOE", "TestSupport", "vocab",
+            .product(name: "CompressNIO", package: "compress-nio"),
+        ]),
     ]
 )

@@ -1,4 +1,5 @@
 import CSndFile
+import SndFileShim
 import Foundation
 
 /// Mono audio samples in the range -1...1.
@@ -62,15 +63,15 @@ public enum AudioFile {
     /// Decodes a file to mono samples (channels are averaged).
     public static func read(_ path: String) throws -> PCM {
         var info = SF_INFO()
-        guard let file = sf_open(path, Int32(SFM_READ), &info) else {
-            throw AudioError.unreadable(path: path, reason: String(cString: sf_strerror(nil)))
+        guard let file = vocab_sf_open(path, Int32(SFM_READ), &info) else {
+            throw AudioError.unreadable(path: path, reason: String(cString: vocab_sf_strerror(nil)))
         }
-        defer { sf_close(file) }
+        defer { vocab_sf_close(file) }
         let channels = Int(max(1, info.channels))
         guard info.frames > 0 else { throw AudioError.implausible(path: path, reason: "no audio frames") }
         guard info.frames < 48_000 * 600 else { throw AudioError.implausible(path: path, reason: "longer than 10 minutes") }
         var interleaved = [Float](repeating: 0, count: Int(info.frames) * channels)
-        let got = interleaved.withUnsafeMutableBufferPointer { sf_readf_float(file, $0.baseAddress, info.frames) }
+        let got = interleaved.withUnsafeMutableBufferPointer { vocab_sf_readf_float(file, $0.baseAddress, info.frames) }
         guard got > 0 else { throw AudioError.unreadable(path: path, reason: "no frames could be decoded") }
         var mono = [Float](repeating: 0, count: Int(got))
         for frame in 0..<Int(got) {
@@ -101,12 +102,11 @@ public enum AudioFile {
         info.samplerate = Int32(pcm.sampleRate)
         info.channels = 1
         info.format = format.sndfileFormat
-        guard let file = sf_open(temporary, Int32(SFM_WRITE), &info) else {
-            throw AudioError.writeFailed(path: path, reason: String(cString: sf_strerror(nil)))
+        guard let file = vocab_sf_open(temporary, Int32(SFM_WRITE), &info) else {
+            throw AudioError.writeFailed(path: path, reason: String(cString: vocab_sf_strerror(nil)))
         }
-        let written = pcm.samples.withUnsafeBufferPointer { sf_writef_float(file, $0.baseAddress, sf_count_t($0.count)) }
-        sf_write_sync(file)
-        sf_close(file)
+        let written = pcm.samples.withUnsafeBufferPointer { vocab_sf_writef_float(file, $0.baseAddress, sf_count_t($0.count)) }
+        vocab_sf_close(file)
         guard written == pcm.samples.count else {
             unlink(temporary)
             throw AudioError.writeFailed(path: path, reason: "wrote \(written) of \(pcm.samples.count) frames")

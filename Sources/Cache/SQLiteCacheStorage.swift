@@ -7,8 +7,10 @@ public actor SQLiteCacheStorage: CacheStorage {
 
     public init(path: String) throws {
         db = try Database(path: path)
+        // A cache can always be recomputed, so it never waits for the disk (no fsync): losing
+        // the last entries in a power cut costs a recomputation, not data.
         try db.execute("""
-            PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;
+            PRAGMA journal_mode=WAL; PRAGMA synchronous=OFF;
             CREATE TABLE IF NOT EXISTS cache_entries(key TEXT PRIMARY KEY, token TEXT NOT NULL, payload BLOB NOT NULL) WITHOUT ROWID;
             CREATE TABLE IF NOT EXISTS cache_counters(name TEXT PRIMARY KEY, count INTEGER NOT NULL) WITHOUT ROWID;
             """)

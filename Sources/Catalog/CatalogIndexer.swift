@@ -36,10 +36,12 @@ public struct CatalogIndexer: Sendable {
         var previous: State?
         if exists, !force {
             let store = try SQLiteDocumentStore(path: databasePath, readOnly: true)
-            previous = try? await store.get("state", in: "_catalog")?.decode(State.self)
-            if let previous, previous.fingerprint == fingerprint, previous.schemaVersion == Self.schemaVersion {
+            // A projection, not JSONDecoder: this check runs before every command.
+            let stamp = try? await store.select(["fingerprint", "schemaVersion"], matching: Query("_catalog")).first
+            if let stamp, stamp.string(0) == fingerprint, stamp.integer(1) == Self.schemaVersion {
                 return (store, .upToDate)
             }
+            previous = stamp.flatMap { try? $0.document.decode(State.self) }
         }
         let files = try source.read()
         let hash = CatalogSource.contentHash(files)

@@ -10,15 +10,30 @@ public struct CategorySummary: Codable, Sendable, Hashable {
     public var levelCounts: [String: Int]
 }
 
+/// A word as listings show it, with its full stored JSON alongside for whoever needs more.
+public struct WordRow: Sendable, Hashable {
+    public var id: String
+    public var word: String
+    public var britishIPA: String
+    public var vi: String
+    public var json: String
+
+    public func decode() throws -> Word { try Document(id: id, json: json).decode(Word.self) }
+}
+
 public struct WordPage: Sendable {
     public var category: Category
     public var level: Level?
     public var total: Int
     public var offset: Int
     public var limit: Int
-    public var words: [Word]
+    /// The page's words as listed: enough to print a listing without decoding any JSON.
+    public var rows: [WordRow]
     /// How the (category, level) result was served, when a cache is in use.
     public var cache: CacheOutcome?
+
+    /// The page's words in full (decoded from their JSON).
+    public var words: [Word] { rows.compactMap { try? $0.decode() } }
 }
 
 /// The catalog's queries, as the app asks them, over any document store.
@@ -36,8 +51,14 @@ public struct CatalogService: Sendable {
         self.cache = cache
     }
 
+    /// Read through a projection rather than JSONDecoder: this runs on every command, and
+    /// Codable's first use in a process costs more than the query.
     public func categories() async throws -> [Category] {
-        try await store.query(Query(Self.categories).ordered(by: "order")).map { try $0.decode(Category.self) }
+        let rows = try await store.select(["id", "name.en", "name.vi", "icon", "color", "order"], matching: Query(Self.categories).ordered(by: "order"))
+        return rows.map { r in
+            Category(id: r.string(0) ?? r.document.id, name: LocalizedText(en: r.string(1) ?? "", vi: r.string(2) ?? ""),
+                     icon: r.string(3) ?? "", color: r.string(4) ?? "", order: r.integer(5) ?? 0)
+        }
     }
 
     public func summaries(level: Level? = nil) async throws -> [CategorySummary] {
@@ -57,6 +78,13 @@ public struct CatalogService: Sendable {
         }
     }
 
+    /// Distinct words in the catalog (at a level): a word listed under two categories counts once.
+    public func wordCount(level: Level? = nil) async throws -> Int {
+        var query = Query(Self.words)
+        if let level { query = query.filter(.arrayContains("levels", .string(level.rawValue))) }
+        return try await store.count(query)
+    }
+
     /// A category by id or English name, case-insensitively; unknown names get suggestions.
     public func category(named name: String) async throws -> Category {
         let all = try await categories()
@@ -74,21 +102,25 @@ public struct CatalogService: Sendable {
         if let level { query = query.filter(.arrayContains("levels", .string(level.rawValue))) }
         let payload: [UInt8]
         var outcome: CacheOutcome?
-        if let cache {
-            let store = self.store, query = query
-            let revision = try await store.revision()
-            let key = "\(category.id)|\(level?.rawValue ?? "*")"
-            (payload, outcome) = try await cache.value(for: key, revision: revision) {
-                Self.jsonArray(try await store.query(query))
-            }
-        } else {
-            payload = Self.jsonArray(try await store.query(query))
+        let store = self.store, listing = query
+        let compute: @Sendable () async throws -> [UInt8] = {
+            RowCoding.encode(try await store.select(["word", "ipa.british", "vi"], matching: listing).map { p in
+                WordRow(id: p.document.id, word: p.string(0) ?? "", britishIPA: p.string(1) ?? "", vi: p.string(2) ?? "", json: p.document.json)
+            })
         }
-        let all = try JSONDecoder().decode([Word].self, from: Data(payload))
+        if let cache {
+            let key = "\(category.id)|\(level?.rawValue ?? "*")"
+            // The payload's format is part of the token, so entries written by another version are stale.
+            let token = "\(RowCoding.format)@\(try await store.revision())"
+            (payload, outcome) = try await cache.value(for: key, revision: token, compute: compute)
+        } else {
+            payload = try await compute()
+        }
+        let all = try RowCoding.decode(payload)
         let start = min(max(0, offset), all.count)
         let end = min(all.count, start + max(0, limit))
         return WordPage(category: category, level: level, total: all.count, offset: start, limit: limit,
-                        words: Array(all[start..<end]), cache: outcome)
+                        rows: Array(all[start..<end]), cache: outcome)
     }
 
     /// Every entry with this headword (a headword may sit in more than one category).
@@ -132,14 +164,40 @@ public struct CatalogService: Sendable {
         if let level { query = query.filter(.arrayContains("levels", .string(level.rawValue))) }
         return try await store.query(query).map { try $0.decode(Word.self) }
     }
+}
 
-    static func jsonArray(_ documents: [Document]) -> [UInt8] {
-        var out: [UInt8] = [UInt8(ascii: "[")]
-        for (i, doc) in documents.enumerated() {
-            if i > 0 { out.append(UInt8(ascii: ",")) }
-            out.append(contentsOf: doc.json.utf8)
+/// The cached form of a word listing: length-prefixed UTF-8 fields, five per row. Reading it
+/// back is a loop over bytes, where JSON would need a parser (and Codable's start-up cost).
+enum RowCoding {
+    static let format = "rows1"
+
+    static func encode(_ rows: [WordRow]) -> [UInt8] {
+        var out: [UInt8] = []
+        func put(_ s: String) {
+            let bytes = Array(s.utf8)
+            withUnsafeBytes(of: UInt32(bytes.count).littleEndian) { out.append(contentsOf: $0) }
+            out.append(contentsOf: bytes)
         }
-        out.append(UInt8(ascii: "]"))
+        for r in rows { put(r.id); put(r.word); put(r.britishIPA); put(r.vi); put(r.json) }
         return out
+    }
+
+    struct Corrupt: Error {}
+
+    static func decode(_ bytes: [UInt8]) throws -> [WordRow] {
+        var rows: [WordRow] = []
+        var i = 0
+        func take() throws -> String {
+            guard i + 4 <= bytes.count else { throw Corrupt() }
+            let n = Int(bytes[i]) | Int(bytes[i + 1]) << 8 | Int(bytes[i + 2]) << 16 | Int(bytes[i + 3]) << 24
+            i += 4
+            guard n >= 0, i + n <= bytes.count else { throw Corrupt() }
+            defer { i += n }
+            return String(decoding: bytes[i..<(i + n)], as: UTF8.self)
+        }
+        while i < bytes.count {
+            rows.append(WordRow(id: try take(), word: try take(), britishIPA: try take(), vi: try take(), json: try take()))
+        }
+        return rows
     }
 }

@@ -8,20 +8,26 @@ public struct CatalogSource: Sendable {
 
     public struct FileStamp: Sendable, Equatable { public var name: String; public var size: Int; public var modified: Double }
 
-    /// The category files, by name. Cheap (one stat per file): run on every command.
+    /// The category files, by name. Cheap (one stat per file, plain POSIX calls): it runs on
+    /// every command, before anything else.
     public func stamps() throws -> [FileStamp] {
-        let fm = FileManager.default
-        var isDir: ObjCBool = false
-        guard fm.fileExists(atPath: directory, isDirectory: &isDir), isDir.boolValue else {
-            throw CatalogError.missingCategories(directory)
+        guard let dir = opendir(directory) else { throw CatalogError.missingCategories(directory) }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name.hasSuffix(".json") && !name.hasPrefix(".") { names.append(name) }
         }
-        let names = try fm.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }.sorted()
         if names.isEmpty { throw CatalogError.missingCategories(directory) }
-        return try names.map { name in
-            let attrs = try fm.attributesOfItem(atPath: directory + "/" + name)
-            let size = (attrs[.size] as? NSNumber)?.intValue ?? 0
-            let modified = (attrs[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
-            return FileStamp(name: name, size: size, modified: modified)
+        return try names.sorted().map { name in
+            var info = stat()
+            guard stat(directory + "/" + name, &info) == 0 else {
+                throw CatalogError.missingCategories(directory + "/" + name)
+            }
+            let modified = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
+            return FileStamp(name: name, size: Int(info.st_size), modified: modified)
         }
     }
 

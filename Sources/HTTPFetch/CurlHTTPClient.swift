@@ -2,9 +2,6 @@ import CCurl
 import CurlShim
 import Dispatch
 
-/// libcurl's global initialisation is not thread-safe, so it runs exactly once, lazily.
-private let curlGlobalInit: Void = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
-
 /// HTTP GET through libcurl's easy interface, one handle per request, run off the Swift
 /// concurrency pool because curl_easy_perform blocks.
 public struct CurlHTTPClient: HTTPClient {
@@ -12,7 +9,6 @@ public struct CurlHTTPClient: HTTPClient {
     public let userAgent: String
 
     public init(userAgent: String = "vocab/0.1 (+libcurl)") {
-        _ = curlGlobalInit
         self.userAgent = userAgent
     }
 
@@ -35,13 +31,16 @@ public struct CurlHTTPClient: HTTPClient {
     }
 
     private static func perform(_ url: String, options: HTTPRequestOptions, userAgent: String) throws -> HTTPResponse {
-        guard let curl = curl_easy_init() else { throw HTTPError.failed(url: url, reason: "curl_easy_init failed") }
-        defer { curl_easy_cleanup(curl) }
+        guard vocab_curl_available() != 0 else {
+            throw HTTPError.failed(url: url, reason: "cannot load libcurl: " + String(cString: vocab_curl_load_error()))
+        }
+        guard let curl = vocab_curl_easy_init() else { throw HTTPError.failed(url: url, reason: "curl_easy_init failed") }
+        defer { vocab_curl_easy_cleanup(curl) }
         let sink = Sink(limit: options.maxBytes)
         let sinkPointer = Unmanaged.passUnretained(sink).toOpaque()
         var headerList: UnsafeMutablePointer<curl_slist>?
-        defer { curl_slist_free_all(headerList) }
-        for (name, value) in options.headers { headerList = curl_slist_append(headerList, "\(name): \(value)") }
+        defer { vocab_curl_slist_free_all(headerList) }
+        for (name, value) in options.headers { headerList = vocab_curl_slist_append(headerList, "\(name): \(value)") }
 
         vocab_curl_setopt_string(curl, CURLOPT_URL, url)
         vocab_curl_setopt_long(curl, CURLOPT_FOLLOWLOCATION, 1)
@@ -68,16 +67,16 @@ public struct CurlHTTPClient: HTTPClient {
             return n
         }
 
-        let code = curl_easy_perform(curl)
+        let code = vocab_curl_easy_perform(curl)
         if sink.overflowed || code == CURLE_FILESIZE_EXCEEDED { throw HTTPError.tooLarge(url: url, limit: options.maxBytes) }
         switch code {
         case CURLE_OK: break
         case CURLE_OPERATION_TIMEDOUT: throw HTTPError.timedOut(url: url, seconds: options.timeout)
         case CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY, CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_GOT_NOTHING:
-            throw HTTPError.unreachable(url: url, reason: String(cString: curl_easy_strerror(code)))
+            throw HTTPError.unreachable(url: url, reason: String(cString: vocab_curl_easy_strerror(code)))
         case CURLE_TOO_MANY_REDIRECTS: throw HTTPError.tooManyRedirects(url: url)
         case CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT: throw HTTPError.invalidURL(url)
-        default: throw HTTPError.failed(url: url, reason: String(cString: curl_easy_strerror(code)))
+        default: throw HTTPError.failed(url: url, reason: String(cString: vocab_curl_easy_strerror(code)))
         }
         var status = 0
         vocab_curl_getinfo_long(curl, CURLINFO_RESPONSE_CODE, &status)

@@ -1,4 +1,5 @@
 import CEspeakNG
+import EspeakShim
 import Foundation
 
 public struct SpeechError: Error, CustomStringConvertible, Sendable {
@@ -15,10 +16,13 @@ public actor EspeakSynthesizer {
     private var currentVoice: String?
 
     public init() throws {
-        let rate = espeak_Initialize(AUDIO_OUTPUT_SYNCHRONOUS, 0, nil, 0)
+        guard vocab_espeak_available() != 0 else {
+            throw SpeechError(description: "cannot load libespeak-ng: " + String(cString: vocab_espeak_load_error()))
+        }
+        let rate = vocab_espeak_Initialize(AUDIO_OUTPUT_SYNCHRONOUS, 0, nil, 0)
         guard rate > 0 else { throw SpeechError(description: "espeak-ng could not start (is espeak-ng-data installed?)") }
         sampleRate = Int(rate)
-        espeak_SetSynthCallback { samples, count, events in
+        vocab_espeak_SetSynthCallback { samples, count, events in
             // The buffer to append to travels in user_data of the call's events.
             guard let events, let user = events.pointee.user_data else { return 0 }
             let sink = Unmanaged<SampleSink>.fromOpaque(user).takeUnretainedValue()
@@ -39,7 +43,7 @@ public actor EspeakSynthesizer {
             let status = voice.withCString { language -> espeak_ERROR in
                 var properties = espeak_VOICE()
                 properties.languages = language
-                return espeak_SetVoiceByProperties(&properties)
+                return vocab_espeak_SetVoiceByProperties(&properties)
             }
             guard status == EE_OK else { throw SpeechError(description: "espeak-ng has no voice for '\(voice)'") }
             currentVoice = voice
@@ -49,7 +53,7 @@ public actor EspeakSynthesizer {
         defer { user.release() }
         let bytes = Array(text.utf8CString)
         let result = bytes.withUnsafeBufferPointer { buffer in
-            espeak_Synth(buffer.baseAddress, buffer.count, 0, POS_CHARACTER, 0, UInt32(espeakCHARS_UTF8), nil, user.toOpaque())
+            vocab_espeak_Synth(buffer.baseAddress, buffer.count, 0, POS_CHARACTER, 0, UInt32(espeakCHARS_UTF8), nil, user.toOpaque())
         }
         guard result == EE_OK else { throw SpeechError(description: "espeak-ng failed to speak '\(text)' (error \(result.rawValue))") }
         guard !sink.samples.isEmpty else { throw SpeechError(description: "espeak-ng produced no audio for '\(text)'") }

@@ -76,6 +76,33 @@ public struct StoreError: Error, CustomStringConvertible, Sendable {
     public init(_ description: String) { self.description = description }
 }
 
+/// A document with a few of its fields picked out (Firestore's `select`), so readers that need
+/// three fields do not have to decode the whole body. Object and array fields come as JSON text.
+public struct Projection: Sendable, Hashable {
+    public var document: Document
+    public var values: [FieldValue?]
+
+    public init(document: Document, values: [FieldValue?]) {
+        self.document = document
+        self.values = values
+    }
+
+    public func string(_ i: Int) -> String? {
+        switch values[i] {
+        case .string(let s): return s
+        case .integer(let n): return String(n)
+        case .double(let d): return String(d)
+        case .bool(let b): return String(b)
+        case nil: return nil
+        }
+    }
+
+    public func integer(_ i: Int) -> Int? {
+        if case .integer(let n) = values[i] { return Int(n) }
+        return nil
+    }
+}
+
 /// Named collections of JSON documents with Firestore-like queries.
 /// The seam where another engine (a hosted document database) could be plugged in.
 public protocol DocumentStore: Sendable {
@@ -87,6 +114,8 @@ public protocol DocumentStore: Sendable {
     /// Removes a document; false when there was none.
     @discardableResult func delete(_ id: String, in collection: String) async throws -> Bool
     func query(_ query: Query) async throws -> [Document]
+    /// The matching documents with the values of `fields` picked out, in the query's order.
+    func select(_ fields: [String], matching query: Query) async throws -> [Projection]
     func count(_ query: Query) async throws -> Int
     /// How many matching documents have each value of `field` (elements, for an array field).
     func valueCounts(of field: String, matching query: Query) async throws -> [FieldValue: Int]

@@ -116,6 +116,16 @@ public actor SQLiteDocumentStore: DocumentStore {
         return try db.query(sql, values) { Document(id: $0.text(0) ?? "", json: $0.text(1) ?? "{}") }
     }
 
+    public func select(_ fields: [String], matching query: Query) throws -> [Projection] {
+        for field in fields { try Self.checkField(field) }
+        let picks = fields.map { "json_extract(d.body, '\(Self.jsonPath($0))')" }
+        let (sql, values) = try compile(query, select: (["d.id", "d.body"] + picks).joined(separator: ", "))
+        return try db.query(sql, values) { row in
+            Projection(document: Document(id: row.text(0) ?? "", json: row.text(1) ?? "{}"),
+                       values: (0..<fields.count).map { FieldValue(row.value($0 + 2)) })
+        }
+    }
+
     public func count(_ query: Query) throws -> Int {
         var q = query
         q.order = []; q.limit = nil; q.offset = 0

@@ -28,12 +28,13 @@ struct CategoriesCommand: AsyncParsableCommand {
             try Output.json(summaries.map { CategoryJSON($0, level: level?.level) })
             return
         }
-        let total = summaries.reduce(0) { $0 + $1.wordCount }
+        let total = try await catalog.wordCount(level: level?.level)
         for s in summaries {
             let c = s.category
             Output.line("\(c.icon)  \(Output.pad(c.id, 22)) \(Output.pad(c.name.en, 24)) \(Output.pad(c.name.vi, 28)) \(String(format: "%4d", s.wordCount))")
         }
-        Output.line("\(summaries.count) categories, \(total) words" + (level.map { " at \($0.level.rawValue)" } ?? ""))
+        Output.line("\(summaries.count) categories, \(total) words" + (level.map { " at \($0.level.rawValue)" } ?? "")
+            + " (a word may belong to more than one category)")
     }
 }
 
@@ -81,31 +82,39 @@ struct WordsCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let catalog = try await options.openCatalog()
-        let page = try await catalog.words(in: category, level: level?.level, limit: limit, offset: offset)
-        if options.verbose, let outcome = page.cache {
+        try await Self.execute(category: category, level: level?.level, limit: limit, offset: offset,
+                               json: options.json, verbose: options.verbose, environment: options.environment)
+    }
+
+    /// The command's work, callable without argument parsing (see FastPath).
+    static func execute(category: String, level: Level?, limit: Int, offset: Int, json: Bool, verbose: Bool,
+                        environment: VocabEnvironment) async throws {
+        let catalog = try await environment.openCatalog(verbose: verbose)
+        let page = try await catalog.words(in: category, level: level, limit: limit, offset: offset)
+        if verbose, let outcome = page.cache {
             Output.error("vocab: cache \(outcome.rawValue) for (\(page.category.id), \(page.level?.rawValue ?? "all levels")).")
         }
-        if options.json {
+        if json {
             try Output.json(WordPageJSON(page))
             return
         }
         let levelText = page.level.map { " at \($0.rawValue)" } ?? ""
-        if page.words.isEmpty {
+        if page.rows.isEmpty {
             Output.line(page.total == 0
                 ? "No words in \(page.category.name.en)\(levelText)."
                 : "No words past \(page.offset): \(page.category.name.en)\(levelText) has \(page.total).")
             return
         }
-        Output.line("\(page.category.icon) \(page.category.name.en) · \(page.category.name.vi)\(levelText): \(page.total) words")
-        let width = min(24, page.words.map { Output.displayWidth($0.word) }.max() ?? 0) + 2
-        let ipaWidth = min(22, page.words.map { Output.displayWidth($0.ipa.british) + 2 }.max() ?? 0) + 2
-        for w in page.words {
-            Output.line("  \(Output.pad(w.word, width))\(Output.pad("/\(w.ipa.british)/", ipaWidth))\(w.vi)")
+        var text = "\(page.category.icon) \(page.category.name.en) · \(page.category.name.vi)\(levelText): \(page.total) word\(page.total == 1 ? "" : "s")\n"
+        let width = min(24, page.rows.map { Output.displayWidth($0.word) }.max() ?? 0) + 2
+        let ipaWidth = min(22, page.rows.map { Output.displayWidth($0.britishIPA) + 2 }.max() ?? 0) + 2
+        for w in page.rows {
+            text += "  \(Output.pad(w.word, width))\(Output.pad("/\(w.britishIPA)/", ipaWidth))\(w.vi)\n"
         }
-        if page.offset + page.words.count < page.total {
-            Output.line("… \(page.total - page.offset - page.words.count) more: use --offset \(page.offset + page.words.count)")
+        if page.offset + page.rows.count < page.total {
+            text += "… \(page.total - page.offset - page.rows.count) more: use --offset \(page.offset + page.rows.count)\n"
         }
+        Output.write(text)
     }
 }
 
@@ -141,17 +150,7 @@ struct ShowCommand: AsyncParsableCommand {
         }
         for (i, w) in words.enumerated() {
             if i > 0 { Output.line() }
-            Output.line("\(w.word)  (\(w.pos.joined(separator: ", ")))")
-            Output.line("  British   /\(w.ipa.british)/")
-            Output.line("  American  /\(w.ipa.american)/")
-            Output.line("  Tiếng Việt  \(w.vi)")
-            Output.line("  Levels    \(w.levels.map(\.rawValue).joined(separator: ", ")) (introduced at \(w.firstLevel.rawValue))")
-            Output.line("  Categories  \(w.categories.joined(separator: ", "))")
-            Output.line("  Definition")
-            Output.line("    en: \(w.definition.en)")
-            Output.line("    vi: \(w.definition.vi)")
-            Output.line("  Examples")
-            for (level, sentence) in w.orderedExamples { Output.line("    \(Output.pad(level.rawValue + ":", 10))\(sentence)") }
+            WordCard.lines(w).forEach { Output.line($0) }
         }
     }
 }
@@ -161,16 +160,27 @@ struct SearchCommand: AsyncParsableCommand {
         commandName: "search",
         abstract: "Find words by the start of, or text in, the headword or Vietnamese translation.",
         discussion: """
-            Matches at the start come first. Vietnamese may be typed without diacritics.
+            Matches at the start come first. Vietnamese may be typed without diacritics. \
+            --pinyin and --bopomofo search the Mandarin dictionary instead (see 'vocab import moe'), \
+            ignoring tones: whole readings first, then longer words that start with them.
 
             Examples:
               vocab search ca
               vocab search "con mèo"
               vocab search meo --limit 5 --json
+              vocab search --pinyin xing
+              vocab search --pinyin "xing zheng"
+              vocab search --bopomofo ㄒㄧㄥ
             """)
 
     @Argument(help: "Text to look for.")
-    var text: String
+    var text: String?
+
+    @Option(name: .long, help: "Mandarin readings in pinyin, tones optional (xing, xíng, lv for lǜ).")
+    var pinyin: String?
+
+    @Option(name: .long, help: "Mandarin readings in bopomofo (zhuyin), tones optional.")
+    var bopomofo: String?
 
     @Option(name: .long, help: "At most this many results (1-1000).")
     var limit: Int = CatalogService.defaultSearchLimit
@@ -179,10 +189,18 @@ struct SearchCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard (1...1000).contains(limit) else { throw ValidationError("--limit must be between 1 and 1000.") }
-        guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { throw ValidationError("Give some text to search for.") }
+        guard [text, pinyin, bopomofo].compactMap({ $0 }).count == 1 else {
+            throw ValidationError("Give exactly one of TEXT, --pinyin or --bopomofo.")
+        }
+        try MOEReadingSearch.validate(pinyin: pinyin, bopomofo: bopomofo)
+        if let text, text.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("Give some text to search for.") }
     }
 
     func run() async throws {
+        if pinyin != nil || bopomofo != nil {
+            return try MOEReadingSearch(pinyin: pinyin, bopomofo: bopomofo, limit: limit, options: options).run()
+        }
+        let text = self.text ?? ""
         let catalog = try await options.openCatalog()
         let words = try await catalog.search(text, limit: limit)
         if options.json {
@@ -212,15 +230,14 @@ struct IndexCommand: AsyncParsableCommand {
 
     func run() async throws {
         let env = options.environment
-        let (catalog, status) = try await env.openCatalog(force: true)
-        let summaries = try await catalog.summaries()
-        let words = summaries.reduce(0) { $0 + $1.wordCount }
+        let (catalog, _) = try await env.openCatalog(force: true)
+        let categories = try await catalog.categories().count
+        let words = try await catalog.wordCount()
         if options.json {
             struct Report: Encodable { let database: String; let categories: Int; let words: Int }
-            try Output.json(Report(database: env.catalogDatabase, categories: summaries.count, words: words))
+            try Output.json(Report(database: env.catalogDatabase, categories: categories, words: words))
         } else {
-            _ = status
-            Output.line("Indexed \(words) words in \(summaries.count) categories into \(env.catalogDatabase)")
+            Output.line("Indexed \(words) words in \(categories) categories into \(env.catalogDatabase)")
         }
     }
 }

@@ -56,6 +56,18 @@ public struct VocabEnvironment: Sendable {
         return (CatalogService(store: store, cache: cache), status)
     }
 
+    /// Opens the catalog for a command, telling the user on standard error when it had to be rebuilt.
+    public func openCatalog(verbose: Bool, force: Bool = false) async throws -> CatalogService {
+        let (catalog, status) = try await openCatalog(force: force)
+        if case .rebuilt(let reason, let categories, let words) = status {
+            // Rebuilds are rare and take a moment: say so even without --verbose, off stdout.
+            Output.error("vocab: indexed \(words) words in \(categories) categories (\(reason)).")
+        } else if verbose {
+            Output.error("vocab: catalog up to date.")
+        }
+        return catalog
+    }
+
     public func openCache() throws -> QueryCache {
         try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
         return QueryCache(storage: try SQLiteCacheStorage(path: cacheDatabase))

@@ -26,14 +26,7 @@ public struct GlobalOptions: ParsableArguments, Sendable {
     var environment: VocabEnvironment { VocabEnvironment(categories: categories, home: home) }
 
     func openCatalog(force: Bool = false) async throws -> CatalogService {
-        let (catalog, status) = try await environment.openCatalog(force: force)
-        if case .rebuilt(let reason, let categories, let words) = status {
-            // Rebuilds are rare and take a moment: say so even without --verbose, off stdout.
-            Output.error("vocab: indexed \(words) words in \(categories) categories (\(reason)).")
-        } else if verbose {
-            Output.error("vocab: catalog up to date.")
-        }
-        return catalog
+        try await environment.openCatalog(verbose: verbose, force: force)
     }
 }
 

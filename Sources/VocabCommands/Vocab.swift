@@ -1,6 +1,7 @@
 import ArgumentParser
 import Catalog
 import Foundation
+import MOE
 
 public struct Vocab: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
@@ -18,6 +19,8 @@ public struct Vocab: AsyncParsableCommand {
             CategoriesCommand.self, WordsCommand.self, ShowCommand.self, SearchCommand.self,
             IndexCommand.self, ValidateCommand.self, StatsCommand.self,
             SayCommand.self, RenderCommand.self, RenderWorkerCommand.self,
+            ImportCommand.self, LookupCommand.self, StrokesCommand.self, RadicalCommand.self,
+            DefineCommand.self, RandomCommand.self, LibraryCommand.self, QuizCommand.self, ServeCommand.self,
         ])
 
     public init() {}
@@ -25,6 +28,9 @@ public struct Vocab: AsyncParsableCommand {
     /// Runs the command line, turning known failures into a message and a meaningful exit code.
     public static func runMain() async {
         do {
+            if let words = FastPath.words(Array(CommandLine.arguments.dropFirst())) {
+                return try await words.run()
+            }
             var command = try parseAsRoot()
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
@@ -49,10 +55,17 @@ public struct Vocab: AsyncParsableCommand {
             case .invalidData: return (e.description + "\nRun 'vocab validate' for the full list.", 65)
             case .missingCategories: return (e.description, 66)
             }
+        case let e as MOEError:
+            switch e {
+            case .unknownTitle: return (e.description, 1)
+            case .invalidJSON, .unexpectedShape, .incompatibleDatabase: return (e.description, 65)
+            case .sourceMissing, .notImported: return (e.description, 66)
+            case .unreadableSource, .writeFailed: return (e.description, 74)
+            }
         case let e as CommandFailure: return (e.description, e.exitCode)
         case let e as CocoaError where e.code == .fileReadNoSuchFile || e.code == .fileNoSuchFile:
             return (e.localizedDescription, 66)
-        default: return nil
+        default: return describeLearning(error)
         }
     }
 }

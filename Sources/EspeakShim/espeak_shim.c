@@ -1,0 +1,43 @@
+#include "espeak_shim.h"
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+
+static void *library;
+static char load_error[512];
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+static int (*p_initialize)(espeak_AUDIO_OUTPUT, int, const char *, int);
+static void (*p_set_callback)(t_espeak_callback *);
+static espeak_ERROR (*p_set_voice)(espeak_VOICE *);
+static espeak_ERROR (*p_synth)(const void *, size_t, unsigned int, espeak_POSITION_TYPE, unsigned int, unsigned int, unsigned int *, void *);
+
+static void load(void) {
+    library = dlopen("libespeak-ng.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!library) {
+        snprintf(load_error, sizeof load_error, "%s (install libespeak-ng1)", dlerror());
+        return;
+    }
+    p_initialize = dlsym(library, "espeak_Initialize");
+    p_set_callback = dlsym(library, "espeak_SetSynthCallback");
+    p_set_voice = dlsym(library, "espeak_SetVoiceByProperties");
+    p_synth = dlsym(library, "espeak_Synth");
+    if (!p_initialize || !p_set_callback || !p_set_voice || !p_synth) {
+        snprintf(load_error, sizeof load_error, "libespeak-ng.so.1 lacks an expected function");
+        library = NULL;
+    }
+}
+
+int vocab_espeak_available(void) { pthread_once(&once, load); return library != NULL; }
+const char *vocab_espeak_load_error(void) { pthread_once(&once, load); return load_error; }
+
+int vocab_espeak_Initialize(espeak_AUDIO_OUTPUT output, int buflength, const char *path, int options) {
+    return vocab_espeak_available() ? p_initialize(output, buflength, path, options) : -1;
+}
+void vocab_espeak_SetSynthCallback(t_espeak_callback *callback) { if (vocab_espeak_available()) p_set_callback(callback); }
+espeak_ERROR vocab_espeak_SetVoiceByProperties(espeak_VOICE *voice) { return vocab_espeak_available() ? p_set_voice(voice) : EE_INTERNAL_ERROR; }
+espeak_ERROR vocab_espeak_Synth(const void *text, size_t size, unsigned int position, espeak_POSITION_TYPE position_type,
+                                unsigned int end_position, unsigned int flags, unsigned int *unique_identifier, void *user_data) {
+    return vocab_espeak_available() ? p_synth(text, size, position, position_type, end_position, flags, unique_identifier, user_data)
+                                    : EE_INTERNAL_ERROR;
+}

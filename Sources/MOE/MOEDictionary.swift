@@ -1,0 +1,194 @@
+import Foundation
+import SQLiteDB
+
+/// Read-only queries over an imported moe.sqlite.
+///
+/// Like `Database`, an instance belongs to one task; each command opens its own.
+public final class MOEDictionary {
+    private let database: Database
+
+    /// Opens the database an import wrote at `path`.
+    public init(path: String) throws {
+        guard FileManager.default.fileExists(atPath: path) else { throw MOEError.notImported(database: path) }
+        do {
+            database = try Database(path: path, mode: .readOnly)
+            // Listings touch a few hundred scattered pages; mapping the file reads them in place
+            // instead of copying each one through read().
+            try database.execute("PRAGMA mmap_size = 268435456")
+            let version = try database.scalar("PRAGMA user_version")?.intValue ?? 0
+            guard version == Int64(MOESchema.version) else { throw MOEError.incompatibleDatabase(path) }
+        } catch is SQLiteError {
+            throw MOEError.incompatibleDatabase(path)
+        }
+    }
+
+    // MARK: - Lookup
+
+    /// Every entry with exactly this title (the dictionary has one per title, but nothing relies
+    /// on it). Throws `unknownTitle` with the closest titles when there is none.
+    public func lookup(_ title: String) throws -> [DictionaryEntry] {
+        let title = title.trimmingCharacters(in: .whitespacesAndNewlines)
+        let entries = try database.query(
+            "SELECT id, title, radical, stroke_count, non_radical_stroke_count FROM entry WHERE title = ? ORDER BY id",
+            [.text(title)]
+        ) { row in
+            (id: row.int(0), title: row.text(1) ?? "", radical: row.text(2),
+             strokes: row.isNull(3) ? nil : Int(row.int(3)), rest: row.isNull(4) ? nil : Int(row.int(4)))
+        }
+        guard !entries.isEmpty else { throw MOEError.unknownTitle(title, suggestions: try suggestions(for: title)) }
+        return try entries.map { e in
+            DictionaryEntry(title: e.title, radical: e.radical, strokeCount: e.strokes, nonRadicalStrokeCount: e.rest,
+                            readings: try readings(ofEntry: e.id))
+        }
+    }
+
+    private func readings(ofEntry id: Int64) throws -> [Reading] {
+        let heteronyms = try database.query(
+            "SELECT id, pinyin, bopomofo FROM heteronym WHERE entry_id = ? ORDER BY id", [.integer(id)]
+        ) { row in (id: row.int(0), pinyin: row.text(1), bopomofo: row.text(2)) }
+        return try heteronyms.map { h in
+            let definitions = try database.query(
+                "SELECT type, def, example, quote, link, synonyms, antonyms FROM definition WHERE heteronym_id = ? ORDER BY id",
+                [.integer(h.id)]
+            ) { row in
+                Definition(type: row.text(0), text: row.text(1) ?? "",
+                           examples: Self.list(row.text(2)), quotes: Self.list(row.text(3)), links: Self.list(row.text(4)),
+                           synonyms: Self.list(row.text(5)), antonyms: Self.list(row.text(6)))
+            }
+            return Reading(pinyin: h.pinyin, bopomofo: h.bopomofo, definitions: definitions)
+        }
+    }
+
+    /// Titles near one that is missing: those sharing its first character, closest first, then
+    /// titles of similar length containing its other characters.
+    public func suggestions(for title: String, limit: Int = 8) throws -> [String] {
+        guard let first = title.unicodeScalars.first else { return [] }
+        var sameStart: [String] = []
+        if let next = Unicode.Scalar(first.value + 1) {
+            sameStart = try database.query("SELECT title FROM entry WHERE title >= ? AND title < ?",
+                                           [.text(String(first)), .text(String(next))]) { $0.text(0) ?? "" }
+        }
+        var out = TitleRanking.closest(to: title, among: sameStart, limit: min(5, limit))
+
+        var others: [String] = []
+        for scalar in title.unicodeScalars.dropFirst() where !others.contains(String(scalar)) { others.append(String(scalar)) }
+        others = Array(others.prefix(6))
+        if !others.isEmpty, out.count < limit {
+            let length = title.unicodeScalars.count
+            let any = others.map { _ in "instr(title, ?) > 0" }.joined(separator: " OR ")
+            let similar = try database.query(
+                "SELECT title FROM entry WHERE length(title) BETWEEN ? AND ? AND (\(any))",
+                [.integer(Int64(max(1, length - 1))), .integer(Int64(length + 1))] + others.map { .text($0) }
+            ) { $0.text(0) ?? "" }
+            let fresh = similar.filter { !out.contains($0) }
+            out += TitleRanking.closest(to: title, among: fresh, limit: limit - out.count)
+        }
+        return out
+    }
+
+    // MARK: - Characters by strokes and radical
+
+    /// Characters with `strokes` strokes in all, by title; narrowed to one radical if given.
+    public func characters(strokes: Int, radical: String? = nil, limit: Int) throws -> CharacterList {
+        if let radical {
+            let form = try radicalForm(radical)
+            return try characters(where: "stroke_count = ? AND radical = ?", [.integer(Int64(strokes)), .text(form)],
+                                  order: "title", limit: limit)
+        }
+        return try characters(where: "stroke_count = ?", [.integer(Int64(strokes))], order: "title", limit: limit)
+    }
+
+    /// Characters under a radical, by the strokes beyond the radical, then title.
+    public func characters(radical: String, limit: Int) throws -> CharacterList {
+        try characters(where: "radical = ?", [.text(try radicalForm(radical))],
+                       order: "non_radical_stroke_count, title", limit: limit)
+    }
+
+    /// The radical a character is filed under, if it is a character of the dictionary.
+    public func radical(of character: String) throws -> String? {
+        try database.scalar("SELECT radical FROM entry WHERE title = ? AND radical IS NOT NULL ORDER BY id LIMIT 1",
+                            [.text(character)])?.textValue
+    }
+
+    /// The first candidate form of a radical that has characters, else the form as typed.
+    private func radicalForm(_ radical: String) throws -> String {
+        let forms = RadicalForm.candidates(radical)
+        for form in forms where try database.scalar("SELECT 1 FROM entry WHERE radical = ? LIMIT 1", [.text(form)]) != nil {
+            return form
+        }
+        return forms.first ?? radical
+    }
+
+    private func characters(where condition: String, _ values: [SQLValue], order: String, limit: Int) throws -> CharacterList {
+        let total = try database.scalar("SELECT count(*) FROM entry WHERE \(condition)", values)?.intValue ?? 0
+        let rows = try database.query(
+            "SELECT id, title, radical, stroke_count, non_radical_stroke_count FROM entry WHERE \(condition) ORDER BY \(order) LIMIT ?",
+            values + [.integer(Int64(limit))]
+        ) { row in
+            (id: row.int(0), title: row.text(1) ?? "", radical: row.text(2),
+             strokes: row.isNull(3) ? nil : Int(row.int(3)), rest: row.isNull(4) ? nil : Int(row.int(4)))
+        }
+        let characters = try rows.map { r in
+            let readings = try database.query("SELECT pinyin, bopomofo FROM heteronym WHERE entry_id = ? ORDER BY id",
+                                              [.integer(r.id)]) { (pinyin: $0.text(0), bopomofo: $0.text(1)) }
+            return CharacterSummary(title: r.title, radical: r.radical, strokeCount: r.strokes, nonRadicalStrokeCount: r.rest,
+                                    pinyin: readings.compactMap(\.pinyin), bopomofo: readings.compactMap(\.bopomofo),
+                                    definition: try firstDefinition(ofEntry: r.id))
+        }
+        return CharacterList(total: Int(total), limit: limit, characters: characters)
+    }
+
+    private func firstDefinition(ofEntry id: Int64) throws -> String? {
+        try database.scalar("""
+            SELECT d.def FROM heteronym h JOIN definition d ON d.heteronym_id = h.id
+            WHERE h.entry_id = ? ORDER BY h.id, d.id LIMIT 1
+            """, [.integer(id)])?.textValue
+    }
+
+    // MARK: - Readings
+
+    /// Readings whose pinyin, ignoring tones, is the query or starts with its syllables.
+    public func search(pinyin: String, limit: Int) throws -> [ReadingMatch] {
+        try search(column: "pinyin_key", key: ReadingKey.pinyin(pinyin), limit: limit)
+    }
+
+    /// Readings whose bopomofo, ignoring tones, is the query or starts with its syllables.
+    public func search(bopomofo: String, limit: Int) throws -> [ReadingMatch] {
+        try search(column: "bopomofo_key", key: ReadingKey.bopomofo(bopomofo), limit: limit)
+    }
+
+    private func search(column: String, key: String, limit: Int) throws -> [ReadingMatch] {
+        guard !key.isEmpty else { return [] }
+        // Keys separate syllables with a space (0x20); "!" (0x21) sorts after the space and
+        // before every letter, so [key, key + "!") holds the key itself and every key that
+        // continues it with more syllables, and the index answers it as one range. Whole
+        // readings come first (simpler characters first), then longer words by syllable count
+        // and alphabetically, as in a pinyin index.
+        return try database.query("""
+            SELECT e.title, h.pinyin, h.bopomofo, h.\(column) = ?1 AS exact,
+                   (SELECT def FROM definition WHERE heteronym_id = h.id ORDER BY id LIMIT 1)
+            FROM heteronym h JOIN entry e ON e.id = h.entry_id
+            WHERE h.\(column) >= ?1 AND h.\(column) < ?2
+            ORDER BY exact DESC, length(h.\(column)) - length(replace(h.\(column), ' ', '')), h.\(column),
+                     e.stroke_count IS NULL, e.stroke_count, e.title, h.id
+            LIMIT ?3
+            """, [.text(key), .text(key + "!"), .integer(Int64(limit))]
+        ) { row in
+            ReadingMatch(title: row.text(0) ?? "", pinyin: row.text(1), bopomofo: row.text(2),
+                         exact: row.int(3) != 0, definition: row.text(4))
+        }
+    }
+
+    // MARK: - Helpers
+
+    /// Decodes a stored JSON list with the same reader the importer used.
+    static func list(_ json: String?) -> [String] {
+        guard var json, !json.isEmpty else { return [] }
+        return json.withUTF8 { bytes in
+            var reader = JSONReader(bytes)
+            var out: [String] = []
+            try? reader.forEachElement { reader in out.append(try reader.readString().string) }
+            return out
+        }
+    }
+}

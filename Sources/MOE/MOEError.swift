@@ -1,0 +1,38 @@
+/// What can go wrong importing or reading the MOE dictionary, phrased for the person at the
+/// terminal. The command line maps each case to an exit code.
+public enum MOEError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The source file is not valid JSON.
+    case invalidJSON(file: String, message: String, position: SourcePosition)
+    /// Valid JSON, but not shaped like dict-revised.json.
+    case unexpectedShape(file: String, message: String, position: SourcePosition)
+    case sourceMissing(String)
+    case unreadableSource(String, reason: String)
+    /// No `vocab import moe` has been run for this home folder.
+    case notImported(database: String)
+    /// The database was written by another version of the importer, or is not one at all.
+    case incompatibleDatabase(String)
+    case unknownTitle(String, suggestions: [String])
+    /// Writing the new database failed; the previous one is untouched.
+    case writeFailed(String)
+
+    public var description: String {
+        switch self {
+        case .invalidJSON(let file, let message, let position):
+            return "\(file): invalid JSON at \(position): \(message). Nothing was imported."
+        case .unexpectedShape(let file, let message, let position):
+            return "\(file): not in the dict-revised.json format at \(position): \(message). Nothing was imported."
+        case .sourceMissing(let path):
+            return "no file at \(path). Give the path of dict-revised.json (decompress a .xz copy first with 'xz -dk')."
+        case .unreadableSource(let path, let reason):
+            return "cannot read \(path): \(reason)."
+        case .notImported(let database):
+            return "the Mandarin dictionary has not been imported yet (no \(database)). Run 'vocab import moe PATH' with the path of dict-revised.json first."
+        case .incompatibleDatabase(let path):
+            return "\(path) was not written by this version of vocab. Run 'vocab import moe PATH' again to rebuild it."
+        case .unknownTitle(let title, let suggestions):
+            return "'\(title)' is not in the dictionary." + (suggestions.isEmpty ? "" : " Did you mean: \(suggestions.joined(separator: ", "))?")
+        case .writeFailed(let reason):
+            return "could not write the dictionary database: \(reason). The previous import, if any, is unchanged."
+        }
+    }
+}

@@ -1,0 +1,117 @@
+import Hummingbird
+
+/// A response body ready to send many times: its bytes, a gzip copy when that is smaller, and
+/// a strong ETag. Turning it into a response answers conditional requests (304) and picks
+/// the encoding the client accepts.
+struct Representation: Sendable, ResponseGenerator {
+    let body: ByteBuffer
+    let gzipped: ByteBuffer?
+    /// The opaque part of the ETag (a content hash); the gzip copy's tag adds "-gz".
+    let tag: String
+    let contentType: String
+    let cacheControl: String
+    var headers: HTTPFields = [:]
+
+    /// Bodies smaller than this are sent as they are: gzip would save less than its headers cost.
+    static let compressionThreshold = 256
+
+    init(bytes: [UInt8], contentType: String, cacheControl: String, compressible: Bool, headers: HTTPFields = [:]) {
+        body = ByteBuffer(bytes: bytes)
+        tag = ETag.hash(bytes)
+        if compressible, bytes.count >= Self.compressionThreshold, let packed = Gzip.compress(bytes), packed.readableBytes < bytes.count {
+            gzipped = packed
+        } else {
+            gzipped = nil
+        }
+        self.contentType = contentType
+        self.cacheControl = cacheControl
+        self.headers = headers
+    }
+
+    /// JSON for a value, compressible.
+    static func json<T: Encodable>(_ value: T, cacheControl: String = CachePolicy.catalog) throws -> Representation {
+        Representation(bytes: try JSONCoding.encode(value), contentType: MediaType.json, cacheControl: cacheControl, compressible: true)
+    }
+
+    func response(from request: Request, context: some RequestContext) -> Response {
+        let useGzip = gzipped != nil && ContentNegotiation.acceptsGzip(request.headers[.acceptEncoding])
+        var fields = headers
+        fields[.eTag] = useGzip ? "\"\(tag)-gz\"" : "\"\(tag)\""
+        fields[.cacheControl] = cacheControl
+        if gzipped != nil { fields[.vary] = "Accept-Encoding" }
+        if let condition = request.headers[.ifNoneMatch], ETag.matches(condition, tag: tag) {
+            return Response(status: .notModified, headers: fields)
+        }
+        fields[.contentType] = contentType
+        if useGzip, let gzipped {
+            fields[.contentEncoding] = "gzip"
+            return Response(status: .ok, headers: fields, body: ResponseBody(byteBuffer: gzipped))
+        }
+        return Response(status: .ok, headers: fields, body: ResponseBody(byteBuffer: body))
+    }
+}
+
+enum CachePolicy {
+    /// The catalog only changes when the service restarts on new data; clients revalidate
+    /// with If-None-Match after five minutes.
+    static let catalog = "public, max-age=300"
+    /// A rendered clip for a word does not change.
+    static let audio = "public, max-age=86400"
+    static let none = "no-store"
+}
+
+enum ETag {
+    /// FNV-1a over the bytes, as 16 hex digits.
+    static func hash(_ bytes: [UInt8]) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in bytes { hash = (hash ^ UInt64(b)) &* 0x100_0000_01b3 }
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
+    /// Whether an If-None-Match value names this representation (either encoding of it), by the
+    /// weak comparison RFC 9110 asks for: `W/` prefixes are ignored.
+    static func matches(_ header: String, tag: String) -> Bool {
+        for item in header.split(separator: ",") {
+            var t = item.trimmingWhitespace()
+            if t == "*" { return true }
+            if t.hasPrefix("W/") { t = t.dropFirst(2) }
+            guard t.count >= 2, t.first == "\"", t.last == "\"" else { continue }
+            t = t.dropFirst().dropLast()
+            if t.hasSuffix("-gz") { t = t.dropLast(3) }
+            if t == tag { return true }
+        }
+        return false
+    }
+}
+
+enum ContentNegotiation {
+    /// Whether Accept-Encoding allows gzip: named (or `*`) with a q-value above zero.
+    static func acceptsGzip(_ header: String?) -> Bool {
+        guard let header else { return false }
+        var gzip: Double?
+        var star: Double?
+        for item in header.split(separator: ",") {
+            let parts = item.split(separator: ";")
+            guard let first = parts.first else { continue }
+            let coding = first.trimmingWhitespace().lowercased()
+            var q = 1.0
+            for parameter in parts.dropFirst() {
+                let p = parameter.trimmingWhitespace()
+                if p.lowercased().hasPrefix("q=") { q = Double(p.dropFirst(2)) ?? 0 }
+            }
+            if coding == "gzip" || coding == "x-gzip" { gzip = max(gzip ?? 0, q) } else if coding == "*" { star = q }
+        }
+        if let gzip { return gzip > 0 }
+        return (star ?? 0) > 0
+    }
+}
+
+extension Substring {
+    func trimmingWhitespace() -> Substring {
+        var s = self
+        while let c = s.first, c == " " || c == "\t" { s = s.dropFirst() }
+        while let c = s.last, c == " " || c == "\t" { s = s.dropLast() }
+        return s
+    }
+}

@@ -1,0 +1,40 @@
+import Hummingbird
+import Logging
+
+/// One log line per request, written when the response is ready: method, path, query,
+/// status, duration and body size. Outermost middleware, so it sees the final status of
+/// errors too.
+struct RequestLog<Context: RequestContext>: RouterMiddleware {
+    let logger: Logger
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let start = ContinuousClock.now
+        let response: Response
+        do {
+            response = try await next(request, context)
+        } catch {
+            // The error middleware answers everything it can; this is the last resort.
+            log(request, status: 500, start: start, bytes: nil)
+            throw error
+        }
+        log(request, status: response.status.code, start: start, bytes: response.body.contentLength, response: response)
+        return response
+    }
+
+    private func log(_ request: Request, status: Int, start: ContinuousClock.Instant, bytes: Int?, response: Response? = nil) {
+        guard logger.logLevel <= .info else { return }
+        let elapsed = ContinuousClock.now - start
+        let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        var metadata: Logger.Metadata = [
+            "method": .string(request.method.rawValue),
+            "path": .string(request.uri.path),
+            "status": .stringConvertible(status),
+            "duration_ms": .string(String(format: "%.3f", ms)),
+        ]
+        if let query = request.uri.query, !query.isEmpty { metadata["query"] = .string(query) }
+        if let bytes { metadata["bytes"] = .stringConvertible(bytes) }
+        if let tier = response?.headers[AudioHeaders.tier] { metadata["tier"] = .string(tier) }
+        if let cache = response?.headers[AudioHeaders.cache] { metadata["cache"] = .string(cache) }
+        logger.info("request", metadata: metadata)
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+
+/// A deliberately plain HTTP/1.1 client over a loopback socket: it sends the request target
+/// byte for byte (no normalisation of "..", no encoding), so tests can send what a hostile
+/// client would, and it shows the raw response (headers, gzip bytes) without decoding.
+struct RawResponse: Sendable {
+    var status: Int
+    /// Header names lower-cased; the last value of a repeated header wins.
+    var headers: [String: String]
+    var body: [UInt8]
+
+    var text: String { String(decoding: body, as: UTF8.self) }
+    func header(_ name: String) -> String? { headers[name.lowercased()] }
+
+    func json() throws -> Any { try JSONSerialization.jsonObject(with: Data(body), options: [.fragmentsAllowed]) }
+    func object() throws -> [String: Any] {
+        guard let o = try json() as? [String: Any] else { throw ClientError("body is not a JSON object: \(text.prefix(200))") }
+        return o
+    }
+    /// The `error` object of an error body.
+    func error() throws -> [String: Any] {
+        guard let e = try object()["error"] as? [String: Any] else { throw ClientError("no error object in \(text.prefix(200))") }
+        return e
+    }
+}
+
+struct ClientError: Error, CustomStringConvertible {
+    var description: String
+    init(_ d: String) { description = d }
+}
+
+enum RawHTTP {
+    static func get(port: Int, _ target: String, method: String = "GET", headers: [String: String] = [:]) async throws -> RawResponse {
+        // A thread of its own: blocking socket calls on Dispatch's global queue would take
+        // the threads Swift concurrency (and so the server under test) runs on.
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(with: Result { try send(port: port, target: target, method: method, headers: headers) })
+            }
+        }
+    }
+
+    static func send(port: Int, target: String, method: String, headers: [String: String]) throws -> RawResponse {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw ClientError("socket failed") }
+        defer { close(fd) }
+        var timeout = timeval(tv_sec: 20, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_port = UInt16(port).bigEndian
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { throw ClientError("cannot connect to 127.0.0.1:\(port): errno \(errno)") }
+        var request = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
+        for (name, value) in headers { request += "\(name): \(value)\r\n" }
+        request += "\r\n"
+        let bytes = Array(request.utf8)
+        var sent = 0
+        while sent < bytes.count {
+            let n = bytes[sent...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            guard n > 0 else { throw ClientError("write failed: errno \(errno)") }
+            sent += n
+        }
+        var raw: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n > 0 { raw.append(contentsOf: buffer[0..<n]); continue }
+            if n < 0 && errno == EINTR { continue }
+            if n < 0 { throw ClientError("read failed: errno \(errno)") }
+            break
+        }
+        return try parse(raw, head: method == "HEAD")
+    }
+
+    static func parse(_ raw: [UInt8], head: Bool) throws -> RawResponse {
+        let separator: [UInt8] = [13, 10, 13, 10]
+        guard let end = raw.indices.first(where: { i in i + 4 <= raw.count && Array(raw[i..<i + 4]) == separator }) else {
+            throw ClientError("no complete response head in \(raw.count) bytes")
+        }
+        let lines = String(decoding: raw[..<end], as: UTF8.self).components(separatedBy: "\r\n")
+        let statusParts = lines[0].split(separator: " ")
+        guard statusParts.count >= 2, let status = Int(statusParts[1]) else { throw ClientError("bad status line \(lines[0])") }
+        var headers: [String: String] = [:]
+        for line in lines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        var body = Array(raw[(end + 4)...])
+        if head || status == 304 { body = [] }
+        if headers["transfer-encoding"]?.lowercased() == "chunked" { body = try dechunk(body) }
+        if let length = headers["content-length"].flatMap(Int.init), !head, status != 304, body.count != length {
+            throw ClientError("body has \(body.count) bytes, Content-Length says \(length)")
+        }
+        return RawResponse(status: status, headers: headers, body: body)
+    }
+
+    static func dechunk(_ data: [UInt8]) throws -> [UInt8] {
+        var out: [UInt8] = []
+        var i = 0
+        while i < data.count {
+            guard let lineEnd = (i..<data.count - 1).first(where: { data[$0] == 13 && data[$0 + 1] == 10 }) else { break }
+            let sizeText = String(decoding: data[i..<lineEnd], as: UTF8.self).split(separator: ";")[0]
+            guard let size = Int(sizeText, radix: 16) else { throw ClientError("bad chunk size") }
+            if size == 0 { break }
+            let start = lineEnd + 2
+            out += data[start..<start + size]
+            i = start + size + 2
+        }
+        return out
+    }
+}
