@@ -21,6 +21,9 @@ demo: release
 	@echo; echo '$$ vocab words animals --level starters --limit 12'; VOCAB_HOME=$(DEMO_HOME) $(BIN) words animals --level starters --limit 12
 	@echo; echo '$$ vocab show cat'; VOCAB_HOME=$(DEMO_HOME) $(BIN) show cat
 	@echo; echo '$$ vocab search meo'; VOCAB_HOME=$(DEMO_HOME) $(BIN) search meo
+	@echo; echo '$$ vocab say cat --accent british'; VOCAB_HOME=$(DEMO_HOME) $(BIN) say cat --accent british
+	@echo; echo '$$ vocab render --category colours --level starters --accent both --out $(DEMO_HOME)/clips'; \
+		VOCAB_HOME=$(DEMO_HOME) $(BIN) render --category colours --level starters --accent both --out $(DEMO_HOME)/clips
 
 test: deps
 	$(SWIFT) build --build-tests
@@ -29,6 +32,8 @@ test: deps
 bench: release
 	@scripts/install-deps bench
 	scripts/bench-catalog
+	scripts/bench-render
+	scripts/bench-moe
 
 install: release
 	install -d $(PREFIX)/bin $(PREFIX)/share/vocab

@@ -88,20 +88,25 @@ public final class MOEDictionary {
 
     // MARK: - Characters by strokes and radical
 
+    /// Titles like `{[8f51]}` stand for glyphs Unicode lacks; readers look for real characters
+    /// first, so those placeholders go last.
+    private static let realCharactersFirst = "(substr(title, 1, 2) = '{[')"
+
     /// Characters with `strokes` strokes in all, by title; narrowed to one radical if given.
     public func characters(strokes: Int, radical: String? = nil, limit: Int) throws -> CharacterList {
         if let radical {
             let form = try radicalForm(radical)
             return try characters(where: "stroke_count = ? AND radical = ?", [.integer(Int64(strokes)), .text(form)],
-                                  order: "title", limit: limit)
+                                  order: "\(Self.realCharactersFirst), title", limit: limit)
         }
-        return try characters(where: "stroke_count = ?", [.integer(Int64(strokes))], order: "title", limit: limit)
+        return try characters(where: "stroke_count = ?", [.integer(Int64(strokes))],
+                              order: "\(Self.realCharactersFirst), title", limit: limit)
     }
 
     /// Characters under a radical, by the strokes beyond the radical, then title.
     public func characters(radical: String, limit: Int) throws -> CharacterList {
         try characters(where: "radical = ?", [.text(try radicalForm(radical))],
-                       order: "non_radical_stroke_count, title", limit: limit)
+                       order: "non_radical_stroke_count, \(Self.realCharactersFirst), title", limit: limit)
     }
 
     /// The radical a character is filed under, if it is a character of the dictionary.

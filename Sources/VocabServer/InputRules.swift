@@ -1,5 +1,4 @@
 import Catalog
-import Foundation
 
 /// What the API accepts in paths and query strings, checked before anything is looked up.
 /// Every refusal is an `APIError` with a 4xx status, so no input reaches a query, a file name
@@ -14,7 +13,7 @@ enum InputRules {
     static func pathText(_ raw: Substring?, name: String) throws -> String {
         guard let raw else { throw APIError.badRequest("missing_parameter", "the \(name) is missing.") }
         guard raw.utf8.count <= maxTextLength * 12 else { throw tooLong(name) }
-        guard let decoded = String(raw).removingPercentEncoding else {
+        guard let decoded = TextScanning.percentDecode(raw) else {
             throw APIError.badRequest("invalid_text", "the \(name) is not valid percent-encoded UTF-8.")
         }
         return try text(decoded, name: name)
@@ -23,13 +22,14 @@ enum InputRules {
     /// Free text (a word, a title, a search): not empty, not too long, no control characters,
     /// nothing that could name another file ("/", "\", "..").
     static func text(_ value: String, name: String, pathSafe: Bool = true) throws -> String {
-        let trimmed = value.trimmingCharacters(in: .whitespaces)
+        let trimmed = TextScanning.trimmingSpaces(value)
         guard !trimmed.isEmpty else { throw APIError.badRequest("invalid_text", "the \(name) is empty.") }
         guard trimmed.count <= maxTextLength else { throw tooLong(name) }
         if trimmed.unicodeScalars.contains(where: isForbidden) {
             throw APIError.badRequest("invalid_text", "the \(name) contains control characters.")
         }
-        if pathSafe, trimmed.contains("/") || trimmed.contains("\\") || trimmed.contains("..") {
+        if pathSafe, TextScanning.contains(trimmed, ascii: "/") || TextScanning.contains(trimmed, ascii: "\\")
+            || TextScanning.contains(trimmed, ascii: "..") {
             throw APIError.badRequest("path_traversal", "the \(name) may not contain '/', '\\' or '..'.")
         }
         return trimmed
@@ -89,7 +89,7 @@ enum InputRules {
     /// An optional whole number within `range`.
     static func integer(_ text: String?, name: String, range: ClosedRange<Int>, default value: Int) throws -> Int {
         guard let text else { return value }
-        guard let n = Int(text.trimmingCharacters(in: .whitespaces)) else {
+        guard let n = Int(TextScanning.trimmingSpaces(text)) else {
             throw APIError.badRequest("bad_number", "\(name) must be a whole number (got '\(clip(text))').")
         }
         guard range.contains(n) else {
@@ -121,9 +121,8 @@ struct QueryParameters: Sendable {
     }
 
     static func decode(_ text: Substring) -> String {
-        let spaced = text.replacingOccurrences(of: "+", with: " ")
         // Undecodable escapes keep their raw text (and are then refused by the checks if bad).
-        return spaced.removingPercentEncoding ?? spaced
+        TextScanning.percentDecode(text, plusAsSpace: true) ?? String(text)
     }
 
     subscript(_ name: String) -> String? { values[name] }

@@ -8,9 +8,17 @@ struct Representation: Sendable, ResponseGenerator {
     let gzipped: ByteBuffer?
     /// The opaque part of the ETag (a content hash); the gzip copy's tag adds "-gz".
     let tag: String
+    /// Headers added to every response of this representation (e.g. the audio tier).
+    var headers: HTTPFields {
+        didSet { (plainFields, gzipFields, notModifiedFields, notModifiedGzipFields) = Self.fields(self) }
+    }
     let contentType: String
     let cacheControl: String
-    var headers: HTTPFields = [:]
+    // The response headers, built once: per request only the choice among them is made.
+    private var plainFields: HTTPFields = [:]
+    private var gzipFields: HTTPFields = [:]
+    private var notModifiedFields: HTTPFields = [:]
+    private var notModifiedGzipFields: HTTPFields = [:]
 
     /// Bodies smaller than this are sent as they are: gzip would save less than its headers cost.
     static let compressionThreshold = 256
@@ -26,6 +34,22 @@ struct Representation: Sendable, ResponseGenerator {
         self.contentType = contentType
         self.cacheControl = cacheControl
         self.headers = headers
+        (plainFields, gzipFields, notModifiedFields, notModifiedGzipFields) = Self.fields(self)
+    }
+
+    private static func fields(_ r: Representation) -> (HTTPFields, HTTPFields, HTTPFields, HTTPFields) {
+        func make(gzip: Bool, full: Bool) -> HTTPFields {
+            var f = r.headers
+            f[.eTag] = gzip ? "\"\(r.tag)-gz\"" : "\"\(r.tag)\""
+            f[.cacheControl] = r.cacheControl
+            if r.gzipped != nil { f[.vary] = "Accept-Encoding" }
+            if full {
+                f[.contentType] = r.contentType
+                if gzip { f[.contentEncoding] = "gzip" }
+            }
+            return f
+        }
+        return (make(gzip: false, full: true), make(gzip: true, full: true), make(gzip: false, full: false), make(gzip: true, full: false))
     }
 
     /// JSON for a value, compressible.
@@ -35,19 +59,13 @@ struct Representation: Sendable, ResponseGenerator {
 
     func response(from request: Request, context: some RequestContext) -> Response {
         let useGzip = gzipped != nil && ContentNegotiation.acceptsGzip(request.headers[.acceptEncoding])
-        var fields = headers
-        fields[.eTag] = useGzip ? "\"\(tag)-gz\"" : "\"\(tag)\""
-        fields[.cacheControl] = cacheControl
-        if gzipped != nil { fields[.vary] = "Accept-Encoding" }
         if let condition = request.headers[.ifNoneMatch], ETag.matches(condition, tag: tag) {
-            return Response(status: .notModified, headers: fields)
+            return Response(status: .notModified, headers: useGzip ? notModifiedGzipFields : notModifiedFields)
         }
-        fields[.contentType] = contentType
         if useGzip, let gzipped {
-            fields[.contentEncoding] = "gzip"
-            return Response(status: .ok, headers: fields, body: ResponseBody(byteBuffer: gzipped))
+            return Response(status: .ok, headers: gzipFields, body: ResponseBody(byteBuffer: gzipped))
         }
-        return Response(status: .ok, headers: fields, body: ResponseBody(byteBuffer: body))
+        return Response(status: .ok, headers: plainFields, body: ResponseBody(byteBuffer: body))
     }
 }
 

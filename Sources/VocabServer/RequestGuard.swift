@@ -1,4 +1,3 @@
-import Foundation
 import Hummingbird
 
 /// Refuses, before routing, what no endpoint accepts: methods other than GET and HEAD,
@@ -18,15 +17,22 @@ struct RequestGuard<Context: RequestContext>: RouterMiddleware {
         guard target.utf8.count <= InputRules.maxURILength else {
             throw APIError(.uriTooLong, code: "uri_too_long", message: "the request target is longer than \(InputRules.maxURILength) bytes.")
         }
-        guard let decoded = path.removingPercentEncoding else {
+        guard let decoded = TextScanning.percentDecode(path[...]) else {
             throw APIError.badRequest("invalid_text", "the path is not valid percent-encoded UTF-8.")
         }
         if decoded.unicodeScalars.contains(where: InputRules.isForbidden) {
             throw APIError.badRequest("invalid_text", "the path contains control characters.")
         }
-        if decoded.contains("\\") || path.split(separator: "/").contains(where: { $0 == ".." || $0 == "." })
-            || decoded.split(separator: "/").contains(where: { $0 == ".." || $0 == "." }) {
+        if TextScanning.contains(decoded, ascii: "\\") || hasDotSegment(path) || hasDotSegment(decoded) {
             throw APIError.badRequest("path_traversal", "the path may not contain '.' or '..' segments or backslashes.")
+        }
+    }
+
+    /// Whether a segment of the path is "." or "..".
+    static func hasDotSegment(_ path: String) -> Bool {
+        guard TextScanning.contains(path, ascii: ".") else { return false }
+        return path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).contains { segment in
+            segment.count <= 2 && !segment.isEmpty && segment.allSatisfy { $0 == UInt8(ascii: ".") }
         }
     }
 }
