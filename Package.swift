@@ -64,7 +64,7 @@ let package = Package(
         .testTarget(name: "LearningTests", dependencies: ["RemoteDictionary", "Library", "Quiz", "HTTPFetch", "Store", "Catalog", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["vocab", "TestSupport"]),
         .testTarget(name: "ServerTests", dependencies: [
-            "VocabServer", "Catalog", "AudioTiers", "AudioFile", "Speech", "MOE", "TestSupport", "vocab",
+            "VocabServer", "Catalog", "Cache", "AudioTiers", "AudioFile", "HTTPFetch", "MOE", "TestSupport", "vocab",
             .product(name: "CompressNIO", package: "compress-nio"),
         ]),
     ]

@@ -12,26 +12,26 @@ struct ServeCommand: AsyncParsableCommand {
         commandName: "serve",
         abstract: "Serve the catalog, audio and dictionary as a JSON HTTP API.",
         discussion: """
-            The backend an app can use instead of a hosted document database. Endpoints (all GET, \
-            JSON unless noted; the full description is openapi.json in the repository):
-              /v1/categories[?level=]                        categories with word counts
-              /v1/categories/{id}/words?level=&limit=&offset=  a category's words, a page at a time
-              /v1/words/{word}                               every entry of a headword
-              /v1/search?q=&limit=                           headwords and translations
-              /v1/audio/{word}?accent=british|american&format=wav|ogg
-                                                             the pronunciation (tier in X-Vocab-Tier)
-              /v1/moe/{title}, /v1/moe/strokes/{n}           the MOE dictionary, once imported
+            The backend an app can use instead of a hosted document database. All endpoints \
+            are GET (and HEAD), JSON except audio; openapi.json in the repository describes them:
               /healthz
+              /v1/categories?level=
+              /v1/categories/{id}/words?level=&limit=&offset=
+              /v1/words/{word}
+              /v1/search?q=&limit=
+              /v1/audio/{word}?accent=british|american&format=wav|ogg
+              /v1/moe/{title}, /v1/moe/strokes/{n}   (after 'vocab import moe')
             Catalog answers carry an ETag (If-None-Match gives 304) and are gzipped for clients \
-            that accept it. Clips are rendered once and kept under <home>/server-audio. One \
-            log line per request goes to standard error. SIGTERM or Ctrl-C stops the server \
-            after the requests in flight.
+            that accept it. A clip is rendered once, kept under <home>/server-audio, and its \
+            tier named in the X-Vocab-Tier header. Bad input gets a JSON error with a 4xx status. \
+            One log line per request goes to standard error. SIGTERM or Ctrl-C stops the \
+            server once the requests in flight are answered.
 
             Examples:
               vocab serve
-              vocab serve --port 9000
-              vocab serve --host 0.0.0.0 --port 8080 --log-level warning
-              curl -s 'http://127.0.0.1:8080/v1/categories/animals/words?level=starters&limit=5'
+              vocab serve --port 9000 --log-level warning
+              vocab serve --host 0.0.0.0 --port 8080
+              curl -s 'http://127.0.0.1:8080/v1/words/cat'
             """)
 
     @Option(name: .long, help: "Address to listen on (use 0.0.0.0 to accept other machines).")

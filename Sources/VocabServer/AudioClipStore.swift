@@ -41,25 +41,24 @@ final class AudioClipStore: Sendable {
 
     func clip(word: String, accent: Accent, format: ClipFormat) async throws -> Representation {
         let requestKey = "\(word)\u{0}\(accent.rawValue)\u{0}\(format.rawValue)"
-        if var hit = memory[requestKey] {
-            hit.headers[AudioHeaders.cache] = "hit"
-            return hit
-        }
+        if let hit = memory[requestKey] { return hit }   // stored with X-Vocab-Cache: hit
         guard let entry = try await catalog.lookup(word).first else {
             throw CatalogError.unknownWord(word, suggestions: [])
         }
         let request = ClipRequest(word: entry.word, accent: accent, references: entry.audio(for: accent))
         let base = Self.baseName(for: request, format: format)
-        var result: (representation: Representation, cache: String)
+        let result: (representation: Representation, cache: String)
         if let found = try cached(base, accent: accent, format: format) {
             result = (found, "hit")
         } else {
             let rendered = try await flights.run(base) { try await self.render(request, base: base, format: format) }
             result = (rendered.representation, rendered.fresh ? "miss" : "hit")
         }
-        memory.store(result.representation, for: requestKey)
-        result.representation.headers[AudioHeaders.cache] = result.cache
-        return result.representation
+        var served = result.representation
+        served.headers[AudioHeaders.cache] = "hit"
+        memory.store(served, for: requestKey)
+        if result.cache != "hit" { served.headers[AudioHeaders.cache] = result.cache }
+        return served
     }
 
     /// `<slug>-<hash>`: readable, and distinct for every word, accent, format and set of

@@ -4,7 +4,7 @@ import Catalog
 /// Every refusal is an `APIError` with a 4xx status, so no input reaches a query, a file name
 /// or the synthesizer unchecked.
 enum InputRules {
-    /// Longest word, title, category or search text, in characters.
+    /// Longest word, title, category or search text, in Unicode code points.
     static let maxTextLength = 100
     /// Longest request target (path and query) the server reads; longer gets 414.
     static let maxURILength = 2048
@@ -22,9 +22,10 @@ enum InputRules {
     /// Free text (a word, a title, a search): not empty, not too long, no control characters,
     /// nothing that could name another file ("/", "\", "..").
     static func text(_ value: String, name: String, pathSafe: Bool = true) throws -> String {
+        // Code points, as openapi.json's maxLength counts them, before any trimming.
+        guard value.unicodeScalars.count <= maxTextLength else { throw tooLong(name) }
         let trimmed = TextScanning.trimmingSpaces(value)
         guard !trimmed.isEmpty else { throw APIError.badRequest("invalid_text", "the \(name) is empty.") }
-        guard trimmed.count <= maxTextLength else { throw tooLong(name) }
         if trimmed.unicodeScalars.contains(where: isForbidden) {
             throw APIError.badRequest("invalid_text", "the \(name) contains control characters.")
         }
@@ -60,7 +61,7 @@ enum InputRules {
 
     static func level(_ text: String?) throws -> Level? {
         guard let text else { return nil }
-        if let level = Level(rawValue: text.lowercased()) { return level }
+        if let level = Level(rawValue: text) { return level }
         let valid = Level.allCases.map(\.rawValue)
         throw APIError.badRequest("bad_level", "'\(clip(text))' is not a level; use one of \(valid.joined(separator: ", ")).",
                                   suggestions: closestOrAll(text, valid))
@@ -68,14 +69,14 @@ enum InputRules {
 
     static func accent(_ text: String?) throws -> Accent {
         guard let text else { return .british }
-        if let accent = Accent(rawValue: text.lowercased()) { return accent }
+        if let accent = Accent(rawValue: text) { return accent }
         throw APIError.badRequest("bad_accent", "'\(clip(text))' is not an accent; use british or american.",
                                   suggestions: closestOrAll(text, Accent.allCases.map(\.rawValue)))
     }
 
     static func audioFormat(_ text: String?) throws -> ClipFormat {
         guard let text else { return .wav }
-        if let format = ClipFormat(rawValue: text.lowercased()) { return format }
+        if let format = ClipFormat(rawValue: text) { return format }
         throw APIError.badRequest("bad_format", "'\(clip(text))' is not an audio format; use wav or ogg.",
                                   suggestions: closestOrAll(text, ClipFormat.allCases.map(\.rawValue)))
     }
@@ -105,10 +106,11 @@ enum InputRules {
     }
 }
 
-/// The query string, decoded as forms are: `+` is a space, `%XX` a byte. The first of a
-/// repeated name wins.
+/// The query string, decoded as forms are: `+` is a space, `%XX` a byte. A parameter given
+/// twice is refused when asked for (the API takes one value of each).
 struct QueryParameters: Sendable {
     private var values: [String: String] = [:]
+    private var repeated: Set<String> = []
 
     init(_ query: String?) {
         guard let query, !query.isEmpty else { return }
@@ -116,7 +118,7 @@ struct QueryParameters: Sendable {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let name = Self.decode(parts[0])
             let value = parts.count > 1 ? Self.decode(parts[1]) : ""
-            if values[name] == nil { values[name] = value }
+            if values[name] == nil { values[name] = value } else { repeated.insert(name) }
         }
     }
 
@@ -125,5 +127,12 @@ struct QueryParameters: Sendable {
         TextScanning.percentDecode(text, plusAsSpace: true) ?? String(text)
     }
 
-    subscript(_ name: String) -> String? { values[name] }
+    subscript(_ name: String) -> String? {
+        get throws {
+            if repeated.contains(name) {
+                throw APIError.badRequest("repeated_parameter", "give \(name) once.")
+            }
+            return values[name]
+        }
+    }
 }

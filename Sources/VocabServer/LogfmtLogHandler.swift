@@ -28,9 +28,13 @@ public struct LogfmtLogHandler: LogHandler {
         var all = self.metadata
         if let extra = event.metadata { all.merge(extra) { _, new in new } }
         var out = "ts=\(Self.timestamp()) level=\(event.level.rawValue) logger=\(Self.value(label)) msg=\(Self.value(event.message.description))"
-        let keys = Self.leading.filter { all[$0] != nil } + all.keys.filter { !Self.leading.contains($0) }.sorted()
-        for key in keys {
-            out += " \(key)=\(Self.value(all[key]!.description))"
+        for key in Self.leading {
+            if let v = all[key] { out += " \(key)=\(Self.value(v.description))" }
+        }
+        if all.count > Self.leading.count(where: { all[$0] != nil }) {
+            for key in all.keys.filter({ !Self.leading.contains($0) }).sorted() {
+                out += " \(key)=\(Self.value(all[key]!.description))"
+            }
         }
         if let error = event.error { out += " error=\(Self.value(String(describing: error)))" }
         out += "\n"
@@ -51,8 +55,8 @@ public struct LogfmtLogHandler: LogHandler {
     /// A bare value when it is safe, else a quoted one with quotes, backslashes and control
     /// characters escaped (so a request path can never start a new log line).
     static func value(_ text: String) -> String {
-        let plain = !text.isEmpty && text.unicodeScalars.allSatisfy { s in
-            s.value > 0x20 && s.value != 0x7F && s != "\"" && s != "=" && s != "\\" && !InputRules.isControl(s)
+        let plain = !text.isEmpty && text.utf8.allSatisfy { b in
+            b > 0x20 && b < 0x7F && b != UInt8(ascii: "\"") && b != UInt8(ascii: "=") && b != UInt8(ascii: "\\")
         }
         if plain { return text }
         var out = "\""
@@ -65,7 +69,8 @@ public struct LogfmtLogHandler: LogHandler {
             case "\r": out += "\\r"
             default:
                 if s.value < 0x20 || s.value == 0x7F || InputRules.isControl(s) {
-                    out += String(format: "\\u%04X", s.value)
+                    let hex = String(s.value, radix: 16, uppercase: true)
+                    out += "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
                 } else {
                     out.unicodeScalars.append(s)
                 }
@@ -74,13 +79,30 @@ public struct LogfmtLogHandler: LogHandler {
         return out + "\""
     }
 
+    /// UTC with milliseconds, "2026-05-20T10:11:12.345Z", without Foundation's formatters.
     static func timestamp() -> String {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         var parts = tm()
         var seconds = now.tv_sec
         gmtime_r(&seconds, &parts)
-        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday),
-                      Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec), Int(now.tv_nsec / 1_000_000))
+        var out = ""
+        out.reserveCapacity(24)
+        func put(_ n: Int, _ width: Int) {
+            let digits = String(n)
+            if digits.count < width { out += String(repeating: "0", count: width - digits.count) }
+            out += digits
+        }
+        put(Int(parts.tm_year) + 1900, 4); out += "-"; put(Int(parts.tm_mon) + 1, 2); out += "-"; put(Int(parts.tm_mday), 2)
+        out += "T"; put(Int(parts.tm_hour), 2); out += ":"; put(Int(parts.tm_min), 2); out += ":"; put(Int(parts.tm_sec), 2)
+        out += "."; put(Int(now.tv_nsec / 1_000_000), 3); out += "Z"
+        return out
+    }
+
+    /// Milliseconds with three decimals, "0.412".
+    static func milliseconds(_ duration: Duration) -> String {
+        let micros = duration.components.seconds * 1_000_000 + duration.components.attoseconds / 1_000_000_000_000
+        let fraction = String(micros % 1000)
+        return "\(micros / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
     }
 }

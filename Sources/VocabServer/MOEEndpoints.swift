@@ -17,10 +17,10 @@ struct MOEEndpoints: Sendable {
 
     func entry(_ request: Request, context: some RequestContext) async throws -> Representation {
         let title = try InputRules.pathText(context.parameters["title"], name: "title")
-        return try await cache.value(for: "moe|\(title)") {
+        return cache.remember(try await cache.value(for: "moe|\(title)") {
             let entries = try MOEDictionary(path: databasePath).lookup(title)
             return try .json(MOEEntries(title: entries.first?.title ?? title, entries: entries))
-        }
+        }, for: request)
     }
 
     func strokes(_ request: Request, context: some RequestContext) async throws -> Representation {
@@ -34,16 +34,16 @@ struct MOEEndpoints: Sendable {
         let query = QueryParameters(request.uri.query)
         let limit = try InputRules.integer(query["limit"], name: "limit", range: 1...Self.maxLimit, default: Self.defaultLimit)
         var radical: String?
-        if let raw = query["radical"] {
+        if let raw = try query["radical"] {
             let r = try InputRules.text(raw, name: "radical")
-            guard r.count == 1, r.unicodeScalars.allSatisfy({ $0.value > 0x7F }) else {
+            guard r.unicodeScalars.count == 1, r.unicodeScalars.allSatisfy({ $0.value > 0x7F }) else {
                 throw APIError.badRequest("bad_radical", "give one radical character, like 水 or 氵.")
             }
             radical = r
         }
-        return try await cache.value(for: "strokes|\(n)|\(radical ?? "")|\(limit)") {
+        return cache.remember(try await cache.value(for: "strokes|\(n)|\(radical ?? "")|\(limit)") {
             let list = try MOEDictionary(path: databasePath).characters(strokes: n, radical: radical, limit: limit)
             return try .json(StrokeList(strokes: n, radical: radical, total: list.total, limit: list.limit, characters: list.characters))
-        }
+        }, for: request)
     }
 }

@@ -23,16 +23,8 @@ struct RequestGuard<Context: RequestContext>: RouterMiddleware {
         if decoded.unicodeScalars.contains(where: InputRules.isForbidden) {
             throw APIError.badRequest("invalid_text", "the path contains control characters.")
         }
-        if TextScanning.contains(decoded, ascii: "\\") || hasDotSegment(path) || hasDotSegment(decoded) {
+        if TextScanning.contains(decoded, ascii: "\\") || TextScanning.hasDotSegment(path) || TextScanning.hasDotSegment(decoded) {
             throw APIError.badRequest("path_traversal", "the path may not contain '.' or '..' segments or backslashes.")
-        }
-    }
-
-    /// Whether a segment of the path is "." or "..".
-    static func hasDotSegment(_ path: String) -> Bool {
-        guard TextScanning.contains(path, ascii: ".") else { return false }
-        return path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).contains { segment in
-            segment.count <= 2 && !segment.isEmpty && segment.allSatisfy { $0 == UInt8(ascii: ".") }
         }
     }
 }

@@ -24,12 +24,11 @@ struct RequestLog<Context: RequestContext>: RouterMiddleware {
     private func log(_ request: Request, status: Int, start: ContinuousClock.Instant, bytes: Int?, response: Response? = nil) {
         guard logger.logLevel <= .info else { return }
         let elapsed = ContinuousClock.now - start
-        let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
         var metadata: Logger.Metadata = [
             "method": .string(request.method.rawValue),
             "path": .string(request.uri.path),
             "status": .stringConvertible(status),
-            "duration_ms": .string(String(format: "%.3f", ms)),
+            "duration_ms": .string(LogfmtLogHandler.milliseconds(elapsed)),
         ]
         if let query = request.uri.query, !query.isEmpty { metadata["query"] = .string(query) }
         if let bytes { metadata["bytes"] = .stringConvertible(bytes) }

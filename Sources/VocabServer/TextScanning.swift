@@ -38,10 +38,11 @@ enum TextScanning {
         }
     }
 
-    /// Without leading and trailing spaces (Unicode space separators) and tabs.
+    /// Without leading and trailing spaces (Unicode space separators). Tabs and other
+    /// controls stay, for the input checks to refuse.
     static func trimmingSpaces(_ text: String) -> String {
         let scalars = text.unicodeScalars
-        func isSpace(_ s: Unicode.Scalar) -> Bool { s == " " || s == "\t" || s.properties.generalCategory == .spaceSeparator }
+        func isSpace(_ s: Unicode.Scalar) -> Bool { s == " " || s.properties.generalCategory == .spaceSeparator }
         guard let first = scalars.firstIndex(where: { !isSpace($0) }) else { return "" }
         let last = scalars.lastIndex(where: { !isSpace($0) })!
         if first == scalars.startIndex && scalars.index(after: last) == scalars.endIndex { return text }
@@ -64,6 +65,14 @@ enum TextScanning {
                 i += 1
             }
             return false
+        }
+    }
+
+    /// Whether a segment of the path is "." or "..".
+    static func hasDotSegment(_ path: String) -> Bool {
+        guard TextScanning.contains(path, ascii: ".") else { return false }
+        return path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).contains { segment in
+            segment.count <= 2 && !segment.isEmpty && segment.allSatisfy { $0 == UInt8(ascii: ".") }
         }
     }
 }

@@ -61,13 +61,15 @@ public struct VocabServer: Sendable {
     func router() async throws -> Router<BasicRequestContext> {
         let cache = ResponseCache()
         let endpoints = CatalogEndpoints(catalog: catalog, cache: cache)
-        let audio = AudioEndpoint(store: AudioClipStore(directory: settings.audioCacheDirectory, catalog: catalog, pronouncer: pronouncer))
+        let audio = AudioEndpoint(store: AudioClipStore(directory: settings.audioCacheDirectory, catalog: catalog, pronouncer: pronouncer),
+                                  cache: cache)
         let moe = MOEEndpoints(databasePath: settings.moeDatabase, cache: cache)
         let health = try await healthCheck()
 
         let router = Router(options: .autoGenerateHeadEndpoints)
         router.add(middleware: RequestLog(logger: logger))
         router.add(middleware: ErrorMiddleware())
+        router.add(middleware: RepeatedRequests(cache: cache))
         router.add(middleware: RequestGuard())
         router.get("/healthz") { _, _ in try health() }
         router.get("/v1/categories") { request, _ in try await endpoints.categories(request) }

@@ -32,9 +32,15 @@ struct OpenAPITests {
         let doc = try Self.document()
         #expect(doc.version.hasPrefix("3."))
         for problem in doc.danglingReferences() { Issue.record("dangling $ref \(problem)") }
-        for (name, example, schema) in doc.examples() {
+        let examples = doc.examples()
+        #expect(examples.count >= 4)
+        for (name, example, schema) in examples {
             for problem in doc.validate(example, against: schema) { Issue.record("example \(name): \(problem)") }
         }
+        // The validator does catch a body that breaks the contract.
+        let broken = try JSONDecoder().decode(JSONValue.self, from: Data(#"{"error":{"code":1,"extra":true}}"#.utf8))
+        let problems = doc.validate(broken, against: ["$ref": "#/components/schemas/Error"])
+        #expect(problems.count == 4, "\(problems)")   // code not a string; message, suggestions missing; extra undocumented
         for op in doc.operations {
             #expect(op.responses.keys.contains("200"), "\(op.path) documents no 200")
             if op.path != "/healthz" { #expect(op.responses.keys.contains("400"), "\(op.path) documents no 400") }

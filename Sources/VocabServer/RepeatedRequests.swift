@@ -1,0 +1,26 @@
+import Hummingbird
+
+/// Answers a request target seen before straight from memory, before any parsing: the
+/// endpoints file each successful answer under its exact target (path and query) as well
+/// as under its normalised key, and the data does not change while the server runs.
+/// Only targets that passed every check once are ever filed, so nothing unchecked gets through.
+struct RepeatedRequests<Context: RequestContext>: RouterMiddleware {
+    let cache: ResponseCache
+
+    static func key(_ request: Request) -> String { "target|" + request.uri.string }
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        if request.method == .get || request.method == .head, let hit = cache[Self.key(request)] {
+            return hit.response(from: request, context: context)
+        }
+        return try await next(request, context)
+    }
+}
+
+extension ResponseCache {
+    /// Files a representation under the request's exact target too.
+    func remember(_ representation: Representation, for request: Request) -> Representation {
+        store(representation, for: RepeatedRequests<BasicRequestContext>.key(request))
+        return representation
+    }
+}
