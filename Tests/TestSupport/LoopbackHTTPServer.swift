@@ -62,14 +62,19 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
     /// How many requests asked for `path`.
     public func requests(to path: String) -> Int { lock.withLock { counts[path] ?? 0 } }
 
-    /// Stops listening; later connections are refused.
+    /// Stops listening; later connections are refused. Safe to call more than once: closing
+    /// the socket twice could close an unrelated descriptor that reused its number.
     public func stop() {
-        lock.withLock { running = false }
+        let wasRunning = lock.withLock { () -> Bool in
+            defer { running = false }
+            return running
+        }
+        guard wasRunning else { return }
         shutdown(socketFD, Int32(SHUT_RDWR))
         close(socketFD)
     }
 
-    deinit { if lock.withLock({ running }) { stop() } }
+    deinit { stop() }
 
     private func acceptLoop() {
         while lock.withLock({ running }) {
