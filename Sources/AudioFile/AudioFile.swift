@@ -84,7 +84,17 @@ public enum AudioFile {
 
     /// Decodes and checks a clip: readable, non-empty, plausible length, not silent.
     public static func inspect(_ path: String) throws -> AudioInfo {
+        try check(read(path), path: path)
+    }
+
+    /// Decodes a clip and checks it, in one read: the samples of a clip that passed.
+    public static func readChecked(_ path: String) throws -> PCM {
         let pcm = try read(path)
+        _ = try check(pcm, path: path)
+        return pcm
+    }
+
+    private static func check(_ pcm: PCM, path: String) throws -> AudioInfo {
         let info = AudioInfo(frames: pcm.samples.count, sampleRate: pcm.sampleRate, channels: 1, duration: pcm.duration, peak: pcm.peak)
         guard plausibleDuration.contains(info.duration) else {
             throw AudioError.implausible(path: path, reason: String(format: "duration %.3f s", info.duration))

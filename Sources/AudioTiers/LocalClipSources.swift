@@ -6,8 +6,7 @@ import Foundation
 func loadClip(_ path: String) throws -> PCM {
     guard FileManager.default.fileExists(atPath: path) else { throw ClipUnavailable("missing file \(path)") }
     do {
-        _ = try AudioFile.inspect(path)
-        return try AudioFile.read(path)
+        return try AudioFile.readChecked(path)
     } catch let error as AudioError {
         throw ClipUnavailable(error.description)
     }
