@@ -35,9 +35,11 @@ bench: release
 	scripts/bench-render
 	scripts/bench-moe
 
+# bin/vocab is the small launcher; it runs libexec/vocab/vocab-full for all but `vocab words`.
 install: release
-	install -d $(PREFIX)/bin $(PREFIX)/share/vocab
+	install -d $(PREFIX)/bin $(PREFIX)/libexec/vocab $(PREFIX)/share/vocab
 	install -m 755 $(BIN) $(PREFIX)/bin/vocab
+	install -m 755 $(BIN)-full $(PREFIX)/libexec/vocab/vocab-full
 	cp -r Categories $(PREFIX)/share/vocab/
 
 clean:

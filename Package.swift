@@ -11,6 +11,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "vocab", targets: ["vocab"]),
+        .executable(name: "vocab-full", targets: ["vocab-full"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -31,9 +32,11 @@ let package = Package(
         .target(name: "SQLiteDB", dependencies: ["CSQLite"]),
         .target(name: "Store", dependencies: ["SQLiteDB"]),
         .target(name: "Cache", dependencies: ["SQLiteDB"]),
-        .target(name: "Catalog", dependencies: ["Store", "Cache", "SQLiteDB"]),
+        // A validating pull parser for JSON that reports positions (category files, the MOE dictionary).
+        .target(name: "JSONReading"),
+        .target(name: "Catalog", dependencies: ["Store", "Cache", "SQLiteDB", "JSONReading"]),
         // The MOE revised Mandarin dictionary: import, lookup, stroke and radical search.
-        .target(name: "MOE", dependencies: ["SQLiteDB"]),
+        .target(name: "MOE", dependencies: ["SQLiteDB", "JSONReading"]),
         // Audio: libsndfile I/O, espeak-ng synthesis, and the three-tier clip lookup on top.
         .target(name: "AudioFile", dependencies: ["CSndFile", "SndFileShim"]),
         .target(name: "Speech", dependencies: ["CEspeakNG", "EspeakShim"]),
@@ -49,22 +52,35 @@ let package = Package(
             .product(name: "CompressNIO", package: "compress-nio"),
         ]),
         .target(name: "VocabCommands", dependencies: [
-            "Catalog", "Store", "Cache", "MOE", "AudioFile", "Speech", "AudioTiers", "HTTPFetch",
+            "CommandCore", "Catalog", "Store", "Cache", "MOE", "AudioFile", "Speech", "AudioTiers", "HTTPFetch",
             "RemoteDictionary", "Library", "Quiz", "VocabServer",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
-        .executableTarget(name: "vocab", dependencies: ["VocabCommands"]),
+        // What `vocab words`, the most frequent call, needs, on FoundationEssentials only.
+        .target(name: "CommandCore", dependencies: ["Catalog", "Cache", "Store"]),
+        // `vocab`: a small static launcher that answers `vocab words` itself and otherwise
+        // becomes `vocab-full`; start-up is most of a catalog command's time (see README).
+        .executableTarget(name: "vocab", dependencies: ["CommandCore"],
+                          linkerSettings: [
+                              .unsafeFlags(["-static-executable"], .when(platforms: [.linux])),
+                              // FoundationEssentials's own dependencies, which its autolink entries omit in static links.
+                              .linkedLibrary("_FoundationCollections", .when(platforms: [.linux])),
+                              .linkedLibrary("_FoundationCShims", .when(platforms: [.linux])),
+                              .linkedLibrary("swiftSynchronization", .when(platforms: [.linux])),
+                          ]),
+        .executableTarget(name: "vocab-full", dependencies: ["VocabCommands"]),
 
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "StoreTests", dependencies: ["Store", "SQLiteDB", "TestSupport"]),
         .testTarget(name: "CacheTests", dependencies: ["Cache", "Store", "SQLiteDB", "TestSupport"]),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog", "Store", "TestSupport"]),
-        .testTarget(name: "MOETests", dependencies: ["MOE", "SQLiteDB", "TestSupport"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "MOETests", dependencies: ["MOE", "JSONReading", "SQLiteDB", "TestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "AudioTests", dependencies: ["AudioTiers", "AudioFile", "Speech", "HTTPFetch", "Catalog", "TestSupport"]),
         .testTarget(name: "LearningTests", dependencies: ["RemoteDictionary", "Library", "Quiz", "HTTPFetch", "Store", "Catalog", "TestSupport"]),
-        .testTarget(name: "CLITests", dependencies: ["vocab", "TestSupport"]),
+        // CLITests and ServerTests run the built `vocab` and `vocab-full` programs (swift build --build-tests builds them).
+        .testTarget(name: "CLITests", dependencies: ["TestSupport"]),
         .testTarget(name: "ServerTests", dependencies: [
-            "VocabServer", "Catalog", "Cache", "AudioTiers", "AudioFile", "HTTPFetch", "MOE", "TestSupport", "vocab",
+            "VocabServer", "Catalog", "Cache", "AudioTiers", "AudioFile", "HTTPFetch", "MOE", "TestSupport",
             .product(name: "CompressNIO", package: "compress-nio"),
         ]),
     ]

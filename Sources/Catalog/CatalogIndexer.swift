@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Store
 
 /// Keeps the catalog database in step with `Categories/`.
@@ -63,18 +67,13 @@ public struct CatalogIndexer: Sendable {
     }
 
     private func build(_ files: [CategoryFile], state: State) async throws {
-        let directory = (databasePath as NSString).deletingLastPathComponent
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: FilePath.directory(of: databasePath), withIntermediateDirectories: true)
         let temporary = "\(databasePath).building-\(ProcessInfo.processInfo.processIdentifier)"
         try? FileManager.default.removeItem(atPath: temporary)
         do {
             try await fill(temporary, files: files, state: state)
-            let handle = try FileHandle(forUpdating: URL(fileURLWithPath: temporary))
-            try handle.synchronize()
-            try handle.close()
-            guard rename(temporary, databasePath) == 0 else {
-                throw StoreError("cannot move \(temporary) to \(databasePath): \(String(cString: strerror(errno)))")
-            }
+            try FilePath.synchronize(temporary)
+            try FilePath.rename(temporary, to: databasePath)
         } catch {
             try? FileManager.default.removeItem(atPath: temporary)
             throw error
@@ -130,46 +129,5 @@ struct StoredWord: Encodable {
         try c.encode(id, forKey: .id)
         try c.encode(word.word.lowercased(), forKey: .sort)
         try c.encode(keys, forKey: .keys)
-    }
-}
-
-public enum SearchText {
-    /// Lower case without diacritics (đ becomes d), for accent-insensitive matching.
-    public static func fold(_ text: String) -> String {
-        var out = String.UnicodeScalarView()
-        for scalar in text.lowercased().decomposedStringWithCanonicalMapping.unicodeScalars {
-            if scalar.properties.generalCategory == .nonspacingMark { continue }
-            if scalar == "đ" { out.append("d") } else { out.append(scalar) }
-        }
-        return String(out)
-    }
-
-    /// Levenshtein distance, for "did you mean" suggestions.
-    public static func distance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
-        if a.isEmpty { return b.count }
-        if b.isEmpty { return a.count }
-        var previous = Array(0...b.count)
-        for i in 1...a.count {
-            var current = [i] + Array(repeating: 0, count: b.count)
-            for j in 1...b.count {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            previous = current
-        }
-        return previous[b.count]
-    }
-
-    /// The candidates closest to `text`: containing it, or within a few edits, best first.
-    public static func closest(to text: String, in candidates: [String], limit: Int = 3) -> [String] {
-        let needle = fold(text)
-        let scored = candidates.compactMap { candidate -> (String, Int)? in
-            let c = fold(candidate)
-            if c.hasPrefix(needle) || needle.hasPrefix(c) { return (candidate, 0) }
-            if c.contains(needle) { return (candidate, 1) }
-            let d = distance(needle, c)
-            return d <= max(2, needle.count / 3) ? (candidate, 1 + d) : nil
-        }
-        return scored.sorted { ($0.1, $0.0) < ($1.1, $1.0) }.prefix(limit).map(\.0)
     }
 }

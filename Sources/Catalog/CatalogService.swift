@@ -1,5 +1,9 @@
 import Cache
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Store
 
 public struct CategorySummary: Codable, Sendable, Hashable {
@@ -125,7 +129,7 @@ public struct CatalogService: Sendable {
 
     /// Every entry with this headword (a headword may sit in more than one category).
     public func lookup(_ headword: String) async throws -> [Word] {
-        let text = headword.trimmingCharacters(in: .whitespaces)
+        let text = headword.trimmingWhitespace
         let exact = try await store.query(Query(Self.words, filters: [.equal("word", .string(text))], order: [Ordering("id")]))
         if !exact.isEmpty { return try exact.map { try $0.decode(Word.self) } }
         let folded = try await store.query(Query(Self.words, filters: [.arrayContains("keys", .string(text.lowercased()))], order: [Ordering("id")]))
@@ -137,7 +141,7 @@ public struct CatalogService: Sendable {
 
     /// Headwords that start with the text, then translations that do, then those containing it.
     public func search(_ text: String, limit: Int = defaultSearchLimit) async throws -> [Word] {
-        let needle = text.trimmingCharacters(in: .whitespaces).lowercased()
+        let needle = text.trimmingWhitespace.lowercased()
         guard !needle.isEmpty, limit > 0 else { return [] }
         let folded = SearchText.fold(needle)
         var seen: Set<String> = []

@@ -1,4 +1,11 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The `Categories/` folder: which files it has, whether they changed, what they say.
 public struct CatalogSource: Sendable {

@@ -1,3 +1,4 @@
+import JSONReading
 /// The fields of one dictionary entry as read, still slices of the input.
 struct EntryRecord {
     var id: Int64 = 0

@@ -1,3 +1,4 @@
+import JSONReading
 /// Search keys for readings, so learners can type without tone marks.
 ///
 /// A key drops tones, folds case and separates syllables with one ASCII space:

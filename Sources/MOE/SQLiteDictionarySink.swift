@@ -1,3 +1,4 @@
+import JSONReading
 import SQLiteDB
 
 /// Inserts records in batches, binding the input's bytes directly so no String is built for the

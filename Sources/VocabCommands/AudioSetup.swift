@@ -1,3 +1,4 @@
+import CommandCore
 import AudioFile
 import AudioTiers
 import Catalog

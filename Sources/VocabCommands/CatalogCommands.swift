@@ -1,6 +1,7 @@
 import ArgumentParser
 import Cache
 import Catalog
+import CommandCore
 import Foundation
 
 struct CategoriesCommand: AsyncParsableCommand {
@@ -82,47 +83,8 @@ struct WordsCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await Self.execute(category: category, level: level?.level, limit: limit, offset: offset,
-                               json: options.json, verbose: options.verbose, environment: options.environment)
-    }
-
-    /// The command's work, callable without argument parsing (see FastPath).
-    static func execute(category: String, level: Level?, limit: Int, offset: Int, json: Bool, verbose: Bool,
-                        environment: VocabEnvironment) async throws {
-        let catalog = try await environment.openCatalog(verbose: verbose)
-        let page = try await catalog.words(in: category, level: level, limit: limit, offset: offset)
-        if verbose, let outcome = page.cache {
-            Output.error("vocab: cache \(outcome.rawValue) for (\(page.category.id), \(page.level?.rawValue ?? "all levels")).")
-        }
-        if json {
-            try Output.json(WordPageJSON(page))
-            return
-        }
-        let levelText = page.level.map { " at \($0.rawValue)" } ?? ""
-        if page.rows.isEmpty {
-            Output.line(page.total == 0
-                ? "No words in \(page.category.name.en)\(levelText)."
-                : "No words past \(page.offset): \(page.category.name.en)\(levelText) has \(page.total).")
-            return
-        }
-        var text = "\(page.category.icon) \(page.category.name.en) · \(page.category.name.vi)\(levelText): \(page.total) word\(page.total == 1 ? "" : "s")\n"
-        let width = min(24, page.rows.map { Output.displayWidth($0.word) }.max() ?? 0) + 2
-        let ipaWidth = min(22, page.rows.map { Output.displayWidth($0.britishIPA) + 2 }.max() ?? 0) + 2
-        for w in page.rows {
-            text += "  \(Output.pad(w.word, width))\(Output.pad("/\(w.britishIPA)/", ipaWidth))\(w.vi)\n"
-        }
-        if page.offset + page.rows.count < page.total {
-            text += "… \(page.total - page.offset - page.rows.count) more: use --offset \(page.offset + page.rows.count)\n"
-        }
-        Output.write(text)
-    }
-}
-
-struct WordPageJSON: Encodable {
-    let category: String, level: String?, total: Int, offset: Int, limit: Int, cache: String?, words: [Word]
-    init(_ p: WordPage) {
-        category = p.category.id; level = p.level?.rawValue; total = p.total; offset = p.offset
-        limit = p.limit; cache = p.cache?.rawValue; words = p.words
+        try await WordsListing(category: category, level: level?.level, limit: limit, offset: offset,
+                               json: options.json, verbose: options.verbose).run(in: options.environment)
     }
 }
 

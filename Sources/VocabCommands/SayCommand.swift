@@ -1,3 +1,4 @@
+import CommandCore
 import ArgumentParser
 import AudioFile
 import AudioTiers

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Catalog
+import CommandCore
 import Foundation
 import MOE
 
@@ -28,9 +29,6 @@ public struct Vocab: AsyncParsableCommand {
     /// Runs the command line, turning known failures into a message and a meaningful exit code.
     public static func runMain() async {
         do {
-            if let words = FastPath.words(Array(CommandLine.arguments.dropFirst())) {
-                return try await words.run()
-            }
             var command = try parseAsRoot()
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()

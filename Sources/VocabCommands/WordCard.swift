@@ -1,3 +1,4 @@
+import CommandCore
 import Catalog
 
 /// One catalog word in full, as `vocab show` and `vocab library show` print it.

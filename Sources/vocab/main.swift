@@ -1,3 +1,3 @@
-import VocabCommands
+import CommandCore
 
-await Vocab.runMain()
+Launcher(arguments: Array(CommandLine.arguments.dropFirst())).run()

@@ -61,10 +61,11 @@ struct ValidatorTests {
         #expect(found.contains { $0.contains("must run from the level of introduction to flyers") })
     }
 
-    @Test func invalidJSONIsReportedWithItsFile() {
-        let found = issues([("animals.json", "{\"id\": \"animals\", ")])
+    @Test func invalidJSONIsReportedWithItsFileAndPosition() {
+        let found = issues([("animals.json", "{\"id\": \"animals\",\n  \"words\": [1,]\n}")])
         #expect(found.count == 1)
         #expect(found[0].hasPrefix("animals.json: invalid JSON"))
+        #expect(found[0].contains("line 2, column 15"), "\(found)")
     }
 
     @Test func headerMustMatchFileAndBeComplete() {

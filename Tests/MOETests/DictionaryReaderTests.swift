@@ -1,4 +1,5 @@
 @testable import MOE
+import JSONReading
 import Testing
 
 @Suite("DictionaryReader: the dict-revised.json shape")

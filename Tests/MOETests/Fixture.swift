@@ -1,3 +1,4 @@
+import JSONReading
 import Foundation
 @testable import MOE
 import TestSupport

@@ -1,4 +1,5 @@
 @testable import MOE
+import JSONReading
 import Testing
 
 /// Reads any JSON value into a plain Swift value, to check the reader against expectations.

@@ -105,7 +105,7 @@ public struct JSONString {
 }
 
 /// Appends the UTF-8 encoding of a scalar value (assumed valid).
-func appendUTF8(_ scalar: UInt32, to out: inout [UInt8]) {
+public func appendUTF8(_ scalar: UInt32, to out: inout [UInt8]) {
     switch scalar {
     case 0..<0x80:
         out.append(UInt8(scalar))

@@ -152,6 +152,24 @@ public struct JSONReader {
         return value
     }
 
+    /// Reads `true` or `false`.
+    public mutating func readBool() throws -> Bool {
+        guard try peek() == .bool else { throw shapeError("expected true or false, found \(try describeNext())") }
+        let value = base[offset] == UInt8(ascii: "t")
+        try expectLiteral(value ? "true" : "false")
+        return value
+    }
+
+    /// Reads any number: whole numbers that fit in 64 bits exactly, others as a Double.
+    public mutating func readNumber() throws -> (integer: Int64?, value: Double) {
+        guard try peek() == .number else { throw shapeError("expected a number, found \(try describeNext())") }
+        let start = offset
+        let isIntegral = try scanNumber()
+        let digits = UnsafeBufferPointer(start: base + start, count: offset - start)
+        if isIntegral, let integer = JSONReader.integer(digits) { return (integer, Double(integer)) }
+        return (nil, Double(String(decoding: digits, as: UTF8.self)) ?? .nan)
+    }
+
     /// Consumes a `null` if one comes next; true when it did.
     public mutating func skipNull() throws -> Bool {
         guard try peek() == .null else { return false }
@@ -354,7 +372,7 @@ public struct JSONReader {
     }
 
     /// Parses validated integer digits, nil on overflow.
-    static func integer(_ digits: UnsafeBufferPointer<UInt8>) -> Int64? {
+    public static func integer(_ digits: UnsafeBufferPointer<UInt8>) -> Int64? {
         var value: Int64 = 0
         var negative = false
         for byte in digits {

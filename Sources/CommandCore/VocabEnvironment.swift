@@ -1,6 +1,10 @@
 import Cache
 import Catalog
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Store
 
 /// Where vocab finds its data and keeps its databases, from flags, environment and defaults.
@@ -27,7 +31,7 @@ public struct VocabEnvironment: Sendable {
     static func defaultHome(_ env: [String: String]) -> String {
         if let home = env["VOCAB_HOME"], !home.isEmpty { return home }
         if let xdg = env["XDG_DATA_HOME"], !xdg.isEmpty { return xdg + "/vocab" }
-        return (env["HOME"] ?? NSTemporaryDirectory()) + "/.local/share/vocab"
+        return (env["HOME"] ?? "/tmp") + "/.local/share/vocab"
     }
 
     /// ./NAME, else NAME/ beside the executable's checkout (the binary built in .build/ of
@@ -37,14 +41,19 @@ public struct VocabEnvironment: Sendable {
         let cwd = fm.currentDirectoryPath + "/" + name
         if fm.fileExists(atPath: cwd) { return cwd }
         let exe = (try? fm.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        var dir = (exe as NSString).deletingLastPathComponent
+        var dir = Self.parent(exe)
         while dir.count > 1 {
             for candidate in [dir + "/" + name, dir + "/share/vocab/" + name] where fm.fileExists(atPath: candidate) {
                 return candidate
             }
-            dir = (dir as NSString).deletingLastPathComponent
+            dir = Self.parent(dir)
         }
         return cwd
+    }
+
+    static func parent(_ path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
     /// Opens the catalog, rebuilding it first when the category files changed.
