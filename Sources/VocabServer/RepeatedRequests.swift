@@ -7,7 +7,8 @@ import Hummingbird
 struct RepeatedRequests<Context: RequestContext>: RouterMiddleware {
     let cache: ResponseCache
 
-    static func key(_ request: Request) -> String { "target|" + request.uri.string }
+    static func key(_ request: Request) -> String { key(target: request.uri.string) }
+    static func key(target: String) -> String { "target|" + target }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         if request.method == .get || request.method == .head, let hit = cache[Self.key(request)] {

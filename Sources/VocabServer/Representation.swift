@@ -1,4 +1,5 @@
 import Hummingbird
+import NIOHTTP1
 
 /// A response body ready to send many times: its bytes, a gzip copy when that is smaller, and
 /// a strong ETag. Turning it into a response answers conditional requests (304) and picks
@@ -10,7 +11,10 @@ struct Representation: Sendable, ResponseGenerator {
     let tag: String
     /// Headers added to every response of this representation (e.g. the audio tier).
     var headers: HTTPFields {
-        didSet { (plainFields, gzipFields, notModifiedFields, notModifiedGzipFields) = Self.fields(self) }
+        didSet {
+            (plainFields, gzipFields, notModifiedFields, notModifiedGzipFields) = Self.fields(self)
+            nio = NIOHeaders(self)
+        }
     }
     let contentType: String
     let cacheControl: String
@@ -19,6 +23,7 @@ struct Representation: Sendable, ResponseGenerator {
     private var gzipFields: HTTPFields = [:]
     private var notModifiedFields: HTTPFields = [:]
     private var notModifiedGzipFields: HTTPFields = [:]
+    private var nio = NIOHeaders()
 
     /// Bodies smaller than this are sent as they are: gzip would save less than its headers cost.
     static let compressionThreshold = 256
@@ -35,6 +40,24 @@ struct Representation: Sendable, ResponseGenerator {
         self.cacheControl = cacheControl
         self.headers = headers
         (plainFields, gzipFields, notModifiedFields, notModifiedGzipFields) = Self.fields(self)
+        nio = NIOHeaders(self)
+    }
+
+    /// The four header sets again, as NIO HTTP/1 headers, in the order Hummingbird writes them.
+    private struct NIOHeaders {
+        var plain = HTTPHeaders(), gzip = HTTPHeaders(), notModified = HTTPHeaders(), notModifiedGzip = HTTPHeaders()
+        init() {}
+        init(_ r: Representation) {
+            func convert(_ fields: HTTPFields, length: Int?) -> HTTPHeaders {
+                var headers = HTTPHeaders(fields.map { ($0.name.rawName, $0.value) })
+                if let length { headers.add(name: "Content-Length", value: String(length)) }
+                return headers
+            }
+            plain = convert(r.plainFields, length: r.body.readableBytes)
+            gzip = convert(r.gzipFields, length: r.gzipped?.readableBytes ?? 0)
+            notModified = convert(r.notModifiedFields, length: nil)
+            notModifiedGzip = convert(r.notModifiedGzipFields, length: nil)
+        }
     }
 
     private static func fields(_ r: Representation) -> (HTTPFields, HTTPFields, HTTPFields, HTTPFields) {
@@ -57,15 +80,30 @@ struct Representation: Sendable, ResponseGenerator {
         Representation(bytes: try JSONCoding.encode(value), contentType: MediaType.json, cacheControl: cacheControl, compressible: true)
     }
 
+    /// What to send for a request with these headers: 304 when the client has it, else the
+    /// body in the encoding it accepts.
+    struct Answer {
+        let status: HTTPResponse.Status
+        let fields: HTTPFields
+        /// The same fields for NIO's HTTP/1 encoder, with Content-Length (see RepeatedRequestLane).
+        let nioHeaders: HTTPHeaders
+        let body: ByteBuffer?
+    }
+
+    func answer(acceptEncoding: String?, ifNoneMatch: String?) -> Answer {
+        let useGzip = gzipped != nil && ContentNegotiation.acceptsGzip(acceptEncoding)
+        if let ifNoneMatch, ETag.matches(ifNoneMatch, tag: tag) {
+            return useGzip ? Answer(status: .notModified, fields: notModifiedGzipFields, nioHeaders: nio.notModifiedGzip, body: nil)
+                : Answer(status: .notModified, fields: notModifiedFields, nioHeaders: nio.notModified, body: nil)
+        }
+        if useGzip, let gzipped { return Answer(status: .ok, fields: gzipFields, nioHeaders: nio.gzip, body: gzipped) }
+        return Answer(status: .ok, fields: plainFields, nioHeaders: nio.plain, body: body)
+    }
+
     func response(from request: Request, context: some RequestContext) -> Response {
-        let useGzip = gzipped != nil && ContentNegotiation.acceptsGzip(request.headers[.acceptEncoding])
-        if let condition = request.headers[.ifNoneMatch], ETag.matches(condition, tag: tag) {
-            return Response(status: .notModified, headers: useGzip ? notModifiedGzipFields : notModifiedFields)
-        }
-        if useGzip, let gzipped {
-            return Response(status: .ok, headers: gzipFields, body: ResponseBody(byteBuffer: gzipped))
-        }
-        return Response(status: .ok, headers: plainFields, body: ResponseBody(byteBuffer: body))
+        let answer = answer(acceptEncoding: request.headers[.acceptEncoding], ifNoneMatch: request.headers[.ifNoneMatch])
+        guard let body = answer.body else { return Response(status: answer.status, headers: answer.fields) }
+        return Response(status: answer.status, headers: answer.fields, body: ResponseBody(byteBuffer: body))
     }
 }
 

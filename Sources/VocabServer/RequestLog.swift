@@ -22,18 +22,23 @@ struct RequestLog<Context: RequestContext>: RouterMiddleware {
     }
 
     private func log(_ request: Request, status: Int, start: ContinuousClock.Instant, bytes: Int?, response: Response? = nil) {
+        log(method: request.method.rawValue, path: request.uri.path, query: request.uri.query, status: status, start: start,
+            bytes: bytes, headers: response?.headers ?? [:])
+    }
+
+    func log(method: String, path: String, query: String?, status: Int, start: ContinuousClock.Instant, bytes: Int?, headers: HTTPFields) {
         guard logger.logLevel <= .info else { return }
         let elapsed = ContinuousClock.now - start
         var metadata: Logger.Metadata = [
-            "method": .string(request.method.rawValue),
-            "path": .string(request.uri.path),
+            "method": .string(method),
+            "path": .string(path),
             "status": .stringConvertible(status),
             "duration_ms": .string(LogfmtLogHandler.milliseconds(elapsed)),
         ]
-        if let query = request.uri.query, !query.isEmpty { metadata["query"] = .string(query) }
+        if let query, !query.isEmpty { metadata["query"] = .string(query) }
         if let bytes { metadata["bytes"] = .stringConvertible(bytes) }
-        if let tier = response?.headers[AudioHeaders.tier] { metadata["tier"] = .string(tier) }
-        if let cache = response?.headers[AudioHeaders.cache] { metadata["cache"] = .string(cache) }
+        if let tier = headers[AudioHeaders.tier] { metadata["tier"] = .string(tier) }
+        if let cache = headers[AudioHeaders.cache] { metadata["cache"] = .string(cache) }
         logger.info("request", metadata: metadata)
     }
 }

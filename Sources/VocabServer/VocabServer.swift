@@ -2,6 +2,7 @@ import AudioTiers
 import Catalog
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Logging
 import NIOCore
 import ServiceLifecycle
@@ -53,13 +54,14 @@ public struct VocabServer: Sendable {
         self.logger = Logger(label: "vocab.http") { LogfmtLogHandler(label: $0, level: level, sink: logSink) }
     }
 
+    var requestLog: RequestLog<BasicRequestContext> { RequestLog(logger: logger) }
+
     /// Every route the server answers, as "GET /v1/words/{word}" (HEAD is answered for each GET).
     public func routeList() async throws -> [String] {
         try await router().routes.filter { $0.method == .get }.map { "GET \($0.path)" }.sorted()
     }
 
-    func router() async throws -> Router<BasicRequestContext> {
-        let cache = ResponseCache()
+    func router(cache: ResponseCache = ResponseCache()) async throws -> Router<BasicRequestContext> {
         let endpoints = CatalogEndpoints(catalog: catalog, cache: cache)
         let audio = AudioEndpoint(store: AudioClipStore(directory: settings.audioCacheDirectory, catalog: catalog, pronouncer: pronouncer),
                                   cache: cache)
@@ -67,7 +69,7 @@ public struct VocabServer: Sendable {
         let health = try await healthCheck()
 
         let router = Router(options: .autoGenerateHeadEndpoints)
-        router.add(middleware: RequestLog(logger: logger))
+        router.add(middleware: requestLog)
         router.add(middleware: ErrorMiddleware())
         router.add(middleware: RepeatedRequests(cache: cache))
         router.add(middleware: RequestGuard())
@@ -100,11 +102,14 @@ public struct VocabServer: Sendable {
     /// stops accepting connections and lets requests in flight finish.
     /// - Parameter onRunning: called with the bound port once the server listens.
     public func run(handleSignals: Bool = true, onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
-        let router = try await self.router()
+        let cache = ResponseCache()
+        let router = try await self.router(cache: cache)
         let logger = self.logger
         let host = settings.host
+        let requestLog = self.requestLog
         let app = Application(
             router: router,
+            server: HTTPServerBuilder { responder in VocabHTTP1Channel(responder: responder, cache: cache, requestLog: requestLog) },
             configuration: ApplicationConfiguration(address: .hostname(host, port: settings.port), serverName: nil),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? 0

@@ -41,30 +41,12 @@ enum RawHTTP {
     }
 
     static func send(port: Int, target: String, method: String, headers: [String: String]) throws -> RawResponse {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw ClientError("socket failed") }
+        let fd = try connectLoopback(port: port)
         defer { close(fd) }
-        var timeout = timeval(tv_sec: 20, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_port = UInt16(port).bigEndian
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { throw ClientError("cannot connect to 127.0.0.1:\(port): errno \(errno)") }
         var request = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
         for (name, value) in headers { request += "\(name): \(value)\r\n" }
         request += "\r\n"
-        let bytes = Array(request.utf8)
-        var sent = 0
-        while sent < bytes.count {
-            let n = bytes[sent...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-            guard n > 0 else { throw ClientError("write failed: errno \(errno)") }
-            sent += n
-        }
+        try writeAll(fd, Array(request.utf8))
         var raw: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
@@ -75,6 +57,91 @@ enum RawHTTP {
             break
         }
         return try parse(raw, head: method == "HEAD")
+    }
+
+    /// Several requests on one keep-alive connection, the way browsers and apps send them:
+    /// one after another, or all written at once (HTTP/1.1 pipelining). Responses are read
+    /// in order, framed by their Content-Length.
+    static func exchange(port: Int, _ requests: [(method: String, target: String, headers: [String: String])],
+                         pipelined: Bool = false) async throws -> [RawResponse] {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(with: Result { try exchangeBlocking(port: port, requests, pipelined: pipelined) })
+            }
+        }
+    }
+
+    private static func exchangeBlocking(port: Int, _ requests: [(method: String, target: String, headers: [String: String])],
+                                         pipelined: Bool) throws -> [RawResponse] {
+        let fd = try connectLoopback(port: port)
+        defer { close(fd) }
+        func text(_ r: (method: String, target: String, headers: [String: String])) -> String {
+            var request = "\(r.method) \(r.target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
+            for (name, value) in r.headers { request += "\(name): \(value)\r\n" }
+            return request + "\r\n"
+        }
+        var pending: [UInt8] = []
+        var responses: [RawResponse] = []
+        if pipelined { try writeAll(fd, Array(requests.map(text).joined().utf8)) }
+        for r in requests {
+            if !pipelined { try writeAll(fd, Array(text(r).utf8)) }
+            responses.append(try readOne(fd, &pending, head: r.method == "HEAD"))
+        }
+        return responses
+    }
+
+    private static func readOne(_ fd: Int32, _ pending: inout [UInt8], head: Bool) throws -> RawResponse {
+        let separator: [UInt8] = [13, 10, 13, 10]
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        func more() throws {
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n > 0 { pending += buffer[0..<n]; return }
+            if n < 0 && errno == EINTR { return }
+            throw ClientError("connection ended after \(pending.count) unread bytes (errno \(errno))")
+        }
+        while true {
+            if let end = pending.indices.first(where: { $0 + 4 <= pending.count && Array(pending[$0..<$0 + 4]) == separator }) {
+                let headText = String(decoding: pending[..<end], as: UTF8.self).lowercased()
+                let status = Int(headText.split(separator: " ").dropFirst().first ?? "") ?? 0
+                let length = headText.components(separatedBy: "\r\n").first { $0.hasPrefix("content-length:") }
+                    .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
+                let bodyLength = head || status == 304 ? 0 : length
+                while pending.count < end + 4 + bodyLength { try more() }
+                let raw = Array(pending[..<(end + 4 + bodyLength)])
+                pending.removeFirst(end + 4 + bodyLength)
+                return try parse(raw, head: head)
+            }
+            try more()
+        }
+    }
+
+    private static func connectLoopback(port: Int) throws -> Int32 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw ClientError("socket failed") }
+        var timeout = timeval(tv_sec: 20, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_port = UInt16(port).bigEndian
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else {
+            close(fd)
+            throw ClientError("cannot connect to 127.0.0.1:\(port): errno \(errno)")
+        }
+        return fd
+    }
+
+    private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) throws {
+        var sent = 0
+        while sent < bytes.count {
+            let n = bytes[sent...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            guard n > 0 else { throw ClientError("write failed: errno \(errno)") }
+            sent += n
+        }
     }
 
     static func parse(_ raw: [UInt8], head: Bool) throws -> RawResponse {

@@ -1,0 +1,127 @@
+import Foundation
+import Hummingbird
+import HummingbirdCore
+import Logging
+import NIOCore
+import NIOHTTP1
+import NIOHTTPTypes
+import NIOHTTPTypesHTTP1
+
+/// The HTTP/1 pipeline of `vocab serve`: Hummingbird's, with `RepeatedRequestLane` in front.
+struct VocabHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
+    typealias Value = NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>
+    let responder: HTTPChannelHandler.Responder
+    let cache: ResponseCache
+    let requestLog: RequestLog<BasicRequestContext>
+
+    func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
+        channel.eventLoop.makeCompletedFuture {
+            try channel.pipeline.syncOperations.configureHTTPServerPipeline(
+                withPipeliningAssistance: false, withErrorHandling: false, withOutboundHeaderValidation: false)
+            try channel.pipeline.syncOperations.addHandler(RepeatedRequestLane(cache: cache, requestLog: requestLog))
+            try channel.pipeline.syncOperations.addHandler(HTTP1ToHTTPServerCodec(secure: false))
+            try channel.pipeline.syncOperations.addHandler(HTTPConnectionStateHandler(logger: logger))
+            return try NIOAsyncChannel(wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: true))
+        }
+    }
+
+    func handle(value asyncChannel: Value, logger: Logger) async {
+        await handleHTTP(asyncChannel: asyncChannel, logger: logger)
+    }
+}
+
+/// Answers a request target already answered once, on the event loop, without the trip
+/// through Swift concurrency, the router and the middleware: most of a request's cost.
+/// It replays exactly what `RepeatedRequests` would (the same cached representation, with
+/// the same conditional and gzip handling), so the two paths cannot disagree.
+///
+/// Only keep-alive GET and HEAD requests with nothing else in flight on the connection take
+/// this lane: a request behind one the application is still answering goes the normal way,
+/// so responses never overtake each other, and requests that close the connection leave
+/// that to Hummingbird.
+final class RepeatedRequestLane: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+    typealias OutboundIn = HTTPServerResponsePart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    private let cache: ResponseCache
+    private let requestLog: RequestLog<BasicRequestContext>
+    /// Requests passed on whose response has not been written to the end yet.
+    private var forwarded = 0
+    /// The request this lane is answering (its body, if any, is read and dropped).
+    private var answering: (head: HTTPRequestHead, representation: Representation, start: ContinuousClock.Instant)?
+    private var dates = HTTPDate()
+
+    init(cache: ResponseCache, requestLog: RequestLog<BasicRequestContext>) {
+        self.cache = cache
+        self.requestLog = requestLog
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let head):
+            if forwarded == 0, head.method == .GET || head.method == .HEAD, head.isKeepAlive,
+               let hit = cache[RepeatedRequests<BasicRequestContext>.key(target: head.uri)] {
+                answering = (head, hit, .now)
+                return
+            }
+            forwarded += 1
+        case .body:
+            if answering != nil { return }
+        case .end:
+            if let (head, representation, start) = answering {
+                answering = nil
+                respond(context: context, head: head, representation: representation, start: start)
+                return
+            }
+        }
+        context.fireChannelRead(data)
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        if case .end = unwrapOutboundIn(data) { forwarded -= 1 }
+        context.write(data, promise: promise)
+    }
+
+    private func respond(context: ChannelHandlerContext, head: HTTPRequestHead, representation: Representation, start: ContinuousClock.Instant) {
+        let answer = representation.answer(acceptEncoding: head.headers.first(name: "accept-encoding"),
+                                           ifNoneMatch: head.headers.first(name: "if-none-match"))
+        var headers = answer.nioHeaders
+        headers.add(name: "Date", value: dates.now())
+        let status = HTTPResponseStatus(statusCode: answer.status.code)
+        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))), promise: nil)
+        if let body = answer.body, head.method != .HEAD {
+            context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
+        }
+        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+        let (path, query) = Self.split(head.uri)
+        requestLog.log(method: head.method.rawValue, path: path, query: query, status: Int(status.code), start: start,
+                       bytes: answer.body?.readableBytes ?? 0, headers: answer.fields)
+    }
+
+    static func split(_ target: String) -> (path: String, query: String?) {
+        guard let mark = target.firstIndex(of: "?") else { return (target, nil) }
+        return (String(target[..<mark]), String(target[target.index(after: mark)...]))
+    }
+}
+
+/// The Date header value (RFC 9110 IMF-fixdate), formatted once per second.
+struct HTTPDate {
+    private var second = -1
+    private var text = ""
+
+    mutating func now() -> String {
+        var t = time(nil)
+        guard Int(t) != second else { return text }
+        var parts = tm()
+        gmtime_r(&t, &parts)
+        let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        text = "\(days[Int(parts.tm_wday)]), \(two(parts.tm_mday)) \(months[Int(parts.tm_mon)]) \(parts.tm_year + 1900) "
+            + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) GMT"
+        second = Int(t)
+        return text
+    }
+}
