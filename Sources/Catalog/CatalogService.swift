@@ -134,8 +134,9 @@ public struct CatalogService: Sendable {
         if !exact.isEmpty { return try exact.map { try $0.decode(Word.self) } }
         let folded = try await store.query(Query(Self.words, filters: [.arrayContains("keys", .string(text.lowercased()))], order: [Ordering("id")]))
         if !folded.isEmpty { return try folded.map { try $0.decode(Word.self) } }
-        let nearby = try await store.query(Query(Self.words, filters: [.prefix("keys", String(text.lowercased().prefix(1)))]))
-        let headwords = try nearby.map { try $0.decode(Word.self).word }
+        // Only the headwords: decoding whole words here cost ~25 ms per unknown word.
+        let nearby = try await store.select(["word"], matching: Query(Self.words, filters: [.prefix("keys", String(text.lowercased().prefix(1)))]))
+        let headwords = nearby.compactMap { $0.string(0) }
         throw CatalogError.unknownWord(headword, suggestions: SearchText.closest(to: text, in: Array(Set(headwords))))
     }
 
