@@ -7,8 +7,9 @@ import Store
 
 /// The few file operations the catalog needs beyond FileManager, in plain POSIX calls: the
 /// catalog modules stay on FoundationEssentials so the `vocab` launcher stays small.
-enum FilePath {
-    static func directory(of path: String) -> String {
+public enum FilePath {
+    /// The folder part of a path ("." for a bare name, "/" for a file at the root).
+    public static func directory(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }

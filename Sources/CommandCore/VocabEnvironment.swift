@@ -41,19 +41,14 @@ public struct VocabEnvironment: Sendable {
         let cwd = fm.currentDirectoryPath + "/" + name
         if fm.fileExists(atPath: cwd) { return cwd }
         let exe = (try? fm.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        var dir = Self.parent(exe)
+        var dir = FilePath.directory(of: exe)
         while dir.count > 1 {
             for candidate in [dir + "/" + name, dir + "/share/vocab/" + name] where fm.fileExists(atPath: candidate) {
                 return candidate
             }
-            dir = Self.parent(dir)
+            dir = FilePath.directory(of: dir)
         }
         return cwd
-    }
-
-    static func parent(_ path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
     /// Opens the catalog, rebuilding it first when the category files changed.
