@@ -4,6 +4,11 @@ PREFIX ?= /usr/local
 RELEASE_FLAGS = -c release --static-swift-stdlib
 BIN = .build/release/vocab
 DEMO_HOME ?= $(CURDIR)/.build/demo-home
+SHELL := /bin/bash
+# Linking the static `vocab` launcher makes glibc warn that getpwuid_r, dlopen and mktemp
+# would need the same glibc at run time; the launcher calls none of them (README, Design).
+# Those lines alone are dropped from the build output; the build's exit status is kept.
+QUIET_STATIC_LINK = 2>&1 | { grep -v -e 'in statically linked applications requires at runtime' -e "the use of \`mktemp' is dangerous" || true; }; exit $${PIPESTATUS[0]}
 
 .PHONY: deps build release demo test bench install clean
 
@@ -11,10 +16,10 @@ deps:
 	@scripts/install-deps build
 
 build: deps
-	$(SWIFT) build
+	$(SWIFT) build $(QUIET_STATIC_LINK)
 
 release: deps
-	$(SWIFT) build $(RELEASE_FLAGS)
+	$(SWIFT) build $(RELEASE_FLAGS) $(QUIET_STATIC_LINK)
 
 demo: release
 	@echo '$$ vocab categories'; VOCAB_HOME=$(DEMO_HOME) $(BIN) categories
@@ -26,7 +31,7 @@ demo: release
 		VOCAB_HOME=$(DEMO_HOME) $(BIN) render --category colours --level starters --accent both --out $(DEMO_HOME)/clips
 
 test: deps
-	$(SWIFT) build --build-tests
+	$(SWIFT) build --build-tests $(QUIET_STATIC_LINK)
 	$(SWIFT) test --skip-build
 
 bench: release
