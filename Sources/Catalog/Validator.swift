@@ -133,7 +133,15 @@ public struct CatalogValidator: Sendable {
 
         if let examples = w["examples"]?.object {
             for level in levels where text(examples[level.rawValue]) == nil { issue("missing example for level '\(level.rawValue)'") }
-            for key in examples.keys where Level(rawValue: key) == nil { issue("example for unknown level '\(key)'") }
+            for key in examples.keys.sorted() {
+                if let level = Level(rawValue: key) {
+                    if !levels.contains(level), levels.count == (w["levels"]?.array?.count ?? 0) {
+                        issue("example for level '\(key)', which is not among the word's levels")
+                    }
+                } else {
+                    issue("example for unknown level '\(key)'")
+                }
+            }
         } else { issue("missing field 'examples'") }
 
         if let audio = w["audio"] {

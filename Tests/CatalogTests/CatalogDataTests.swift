@@ -56,6 +56,13 @@ struct ValidatorTests {
         #expect(found.contains("animals.json: word 'cat': unknown category 'pets'"))
     }
 
+    @Test func anExampleForALevelTheWordIsNotAtIsReported() {
+        let word = Fixture.word("cat", levels: ["movers", "flyers"])
+            .replacingOccurrences(of: #""examples": {"#, with: #""examples": {"starters": "I see a cat.", "#)
+        let found = issues([("animals.json", Fixture.category("animals", order: 1, words: [word]))])
+        #expect(found == ["animals.json: word 'cat': example for level 'starters', which is not among the word's levels"], "\(found)")
+    }
+
     @Test func levelsMustBeCumulative() {
         let found = issues([("animals.json", Fixture.category("animals", order: 1, words: [Fixture.word("cat", levels: ["starters", "flyers"])]))])
         #expect(found.contains { $0.contains("must run from the level of introduction to flyers") })
