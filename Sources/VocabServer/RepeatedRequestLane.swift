@@ -18,7 +18,9 @@ struct VocabHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
         channel.eventLoop.makeCompletedFuture {
             try channel.pipeline.syncOperations.configureHTTPServerPipeline(
                 withPipeliningAssistance: false, withErrorHandling: false, withOutboundHeaderValidation: false)
-            try channel.pipeline.syncOperations.addHandler(RepeatedRequestLane(cache: cache, requestLog: requestLog))
+            let socket = SocketWriter()
+            try channel.pipeline.syncOperations.addHandler(socket, position: .first)
+            try channel.pipeline.syncOperations.addHandler(RepeatedRequestLane(cache: cache, requestLog: requestLog, socket: socket))
             try channel.pipeline.syncOperations.addHandler(HTTP1ToHTTPServerCodec(secure: false))
             try channel.pipeline.syncOperations.addHandler(HTTPConnectionStateHandler(logger: logger))
             return try NIOAsyncChannel(wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: true))
@@ -47,15 +49,17 @@ final class RepeatedRequestLane: ChannelDuplexHandler, RemovableChannelHandler {
 
     private let cache: ResponseCache
     private let requestLog: RequestLog<BasicRequestContext>
+    private let socket: SocketWriter
     /// Requests passed on whose response has not been written to the end yet.
     private var forwarded = 0
     /// The request this lane is answering (its body, if any, is read and dropped).
     private var answering: (head: HTTPRequestHead, representation: Representation, start: ContinuousClock.Instant)?
     private var dates = HTTPDate()
 
-    init(cache: ResponseCache, requestLog: RequestLog<BasicRequestContext>) {
+    init(cache: ResponseCache, requestLog: RequestLog<BasicRequestContext>, socket: SocketWriter) {
         self.cache = cache
         self.requestLog = requestLog
+        self.socket = socket
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -87,16 +91,14 @@ final class RepeatedRequestLane: ChannelDuplexHandler, RemovableChannelHandler {
     private func respond(context: ChannelHandlerContext, head: HTTPRequestHead, representation: Representation, start: ContinuousClock.Instant) {
         let answer = representation.answer(acceptEncoding: head.headers.first(name: "accept-encoding"),
                                            ifNoneMatch: head.headers.first(name: "if-none-match"))
-        var headers = answer.nioHeaders
-        headers.add(name: "Date", value: dates.now())
-        let status = HTTPResponseStatus(statusCode: answer.status.code)
-        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))), promise: nil)
-        if let body = answer.body, head.method != .HEAD {
-            context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
-        }
-        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+        // Finished bytes, under the HTTP encoder: nothing is left to serialise per request.
+        socket.write(answer.wireHead)
+        socket.write(dates.line())
+        if let body = answer.body, head.method != .HEAD { socket.write(body) }
+        socket.flush()
+        guard requestLog.isEnabled else { return }
         let (path, query) = Self.split(head.uri)
-        requestLog.log(method: head.method.rawValue, path: path, query: query, status: Int(status.code), start: start,
+        requestLog.log(method: head.method.rawValue, path: path, query: query, status: Int(answer.status.code), start: start,
                        bytes: answer.body?.readableBytes ?? 0, headers: answer.fields)
     }
 
@@ -106,22 +108,43 @@ final class RepeatedRequestLane: ChannelDuplexHandler, RemovableChannelHandler {
     }
 }
 
-/// The Date header value (RFC 9110 IMF-fixdate), formatted once per second.
+/// The first handler of the pipeline, next to the socket: RepeatedRequestLane writes finished
+/// response bytes through it, below the HTTP encoder. Everything else passes through untouched.
+final class SocketWriter: ChannelOutboundHandler, RemovableChannelHandler {
+    typealias OutboundIn = IOData
+    typealias OutboundOut = IOData
+    private var context: ChannelHandlerContext?
+
+    func handlerAdded(context: ChannelHandlerContext) { self.context = context }
+    func handlerRemoved(context: ChannelHandlerContext) { self.context = nil }
+
+    func write(_ bytes: ByteBuffer) { context?.write(wrapOutboundOut(.byteBuffer(bytes)), promise: nil) }
+    func flush() { context?.flush() }
+}
+
+/// The Date header line (RFC 9110 IMF-fixdate) and the blank line that ends a head, made once
+/// per second.
 struct HTTPDate {
     private var second = -1
-    private var text = ""
+    private var bytes = ByteBuffer()
 
-    mutating func now() -> String {
-        var t = time(nil)
-        guard Int(t) != second else { return text }
+    mutating func line() -> ByteBuffer {
+        let t = time(nil)
+        if Int(t) != second {
+            bytes = ByteBuffer(string: "Date: \(Self.format(t))\r\n\r\n")
+            second = Int(t)
+        }
+        return bytes
+    }
+
+    static func format(_ t: time_t) -> String {
+        var t = t
         var parts = tm()
         gmtime_r(&t, &parts)
         let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
         let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
         func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        text = "\(days[Int(parts.tm_wday)]), \(two(parts.tm_mday)) \(months[Int(parts.tm_mon)]) \(parts.tm_year + 1900) "
+        return "\(days[Int(parts.tm_wday)]), \(two(parts.tm_mday)) \(months[Int(parts.tm_mon)]) \(parts.tm_year + 1900) "
             + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) GMT"
-        second = Int(t)
-        return text
     }
 }

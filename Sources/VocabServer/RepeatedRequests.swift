@@ -8,7 +8,9 @@ struct RepeatedRequests<Context: RequestContext>: RouterMiddleware {
     let cache: ResponseCache
 
     static func key(_ request: Request) -> String { key(target: request.uri.string) }
-    static func key(target: String) -> String { "target|" + target }
+    /// The raw target itself: it starts with "/", which no normalised key ("word|cat") does,
+    /// so the two kinds share the cache without a prefix to build per request.
+    static func key(target: String) -> String { target }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         if request.method == .get || request.method == .head, let hit = cache[Self.key(request)] {

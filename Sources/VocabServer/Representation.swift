@@ -1,5 +1,4 @@
 import Hummingbird
-import NIOHTTP1
 
 /// A response body ready to send many times: its bytes, a gzip copy when that is smaller, and
 /// a strong ETag. Turning it into a response answers conditional requests (304) and picks
@@ -13,7 +12,7 @@ struct Representation: Sendable, ResponseGenerator {
     var headers: HTTPFields {
         didSet {
             (plainFields, gzipFields, notModifiedFields, notModifiedGzipFields) = Self.fields(self)
-            nio = NIOHeaders(self)
+            wire = WireHeads(self)
         }
     }
     let contentType: String
@@ -23,7 +22,7 @@ struct Representation: Sendable, ResponseGenerator {
     private var gzipFields: HTTPFields = [:]
     private var notModifiedFields: HTTPFields = [:]
     private var notModifiedGzipFields: HTTPFields = [:]
-    private var nio = NIOHeaders()
+    private var wire = WireHeads()
 
     /// Bodies smaller than this are sent as they are: gzip would save less than its headers cost.
     static let compressionThreshold = 256
@@ -40,23 +39,26 @@ struct Representation: Sendable, ResponseGenerator {
         self.cacheControl = cacheControl
         self.headers = headers
         (plainFields, gzipFields, notModifiedFields, notModifiedGzipFields) = Self.fields(self)
-        nio = NIOHeaders(self)
+        wire = WireHeads(self)
     }
 
-    /// The four header sets again, as NIO HTTP/1 headers, in the order Hummingbird writes them.
-    private struct NIOHeaders {
-        var plain = HTTPHeaders(), gzip = HTTPHeaders(), notModified = HTTPHeaders(), notModifiedGzip = HTTPHeaders()
+    /// The four response heads again as HTTP/1.1 bytes, status line to Content-Length, in the
+    /// order Hummingbird writes them; RepeatedRequestLane adds the Date line and sends them as
+    /// they are.
+    private struct WireHeads {
+        var plain = ByteBuffer(), gzip = ByteBuffer(), notModified = ByteBuffer(), notModifiedGzip = ByteBuffer()
         init() {}
         init(_ r: Representation) {
-            func convert(_ fields: HTTPFields, length: Int?) -> HTTPHeaders {
-                var headers = HTTPHeaders(fields.map { ($0.name.rawName, $0.value) })
-                if let length { headers.add(name: "Content-Length", value: String(length)) }
-                return headers
+            func bytes(_ status: String, _ fields: HTTPFields, length: Int?) -> ByteBuffer {
+                var text = "HTTP/1.1 \(status)\r\n"
+                for field in fields { text += "\(field.name.rawName): \(field.value)\r\n" }
+                if let length { text += "Content-Length: \(length)\r\n" }
+                return ByteBuffer(string: text)
             }
-            plain = convert(r.plainFields, length: r.body.readableBytes)
-            gzip = convert(r.gzipFields, length: r.gzipped?.readableBytes ?? 0)
-            notModified = convert(r.notModifiedFields, length: nil)
-            notModifiedGzip = convert(r.notModifiedGzipFields, length: nil)
+            plain = bytes("200 OK", r.plainFields, length: r.body.readableBytes)
+            gzip = bytes("200 OK", r.gzipFields, length: r.gzipped?.readableBytes ?? 0)
+            notModified = bytes("304 Not Modified", r.notModifiedFields, length: nil)
+            notModifiedGzip = bytes("304 Not Modified", r.notModifiedGzipFields, length: nil)
         }
     }
 
@@ -85,19 +87,20 @@ struct Representation: Sendable, ResponseGenerator {
     struct Answer {
         let status: HTTPResponse.Status
         let fields: HTTPFields
-        /// The same fields for NIO's HTTP/1 encoder, with Content-Length (see RepeatedRequestLane).
-        let nioHeaders: HTTPHeaders
+        /// Status line and the same fields as HTTP/1.1 bytes, with Content-Length, without Date
+        /// and the blank line (see RepeatedRequestLane).
+        let wireHead: ByteBuffer
         let body: ByteBuffer?
     }
 
     func answer(acceptEncoding: String?, ifNoneMatch: String?) -> Answer {
         let useGzip = gzipped != nil && ContentNegotiation.acceptsGzip(acceptEncoding)
         if let ifNoneMatch, ETag.matches(ifNoneMatch, tag: tag) {
-            return useGzip ? Answer(status: .notModified, fields: notModifiedGzipFields, nioHeaders: nio.notModifiedGzip, body: nil)
-                : Answer(status: .notModified, fields: notModifiedFields, nioHeaders: nio.notModified, body: nil)
+            return useGzip ? Answer(status: .notModified, fields: notModifiedGzipFields, wireHead: wire.notModifiedGzip, body: nil)
+                : Answer(status: .notModified, fields: notModifiedFields, wireHead: wire.notModified, body: nil)
         }
-        if useGzip, let gzipped { return Answer(status: .ok, fields: gzipFields, nioHeaders: nio.gzip, body: gzipped) }
-        return Answer(status: .ok, fields: plainFields, nioHeaders: nio.plain, body: body)
+        if useGzip, let gzipped { return Answer(status: .ok, fields: gzipFields, wireHead: wire.gzip, body: gzipped) }
+        return Answer(status: .ok, fields: plainFields, wireHead: wire.plain, body: body)
     }
 
     func response(from request: Request, context: some RequestContext) -> Response {

@@ -26,6 +26,8 @@ struct RequestLog<Context: RequestContext>: RouterMiddleware {
             bytes: bytes, headers: response?.headers ?? [:])
     }
 
+    var isEnabled: Bool { logger.logLevel <= .info }
+
     func log(method: String, path: String, query: String?, status: Int, start: ContinuousClock.Instant, bytes: Int?, headers: HTTPFields) {
         guard logger.logLevel <= .info else { return }
         let elapsed = ContinuousClock.now - start
