@@ -72,7 +72,7 @@ let package = Package(
         ]),
         // What `vocab words`, the most frequent call, needs, on FoundationEssentials only.
         .target(name: "CommandCore", dependencies: ["Catalog", "Cache", "Store"]),
-        // `vocab`: a small static launcher that answers `vocab words` itself and otherwise
+        // `vocab`: a small static launcher that answers `vocab words` and `vocab categories` itself and otherwise
         // becomes `vocab-full`; start-up is most of a catalog command's time (see README).
         .executableTarget(name: "vocab", dependencies: ["CommandCore"],
                           linkerSettings: [

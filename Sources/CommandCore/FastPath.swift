@@ -1,56 +1,75 @@
 import Catalog
 
-/// The plain forms of `vocab words`, recognised by hand so the small `vocab` launcher can
-/// answer them without argument-parser or the rest of the program. Anything else (help, a
-/// bad value, an unknown flag) returns nil and goes to the full program, so errors and help
-/// read the same as ever.
+/// The plain forms of `vocab words` and `vocab categories`, recognised by hand so the small
+/// `vocab` launcher can answer them without argument-parser or the rest of the program.
+/// Anything else (help, a bad value, an unknown flag) returns nil and goes to the full
+/// program, so errors and help read the same as ever.
 public enum FastPath {
-    public struct Words: Sendable {
-        public var listing: WordsListing
+    public enum Command: Sendable {
+        case words(WordsListing)
+        case categories(CategoriesListing)
+    }
+
+    public struct Invocation: Sendable {
+        public var command: Command
         public var categories: String?
         public var home: String?
 
         public func run() async throws {
-            try await listing.run(in: VocabEnvironment(categories: categories, home: home))
+            let environment = VocabEnvironment(categories: categories, home: home)
+            switch command {
+            case .words(let listing): try await listing.run(in: environment)
+            case .categories(let listing): try await listing.run(in: environment)
+            }
         }
     }
 
-    public static func words(_ arguments: [String]) -> Words? {
-        guard arguments.first == "words", arguments.count >= 2 else { return nil }
-        var words: Words?
+    public static func parse(_ arguments: [String]) -> Invocation? {
+        guard let name = arguments.first, name == "words" || name == "categories" else { return nil }
+        var positional: [String] = []
+        var level: Level?, limit = CatalogService.defaultPageSize, offset = 0
+        var json = false, verbose = false
+        var categories: String?, home: String?
         var i = 1
         while i < arguments.count {
             let arg = arguments[i]
             let value = i + 1 < arguments.count ? arguments[i + 1] : nil
             switch arg {
-            case "--json": words?.listing.json = true
-            case "--verbose", "-v": words?.listing.verbose = true
+            case "--json": json = true
+            case "--verbose", "-v": verbose = true
             case "--level":
-                guard let value, let level = Level(rawValue: value) else { return nil }
-                words?.listing.level = level
+                guard let value, let parsed = Level(rawValue: value) else { return nil }
+                level = parsed
                 i += 1
             case "--limit", "--offset":
-                guard let value, let n = Int(value) else { return nil }
+                guard name == "words", let value, let n = Int(value) else { return nil }
                 if arg == "--limit" {
                     guard (1...10_000).contains(n) else { return nil }
-                    words?.listing.limit = n
+                    limit = n
                 } else {
                     guard n >= 0 else { return nil }
-                    words?.listing.offset = n
+                    offset = n
                 }
                 i += 1
             case "--categories", "--home":
                 guard let value else { return nil }
-                if arg == "--home" { words?.home = value } else { words?.categories = value }
+                if arg == "--home" { home = value } else { categories = value }
                 i += 1
             default:
-                // The one positional argument; a second one, or any other flag, is not ours.
-                guard !arg.hasPrefix("-"), words == nil else { return nil }
-                words = Words(listing: WordsListing(category: arg))
+                guard !arg.hasPrefix("-") else { return nil }
+                positional.append(arg)
             }
-            if words == nil && arg.hasPrefix("-") { return nil }
             i += 1
         }
-        return words
+        switch (name, positional.count) {
+        case ("words", 1):
+            let listing = WordsListing(category: positional[0], level: level, limit: limit, offset: offset, json: json, verbose: verbose)
+            return Invocation(command: .words(listing), categories: categories, home: home)
+        case ("categories", 0):
+            return Invocation(command: .categories(CategoriesListing(level: level, json: json, verbose: verbose)),
+                              categories: categories, home: home)
+        default:
+            return nil
+        }
     }
 }

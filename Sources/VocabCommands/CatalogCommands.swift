@@ -23,28 +23,7 @@ struct CategoriesCommand: AsyncParsableCommand {
     @OptionGroup var options: GlobalOptions
 
     func run() async throws {
-        let catalog = try await options.openCatalog()
-        let summaries = try await catalog.summaries(level: level?.level)
-        if options.json {
-            try Output.json(summaries.map { CategoryJSON($0, level: level?.level) })
-            return
-        }
-        let total = try await catalog.wordCount(level: level?.level)
-        for s in summaries {
-            let c = s.category
-            Output.line("\(c.icon)  \(Output.pad(c.id, 22)) \(Output.pad(c.name.en, 24)) \(Output.pad(c.name.vi, 28)) \(String(format: "%4d", s.wordCount))")
-        }
-        Output.line("\(summaries.count) categories, \(total) words" + (level.map { " at \($0.level.rawValue)" } ?? "")
-            + " (a word may belong to more than one category)")
-    }
-}
-
-struct CategoryJSON: Encodable {
-    let id: String, name: LocalizedText, icon: String, color: String, order: Int, wordCount: Int, level: String?
-    let levelCounts: [String: Int]
-    init(_ s: CategorySummary, level: Level?) {
-        id = s.category.id; name = s.category.name; icon = s.category.icon; color = s.category.color
-        order = s.category.order; wordCount = s.wordCount; self.level = level?.rawValue; levelCounts = s.levelCounts
+        try await CategoriesListing(level: level?.level, json: options.json, verbose: options.verbose).run(in: options.environment)
     }
 }
 

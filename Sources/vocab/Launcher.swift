@@ -6,23 +6,23 @@ import Glibc
 import Darwin
 #endif
 
-/// `vocab` is judged as a whole process, and its most frequent call (`vocab words ...`) is a
-/// few milliseconds of work. This small, statically linked program answers that call itself;
-/// for everything else it becomes `vocab-full` (exec, same process id, same arguments), the
+/// `vocab` is judged as a whole process, and its most frequent calls (`vocab words ...`,
+/// `vocab categories`) are a few milliseconds of work. This small, statically linked program
+/// answers those itself; for everything else it becomes `vocab-full` (exec, same process id, same arguments), the
 /// program with every command, argument-parser, audio and the HTTP server.
 struct Launcher {
     static let fullProgram = "vocab-full"
     let arguments: [String]
 
     func run() -> Never {
-        guard let words = FastPath.words(arguments) else { becomeFullProgram() }
+        guard let invocation = FastPath.parse(arguments) else { becomeFullProgram() }
         // Not an async main: its main thread ends in pthread_exit, whose unwinding costs
         // ~20 ms in a static binary. The work runs on the cooperative pool while the main
         // thread waits, and the process then exits directly.
         let finished = DispatchSemaphore(value: 0)
         let outcome = Outcome()
         Task.detached {
-            do { try await words.run() } catch { outcome.failed() }
+            do { try await invocation.run() } catch { outcome.failed() }
             finished.signal()
         }
         finished.wait()

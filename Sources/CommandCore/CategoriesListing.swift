@@ -1,0 +1,44 @@
+import Catalog
+
+/// `vocab categories`: the 20 categories with their word counts (at a level), as text or JSON.
+/// Shared by the argument-parser command and the launcher's fast path.
+public struct CategoriesListing: Sendable {
+    public var level: Level?
+    public var json = false
+    public var verbose = false
+
+    public init(level: Level? = nil, json: Bool = false, verbose: Bool = false) {
+        self.level = level
+        self.json = json
+        self.verbose = verbose
+    }
+
+    public func run(in environment: VocabEnvironment) async throws {
+        let catalog = try await environment.openCatalog(verbose: verbose)
+        let summaries = try await catalog.summaries(level: level)
+        if json {
+            try Output.json(summaries.map { CategoryJSON($0, level: level) })
+            return
+        }
+        let total = try await catalog.wordCount(level: level)
+        var text = ""
+        for s in summaries {
+            let c = s.category
+            let count = String(s.wordCount)
+            text += "\(c.icon)  \(Output.pad(c.id, 22)) \(Output.pad(c.name.en, 24)) \(Output.pad(c.name.vi, 28)) "
+                + String(repeating: " ", count: max(0, 4 - count.count)) + count + "\n"
+        }
+        text += "\(summaries.count) categories, \(total) words" + (level.map { " at \($0.rawValue)" } ?? "")
+            + " (a word may belong to more than one category)\n"
+        Output.write(text)
+    }
+}
+
+struct CategoryJSON: Encodable {
+    let id: String, name: LocalizedText, icon: String, color: String, order: Int, wordCount: Int, level: String?
+    let levelCounts: [String: Int]
+    init(_ s: CategorySummary, level: Level?) {
+        id = s.category.id; name = s.category.name; icon = s.category.icon; color = s.category.color
+        order = s.category.order; wordCount = s.wordCount; self.level = level?.rawValue; levelCounts = s.levelCounts
+    }
+}
