@@ -82,6 +82,27 @@ public struct CatalogService: Sendable {
         }
     }
 
+    /// What `vocab categories` shows: every category with its counts, and the number of distinct
+    /// words, at a level or at all. The counts take four grouped queries (~15 ms), so they are
+    /// cached like a word listing, under the key ("categories", level).
+    public func overview(level: Level? = nil) async throws -> CatalogOverview {
+        let categories = try await categories()
+        guard let cache else {
+            return CatalogOverview(summaries: try await summaries(level: level), wordCount: try await wordCount(level: level), cache: nil)
+        }
+        let key = "categories|\(level?.rawValue ?? "*")"
+        let token = "\(CountCoding.format)@\(try await store.revision())"
+        let (payload, outcome) = try await cache.value(for: key, revision: token) { [self] in
+            CountCoding.encode(try await summaries(level: level), wordCount: try await wordCount(level: level))
+        }
+        let counts = try CountCoding.decode(payload)
+        let rows = categories.map { c in
+            let entry = counts.byCategory[c.id]
+            return CategorySummary(category: c, wordCount: entry?.total ?? 0, levelCounts: entry?.levels ?? [:])
+        }
+        return CatalogOverview(summaries: rows, wordCount: counts.wordCount, cache: outcome)
+    }
+
     /// Distinct words in the catalog (at a level): a word listed under two categories counts once.
     public func wordCount(level: Level? = nil) async throws -> Int {
         var query = Query(Self.words)
@@ -173,6 +194,49 @@ public struct CatalogService: Sendable {
 
 /// The cached form of a word listing: length-prefixed UTF-8 fields, five per row. Reading it
 /// back is a loop over bytes, where JSON would need a parser (and Codable's start-up cost).
+public struct CatalogOverview: Sendable {
+    public var summaries: [CategorySummary]
+    /// Distinct words (a word in two categories counts once).
+    public var wordCount: Int
+    /// Whether the cache answered; nil without a cache.
+    public var cache: CacheOutcome?
+}
+
+/// Category counts as cached: a line with the distinct word count, then one line per
+/// category, "id<TAB>total<TAB>level=count,...".
+enum CountCoding {
+    static let format = "counts1"
+
+    struct Corrupt: Error {}
+
+    static func encode(_ summaries: [CategorySummary], wordCount: Int) -> [UInt8] {
+        var text = "\(wordCount)\n"
+        for s in summaries {
+            let levels = s.levelCounts.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",")
+            text += "\(s.category.id)\t\(s.wordCount)\t\(levels)\n"
+        }
+        return Array(text.utf8)
+    }
+
+    static func decode(_ bytes: [UInt8]) throws -> (wordCount: Int, byCategory: [String: (total: Int, levels: [String: Int])]) {
+        let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        guard let first = lines.first, let wordCount = Int(first) else { throw Corrupt() }
+        var byCategory: [String: (total: Int, levels: [String: Int])] = [:]
+        for line in lines.dropFirst() where !line.isEmpty {
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+            guard fields.count == 3, let total = Int(fields[1]) else { throw Corrupt() }
+            var levels: [String: Int] = [:]
+            for pair in fields[2].split(separator: ",") {
+                let kv = pair.split(separator: "=")
+                guard kv.count == 2, let n = Int(kv[1]) else { throw Corrupt() }
+                levels[String(kv[0])] = n
+            }
+            byCategory[String(fields[0])] = (total, levels)
+        }
+        return (wordCount, byCategory)
+    }
+}
+
 enum RowCoding {
     static let format = "rows1"
 

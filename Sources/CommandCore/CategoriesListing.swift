@@ -15,12 +15,15 @@ public struct CategoriesListing: Sendable {
 
     public func run(in environment: VocabEnvironment) async throws {
         let catalog = try await environment.openCatalog(verbose: verbose)
-        let summaries = try await catalog.summaries(level: level)
+        let overview = try await catalog.overview(level: level)
+        if verbose, let outcome = overview.cache {
+            Output.error("vocab: cache \(outcome.rawValue) for (categories, \(level?.rawValue ?? "all levels")).")
+        }
+        let summaries = overview.summaries, total = overview.wordCount
         if json {
             try Output.json(summaries.map { CategoryJSON($0, level: level) })
             return
         }
-        let total = try await catalog.wordCount(level: level)
         var text = ""
         for s in summaries {
             let c = s.category

@@ -66,6 +66,16 @@ struct CatalogCommandTests {
         #expect(cache["misses"] as? Int == 1)
     }
 
+    @Test func categoryCountsAreCachedPerLevelToo() throws {
+        let vocab = try VocabRunner()
+        let first = try vocab.run("categories", "--level", "movers", "--verbose")
+        #expect(first.stderr.contains("cache miss for (categories, movers)"), "\(first.stderr)")
+        let second = try vocab.run("categories", "--level", "movers", "--verbose")
+        #expect(second.stderr.contains("cache hit for (categories, movers)"), "\(second.stderr)")
+        #expect(second.stdout == first.stdout)
+        #expect(try vocab.run("categories", "--verbose").stderr.contains("cache miss for (categories, all levels)"))
+    }
+
     @Test func unknownCategorySuggestsAndFails() throws {
         let result = try VocabRunner().run("words", "animl")
         #expect(result.status == 1)
