@@ -74,7 +74,7 @@ let package = Package(
         .target(name: "CommandCore", dependencies: ["Catalog", "Cache", "Store"]),
         // `vocab`: a small static launcher that answers `vocab words` and `vocab categories` itself and otherwise
         // becomes `vocab-full`; start-up is most of a catalog command's time (see README).
-        .executableTarget(name: "vocab", dependencies: ["CommandCore"],
+        .executableTarget(name: "vocab", dependencies: ["CommandCore", "Catalog"],
                           linkerSettings: [
                               .unsafeFlags(["-static-executable"], .when(platforms: [.linux])),
                               // FoundationEssentials's own dependencies, which its autolink entries omit in static links.

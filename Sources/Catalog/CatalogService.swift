@@ -66,7 +66,10 @@ public struct CatalogService: Sendable {
     }
 
     public func summaries(level: Level? = nil) async throws -> [CategorySummary] {
-        let categories = try await categories()
+        try await summaries(of: try await categories(), level: level)
+    }
+
+    private func summaries(of categories: [Category], level: Level?) async throws -> [CategorySummary] {
         var query = Query(Self.words)
         if let level { query = query.filter(.arrayContains("levels", .string(level.rawValue))) }
         let totals = try await store.valueCounts(of: "categories", matching: query)
@@ -88,12 +91,12 @@ public struct CatalogService: Sendable {
     public func overview(level: Level? = nil) async throws -> CatalogOverview {
         let categories = try await categories()
         guard let cache else {
-            return CatalogOverview(summaries: try await summaries(level: level), wordCount: try await wordCount(level: level), cache: nil)
+            return CatalogOverview(summaries: try await summaries(of: categories, level: level), wordCount: try await wordCount(level: level), cache: nil)
         }
         let key = "categories|\(level?.rawValue ?? "*")"
         let token = "\(CountCoding.format)@\(try await store.revision())"
         let (payload, outcome) = try await cache.value(for: key, revision: token) { [self] in
-            CountCoding.encode(try await summaries(level: level), wordCount: try await wordCount(level: level))
+            CountCoding.encode(try await summaries(of: categories, level: level), wordCount: try await wordCount(level: level))
         }
         let counts = try CountCoding.decode(payload)
         let rows = categories.map { c in

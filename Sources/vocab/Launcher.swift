@@ -1,3 +1,4 @@
+import Catalog
 import CommandCore
 import Dispatch
 #if canImport(Glibc)
@@ -49,7 +50,7 @@ struct Launcher {
         let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
         guard n > 0 else { return nil }
         let exe = String(decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        let dir = exe.lastIndex(of: "/").map { String(exe[..<$0]) } ?? "."
+        let dir = FilePath.directory(of: exe)
         for candidate in [dir + "/" + fullProgram, dir + "/../libexec/vocab/" + fullProgram] where access(candidate, X_OK) == 0 {
             return candidate
         }
