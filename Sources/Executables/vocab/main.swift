@@ -1,0 +1,3 @@
+import CLICore
+
+Launcher(arguments: Array(CommandLine.arguments.dropFirst())).run()

@@ -1,0 +1,352 @@
+import CLICore
+import ArgumentParser
+import Foundation
+import Mandarin
+
+// Commands for the Taiwan Ministry of Education's revised Mandarin dictionary (重編國語辭典修訂本).
+// The dictionary is imported once from a local dict-revised.json; vocab never downloads it.
+
+extension VocabEnvironment {
+    var moeDatabase: String { home + "/moe.sqlite" }
+
+    func openMOE() throws -> MOEDictionary { try MOEDictionary(path: moeDatabase) }
+}
+
+struct ImportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Import a dictionary file into the vocab home folder.",
+        discussion: """
+            Examples:
+              vocab import moe dict-revised.json
+            """,
+        subcommands: [ImportMOECommand.self])
+}
+
+struct ImportMOECommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "moe",
+        abstract: "Import the MOE revised Mandarin dictionary (dict-revised.json).",
+        discussion: """
+            Reads the dict-revised.json array (about 163,000 entries) and builds moe.sqlite in the \
+            home folder for 'vocab lookup', 'vocab strokes', 'vocab radical' and \
+            'vocab search --pinyin'. A new import replaces the previous one only once it is \
+            complete; if the file is not valid, the error gives its line and column and the \
+            previous import stays as it was. Decompress a .xz download first with 'xz -dk'.
+
+            Examples:
+              vocab import moe ~/Downloads/dict-revised.json
+              vocab import moe dict-revised.json --json
+            """)
+
+    @Argument(help: ArgumentHelp("The dict-revised.json file.", valueName: "path"))
+    var path: String
+
+    @OptionGroup var options: GlobalOptions
+
+    func run() async throws {
+        let env = options.environment
+        do {
+            try FileManager.default.createDirectory(atPath: env.home, withIntermediateDirectories: true)
+        } catch {
+            throw MOEError.writeFailed("cannot create the home folder \(env.home)")
+        }
+        let display = MOEProgressLine(enabled: Output.stderrIsTerminal, name: (path as NSString).lastPathComponent)
+        let importer = MOEImporter(databasePath: env.moeDatabase, progress: display.show)
+        let summary: ImportSummary
+        do {
+            // The progress line goes before any message, success or error.
+            defer { display.clear() }
+            summary = try importer.importFile(at: path)
+        }
+        if options.json {
+            try Output.json(summary)
+            return
+        }
+        Output.line("Imported \(MOEText.grouped(summary.entries)) entries, \(MOEText.grouped(summary.heteronyms)) readings and "
+            + "\(MOEText.grouped(summary.definitions)) definitions in \(String(format: "%.2f", summary.seconds)) s into \(summary.database)")
+    }
+}
+
+/// A one-line progress display on standard error, redrawn in place; silent unless stderr is a
+/// terminal, so logs and pipes never see carriage returns.
+final class MOEProgressLine {
+    private let enabled: Bool
+    private let name: String
+    private var lastShown = ""
+
+    init(enabled: Bool, name: String) {
+        self.enabled = enabled
+        self.name = name
+    }
+
+    func show(_ progress: ImportProgress) {
+        guard enabled else { return }
+        let text: String
+        switch progress {
+        case .reading(let fraction, let entries):
+            text = "Importing \(name): \(Int(fraction * 100))% (\(MOEText.grouped(entries)) entries)"
+        case .indexing: text = "Importing \(name): building indexes…"
+        case .finishing: text = "Importing \(name): saving…"
+        }
+        guard text != lastShown else { return }
+        lastShown = text
+        FileHandle.standardError.write(Data(("\r\u{1B}[K" + text).utf8))
+    }
+
+    func clear() {
+        guard enabled, !lastShown.isEmpty else { return }
+        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        lastShown = ""
+    }
+}
+
+struct LookupCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "lookup",
+        abstract: "Look up a Mandarin word or character: every reading with its senses.",
+        discussion: """
+            Shows each pronunciation in pinyin and bopomofo, its senses grouped by part of speech \
+            (〔名〕 noun, 〔動〕 verb…), with examples, citations, synonyms and antonyms, from the \
+            MOE revised dictionary in Traditional characters. Run 'vocab import moe PATH' once first.
+
+            Examples:
+              vocab lookup 行
+              vocab lookup 行李
+              vocab lookup 行 --json
+            """)
+
+    @Argument(help: "The word or character, in Traditional characters.")
+    var title: String
+
+    @OptionGroup var options: GlobalOptions
+
+    func validate() throws {
+        guard !title.trimmingCharacters(in: .whitespaces).isEmpty else { throw ValidationError("Give a word or character to look up.") }
+    }
+
+    func run() async throws {
+        let entries = try options.environment.openMOE().lookup(title)
+        if options.json {
+            try Output.json(entries)
+            return
+        }
+        Output.line(entries.map { EntryText.lines($0).joined(separator: "\n") }.joined(separator: "\n\n"))
+    }
+}
+
+struct StrokesCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "strokes",
+        abstract: "List the characters with a given total number of strokes.",
+        usage: "vocab strokes <count> [--radical <radical>] [--limit <limit>] [--json]",
+        discussion: """
+            Characters come in dictionary order, each with its radical and the strokes beyond \
+            it, its readings and its first sense. --radical narrows the list to one radical.
+
+            Examples:
+              vocab strokes 6
+              vocab strokes 9 --radical 行
+              vocab strokes 6 --limit 20 --json
+            """)
+
+    /// Collected as unrecognized input so that "-3" reaches validate() as a count, where a plain
+    /// message explains it, instead of being rejected as an unknown option.
+    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("The total number of strokes (1 or more).", valueName: "count"))
+    var words: [String] = []
+
+    private var count: String { words.joined(separator: " ") }
+
+    @Option(name: .long, help: "Only characters under this radical (水, or a variant such as 氵).")
+    var radical: String?
+
+    @Option(name: .long, help: "At most this many characters (1-10000).")
+    var limit: Int = 200
+
+    @OptionGroup var options: GlobalOptions
+
+    /// The count, once validate() has accepted it.
+    var strokes: Int { Int(count.trimmingCharacters(in: .whitespaces)) ?? 0 }
+
+    func validate() throws {
+        guard !words.isEmpty else { throw ValidationError("Give a stroke count, like 6.") }
+        guard words.count == 1, let value = Int(count.trimmingCharacters(in: .whitespaces)), value > 0 else {
+            throw ValidationError("The stroke count must be a whole number of 1 or more, like 6 (got '\(count)').")
+        }
+        guard (1...10_000).contains(limit) else { throw ValidationError("--limit must be between 1 and 10000.") }
+        if let radical { try MOERadicalInput.validate(radical) }
+    }
+
+    func run() async throws {
+        let list = try options.environment.openMOE().characters(strokes: strokes, radical: radical, limit: limit)
+        if options.json {
+            try Output.json(list)
+            return
+        }
+        let under = radical.map { " under the radical \(list.characters.first?.radical ?? $0)" } ?? ""
+        guard !list.characters.isEmpty else {
+            Output.line("No characters have \(MOEText.counted(strokes, "stroke"))\(under).")
+            return
+        }
+        var lines = ["\(MOEText.counted(list.total, "character")) with \(MOEText.counted(strokes, "stroke"))\(under):"]
+        let titleWidth = MOEText.titleWidth(list)
+        for c in list.characters {
+            let position = c.radical.map { "\($0) +\(c.nonRadicalStrokeCount ?? 0)" } ?? ""
+            lines.append("  \(Output.pad(c.title, titleWidth))\(Output.pad(position, 8))\(MOEText.rest(c))")
+        }
+        MOEText.print(lines, more: list)
+    }
+}
+
+struct RadicalCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "radical",
+        abstract: "List the characters under a radical, by the strokes beyond it.",
+        discussion: """
+            The dictionary files characters under the 214 Kangxi radicals; variant shapes such \
+            as 氵 (水), 亻 (人) or 扌 (手) are understood. Each line shows the strokes beyond the \
+            radical, the character, its total strokes, its readings and its first sense.
+
+            Examples:
+              vocab radical 水
+              vocab radical 氵 --limit 50
+              vocab radical 行 --json
+            """)
+
+    @Argument(help: "One radical character, such as 水.")
+    var radical: String
+
+    @Option(name: .long, help: "At most this many characters (1-10000).")
+    var limit: Int = 200
+
+    @OptionGroup var options: GlobalOptions
+
+    func validate() throws {
+        try MOERadicalInput.validate(radical)
+        guard (1...10_000).contains(limit) else { throw ValidationError("--limit must be between 1 and 10000.") }
+    }
+
+    func run() async throws {
+        let dictionary = try options.environment.openMOE()
+        let list = try dictionary.characters(radical: radical, limit: limit)
+        if options.json {
+            try Output.json(list)
+            return
+        }
+        let typed = radical.trimmingCharacters(in: .whitespaces)
+        guard let first = list.characters.first else {
+            var message = "No characters under the radical \(typed)."
+            if let filed = try dictionary.radical(of: typed), filed != typed {
+                message += " \(typed) itself is filed under the radical \(filed): try 'vocab radical \(filed)'."
+            }
+            Output.line(message)
+            return
+        }
+        var lines = ["\(MOEText.counted(list.total, "character")) under the radical \(first.radical ?? typed), by strokes beyond the radical:"]
+        let titleWidth = MOEText.titleWidth(list)
+        for c in list.characters {
+            let strokes = c.strokeCount.map(String.init) ?? ""
+            lines.append("  \(Output.pad("+\(c.nonRadicalStrokeCount ?? 0)", 5))\(Output.pad(c.title, titleWidth))\(Output.pad(strokes, 4))\(MOEText.rest(c))")
+        }
+        MOEText.print(lines, more: list)
+    }
+}
+
+/// `vocab search --pinyin/--bopomofo`, reached from SearchCommand.
+struct MOEReadingSearch {
+    let pinyin: String?
+    let bopomofo: String?
+    let limit: Int
+    let options: GlobalOptions
+
+    /// Refuses queries with nothing to search once tones and punctuation are dropped.
+    static func validate(pinyin: String?, bopomofo: String?) throws {
+        if let pinyin, ReadingKey.pinyin(pinyin).isEmpty {
+            throw ValidationError("--pinyin needs pinyin letters, like xing or xíng (got '\(pinyin)').")
+        }
+        if let bopomofo, ReadingKey.bopomofo(bopomofo).isEmpty {
+            throw ValidationError("--bopomofo needs zhuyin letters, like ㄒㄧㄥ (got '\(bopomofo)').")
+        }
+    }
+
+    func run() throws {
+        let dictionary = try options.environment.openMOE()
+        let matches = try pinyin.map { try dictionary.search(pinyin: $0, limit: limit) }
+            ?? dictionary.search(bopomofo: bopomofo ?? "", limit: limit)
+        if options.json {
+            try Output.json(matches)
+            return
+        }
+        guard !matches.isEmpty else {
+            Output.line("No readings match '\(pinyin ?? bopomofo ?? "")'.")
+            return
+        }
+        let titleWidth = min(12, matches.map { Output.displayWidth($0.title) }.max() ?? 0) + 2
+        let pinyinWidth = min(24, matches.map { Output.displayWidth($0.pinyin ?? "") }.max() ?? 0) + 2
+        let bopomofoWidth = min(24, matches.map { Output.displayWidth($0.bopomofo ?? "") }.max() ?? 0) + 2
+        Output.line(matches.map { m in
+            Output.pad(m.title, titleWidth) + Output.pad(m.pinyin ?? "", pinyinWidth)
+                + Output.pad(m.bopomofo ?? "", bopomofoWidth) + MOEText.gloss(m.definition)
+        }.joined(separator: "\n"))
+    }
+}
+
+/// Checks a radical argument before any database is opened.
+enum MOERadicalInput {
+    static func validate(_ radical: String) throws {
+        let text = radical.trimmingCharacters(in: .whitespaces)
+        guard text.count == 1, text.unicodeScalars.allSatisfy({ $0.value > 0x7F }) else {
+            throw ValidationError("Give one radical character, like 水 or 氵 (got '\(radical)').")
+        }
+    }
+}
+
+/// Shared pieces of the MOE listings.
+enum MOEText {
+    /// Wide enough for every title shown: characters take two columns, but the dictionary also
+    /// has placeholders such as {[8f51]} for glyphs Unicode lacks.
+    static func titleWidth(_ list: CharacterList) -> Int {
+        (list.characters.map { Output.displayWidth($0.title) }.max() ?? 2) + 2
+    }
+
+    /// Readings, then the first sense.
+    static func rest(_ c: CharacterSummary) -> String {
+        Output.pad(c.pinyin.joined(separator: ", "), 24) + gloss(c.definition)
+    }
+
+    /// The first sense, cut to fit a terminal line.
+    static func gloss(_ text: String?) -> String {
+        guard let text else { return "" }
+        var out = ""
+        var width = 0
+        for ch in text {
+            width += Output.displayWidth(String(ch))
+            if width > 40 { return out + "…" }
+            out.append(ch)
+        }
+        return out
+    }
+
+    /// Writes a listing in one go (one write, not one per line), with a hint when it was cut.
+    static func print(_ lines: [String], more list: CharacterList) {
+        var lines = lines
+        if list.total > list.characters.count {
+            lines.append("… \(grouped(list.total - list.characters.count)) more: use --limit \(min(10_000, list.total))")
+        }
+        Output.line(lines.joined(separator: "\n"))
+    }
+
+    /// (1, "stroke") → "1 stroke", (283, "character") → "283 characters".
+    static func counted(_ n: Int, _ noun: String) -> String { "\(grouped(n)) \(noun)\(n == 1 ? "" : "s")" }
+
+    /// 163087 → "163,087".
+    static func grouped(_ n: Int) -> String {
+        let digits = String(n)
+        var out = ""
+        for (i, ch) in digits.enumerated() {
+            if i > 0, (digits.count - i) % 3 == 0, ch != "-" { out.append(",") }
+            out.append(ch)
+        }
+        return out
+    }
+}

@@ -1,3 +1,0 @@
-import CommandCore
-
-Launcher(arguments: Array(CommandLine.arguments.dropFirst())).run()

@@ -1,0 +1,170 @@
+@testable import Mandarin
+import TestSupport
+import Testing
+
+@Suite("MOEDictionary: queries on the imported sample")
+struct DictionaryQueryTests {
+    @Test func lookupGivesEveryReadingOfXingWithSensesGroupedByPartOfSpeech() throws {
+        let (home, dictionary) = try Fixture.importedSample()
+        defer { home.remove() }
+        let entry = try #require(try dictionary.lookup("行").first)
+        #expect(entry.radical == "行" && entry.strokeCount == 6 && entry.nonRadicalStrokeCount == 0)
+        #expect(entry.readings.map(\.pinyin) == ["xíng", "háng", "xìng", "hàng"])
+        #expect(entry.readings.map(\.bopomofo) == ["ㄒㄧㄥˊ", "ㄏㄤˊ", "ㄒㄧㄥˋ", "ㄏㄤˋ"])
+        #expect(entry.readings.map(\.definitions.count) == [17, 7, 1, 1])
+
+        let groups = entry.readings[0].groups
+        #expect(groups.map(\.type) == ["動", "名", "形", "副", "連"])
+        #expect(groups.map(\.partOfSpeech) == ["verb", "noun", "adjective", "adverb", "conjunction"])
+        #expect(groups.map(\.definitions.count) == [8, 6, 1, 1, 1])
+        let walk = groups[0].definitions[0]
+        #expect(walk.text == "走、走路。")
+        #expect(walk.examples == ["如：「直行」、「寸步難行」、「錦衣夜行」。"])
+        #expect(walk.quotes.count == 2)
+        #expect(entry.readings[3].groups.map(\.type) == [nil])
+    }
+
+    @Test func lookupKeepsSynonymsAntonymsAndLinksAsLists() throws {
+        let (home, dictionary) = try Fixture.importedSample()
+        defer { home.remove() }
+        let expert = try #require(try dictionary.lookup("行家").first)
+        let senses = expert.readings.flatMap(\.definitions)
+        #expect(senses.contains { $0.synonyms == ["內行"] && $0.antonyms == ["外行"] })
+        #expect(senses.contains { $0.links == ["也稱為「經紀人家」、「牙行」。"] })
+        let action = try #require(try dictionary.lookup(" 行動 ").first)
+        #expect(action.readings[0].definitions[0].synonyms == ["活動", "舉動", "舉止", "1.步履", "行徑", "行為"])
+    }
+
+    @Test func lookupOfAnUnknownTitleSuggestsTitlesWithTheSameFirstCharacterFirst() throws {
+        let (home, dictionary) = try Fixture.importedSample()
+        defer { home.remove() }
+        do {
+            _ = try dictionary.lookup("行李箱")
+            Issue.record("an unknown title was found")
+        } catch MOEError.unknownTitle(let title, let suggestions) {
+            #expect(title == "行李箱")
+            #expect(suggestions.first == "行李")
+            #expect(suggestions.count <= 8)
+            #expect(suggestions.prefix(5).allSatisfy { $0.hasPrefix("行") })
+        }
+        // No title starts with 走, but 行 words share its other characters.
+        let similar = try dictionary.suggestions(for: "走行人")
+        #expect(similar.contains("行人"))
+        #expect(try dictionary.suggestions(for: "").isEmpty)
+    }
+
+    @Test func strokesListsCharactersOfThatCountByTitle() throws {
+        let (home, dictionary) = try Fixture.importedSample()
+        defer { home.remove() }
+        let six = try dictionary.characters(strokes: 6, limit: 200)
+        #expect(six.total == 6)
+        #expect(six.characters.map(\.title) == ["休", "好", "汗", "江", "池", "行"])
+        let xing = try #require(six.characters.last)
+        #expect(xing.pinyin == ["xíng", "háng", "xìng", "hàng"])
+        #expect(xing.definition == "走、走路。")
+
+        let limited = try dictionary.characters(strokes: 6, limit: 2)
+        #expect(limited.total == 6 && limited.characters.map(\.title) == ["休", "好"])
+        #expect(try dictionary.characters(strokes: 6, radical: "水", limit: 200).characters.map(\.title) == ["汗", "江", "池"])
+        #expect(try dictionary.characters(strokes: 6, radical: "氵", limit: 200).characters.map(\.title) == ["汗", "江", "池"])
+        #expect(try dictionary.characters(strokes: 9, radical: "行", limit: 200).characters.map(\.title) == ["衍"])
+        #expect(try dictionary.characters(strokes: 99, limit: 200) == CharacterList(total: 0, limit: 200, characters: []))
+    }
+
+    @Test func radicalListsByStrokesBeyondTheRadicalThenTitle() throws {
+        let (home, dictionary) = try Fixture.importedSample()
+        defer { home.remove() }
+        let water = try dictionary.characters(radical: "水", limit: 200)
+        #expect(water.characters.map(\.title) == ["水", "永", "汁", "求", "汗", "江", "池", "汪", "泳", "海"])
+        #expect(water.characters.map(\.nonRadicalStrokeCount) == [0, 1, 2, 2, 3, 3, 3, 4, 5, 7])
+        // Variant shapes and the Kangxi Radicals block find the same characters.
+        #expect(try dictionary.characters(radical: "氵", limit: 200) == water)
+        #expect(try dictionary.characters(radical: "\u{2F54}", limit: 200) == water)
+        let walk = try dictionary.characters(radical: "行", limit: 3)
+        #expect(walk.total == 8 && walk.characters.map(\.title) == ["行", "衍", "術"])
+        #expect(try dictionary.characters(radical: "龜", limit: 200).total == 0)
+        #expect(try dictionary.radical(of: "海") == "水")
+        #expect(try dictionary.radical(of: "行人") == nil)
+    }
+
+    @Test func pinyinSearchIgnoresTones() throws {
+        let (home, dictionary) = try Fixture.importedSample()
+        defer { home.remove() }
+        let matches = try dictionary.search(pinyin: "xing", limit: 30)
+        let exact = matches.filter(\.exact)
+        #expect(Set(exact.compactMap(\.pinyin)) == ["xíng", "xìng", "xǐng", "xīng", "（又音）xīng"])
+        #expect(Set(exact.map(\.title)) == ["形", "性", "星", "省", "興", "行", "醒"])
+        #expect(matches.prefix(exact.count).allSatisfy { $0.exact }, "whole readings come first")
+        // Then words that start with the syllable: fewer syllables first, then alphabetically.
+        #expect(matches.dropFirst(exact.count).map(\.pinyin).prefix(3) == ["xíng dòng", "xíng lǐ", "xíng rén"])
+        #expect(matches.last?.title == "行政院農業委員會")
+        #expect(matches.contains { $0.title == "行政院農業委員會" })
+        #expect(try dictionary.search(pinyin: "xíng", limit: 30) == matches)
+        #expect(try dictionary.search(pinyin: "XING2", limit: 30) == matches)
+        #expect(try dictionary.search(pinyin: "xing", limit: 3).count == 3)
+        #expect(try dictionary.search(pinyin: "xing ren", limit: 30).map(\.title) == ["行人"])
+        #expect(try dictionary.search(pinyin: "xin", limit: 30).isEmpty, "a key matches whole syllables")
+    }
+
+    @Test func pinyinSearchTreatsVAndUmlautAlike() throws {
+        let (home, dictionary) = try Fixture.importedSample()
+        defer { home.remove() }
+        for query in ["lv", "lü", "lǜ", "lu:"] {
+            #expect(try dictionary.search(pinyin: query, limit: 30).map(\.title) == ["綠"], "\(query)")
+        }
+        #expect(try dictionary.search(pinyin: "nv", limit: 30).map(\.pinyin) == ["nǚ", "nǜ"])
+        #expect(try dictionary.search(pinyin: "lu", limit: 30).map(\.pinyin) == ["（讀音）lù"])
+    }
+
+    @Test func bopomofoSearchIgnoresTones() throws {
+        let (home, dictionary) = try Fixture.importedSample()
+        defer { home.remove() }
+        let plain = try dictionary.search(bopomofo: "ㄒㄧㄥ", limit: 30)
+        // Bopomofo keys sort in zhuyin order, so compare the readings found, not their order.
+        let byPinyin = try dictionary.search(pinyin: "xing", limit: 30)
+        #expect(plain.map(\.title).sorted() == byPinyin.map(\.title).sorted())
+        #expect(plain.filter(\.exact) == byPinyin.filter(\.exact))
+        #expect(try dictionary.search(bopomofo: "ㄒㄧㄥˊ", limit: 30) == plain)
+        #expect(try dictionary.search(bopomofo: "ㄒㄧㄥˊ　ㄖㄣˊ", limit: 30).map(\.title) == ["行人"])
+        #expect(try dictionary.search(bopomofo: "xing", limit: 30).isEmpty)
+    }
+
+    @Test func openingWithoutAnImportSaysHowToImport() throws {
+        let home = try TemporaryDirectory("moe-none")
+        defer { home.remove() }
+        let path = home.file("moe.sqlite")
+        #expect(throws: MOEError.notImported(database: path)) { try MOEDictionary(path: path) }
+        #expect(MOEError.notImported(database: path).description.contains("vocab import moe PATH"))
+        try home.write("moe.sqlite", "not a database")
+        #expect(throws: MOEError.incompatibleDatabase(path)) { try MOEDictionary(path: path) }
+    }
+}
+
+@Suite("EntryText: the reader's layout")
+struct EntryTextTests {
+    @Test func numbersReadingsAndGroupsSensesUnderTheirPartOfSpeech() throws {
+        let (home, dictionary) = try Fixture.importedSample()
+        defer { home.remove() }
+        let lines = EntryText.lines(try #require(try dictionary.lookup("行").first))
+        #expect(lines[0] == "行    radical 行, 6 strokes (0 beyond the radical)")
+        for expected in ["(一) xíng  ㄒㄧㄥˊ", "(二) háng  ㄏㄤˊ", "(三) xìng  ㄒㄧㄥˋ", "(四) hàng  ㄏㄤˋ",
+                         "  〔動〕 verb", "    1. 走、走路。", "       如：「直行」、「寸步難行」、「錦衣夜行」。", "  〔連〕 conjunction"] {
+            #expect(lines.contains(expected), "missing \(expected)")
+        }
+        #expect(lines.last == "  參見「行行」、「樹行子」等條。")
+    }
+
+    @Test func showsSynonymsAntonymsAndLinks() throws {
+        let (home, dictionary) = try Fixture.importedSample()
+        defer { home.remove() }
+        let lines = EntryText.lines(try #require(try dictionary.lookup("行家").first))
+        #expect(lines[0] == "行家")
+        #expect(lines.contains { $0.hasSuffix("synonyms: 內行") })
+        #expect(lines.contains { $0.hasSuffix("antonyms: 外行") })
+        #expect(lines.contains { $0.hasSuffix("也稱為「經紀人家」、「牙行」。") })
+    }
+
+    @Test func writesReadingNumbersInChinese() {
+        #expect([1, 4, 10, 12, 20, 35].map(EntryText.chineseNumber) == ["一", "四", "十", "十二", "二十", "三十五"])
+    }
+}

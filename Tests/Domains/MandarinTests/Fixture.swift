@@ -1,0 +1,89 @@
+import JSONReading
+import Foundation
+@testable import Mandarin
+import TestSupport
+
+/// The committed cut of real dictionary entries, and helpers to import it or inline JSON.
+enum Fixture {
+    static var samplePath: String {
+        Bundle.module.resourceURL!.appendingPathComponent("Fixtures/dict-revised-sample.json").path
+    }
+
+    static let sampleEntries = 40
+    static let sampleHeteronyms = 56
+    static let sampleDefinitions = 229
+
+    /// A fresh home folder with the sample imported; the caller removes it.
+    static func importedSample() throws -> (TemporaryDirectory, MOEDictionary) {
+        let home = try TemporaryDirectory("moe")
+        _ = try MOEImporter(databasePath: home.file("moe.sqlite")).importFile(at: samplePath)
+        return (home, try MOEDictionary(path: home.file("moe.sqlite")))
+    }
+
+    /// Runs `body` with the UTF-8 bytes of `text`.
+    static func withBytes<R>(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        try withBytes(Array(text.utf8), body)
+    }
+
+    static func withBytes<R>(_ bytes: [UInt8], _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        try bytes.withUnsafeBufferPointer(body)
+    }
+
+    /// The error `body` throws, as a JSONError, with its line and column in `bytes`.
+    static func jsonError(_ bytes: [UInt8], _ body: (inout JSONReader) throws -> Void) -> (JSONError, SourcePosition)? {
+        bytes.withUnsafeBufferPointer { buffer in
+            var reader = JSONReader(buffer)
+            do {
+                try body(&reader)
+                return nil
+            } catch let error as JSONError {
+                return (error, SourcePosition(offset: error.offset, in: buffer))
+            } catch {
+                return nil
+            }
+        }
+    }
+
+    /// Entries of a small document, one line each, wrapped in an array.
+    static func document(_ entries: String...) -> String { "[" + entries.joined(separator: ",\n") + "]" }
+}
+
+/// Collects what the reader hands over, decoded to Strings for easy comparison.
+struct RecordingSink: DictionarySink {
+    struct Entry: Equatable { var id: Int64; var title: String; var radical: String?; var strokes: Int64?; var rest: Int64? }
+    struct Heteronym: Equatable { var id: Int64; var entryID: Int64; var pinyin: String?; var bopomofo: String? }
+    struct Definition: Equatable {
+        var id: Int64; var heteronymID: Int64; var text: String?; var type: String?
+        var examples: String?; var quotes: String?; var links: String?; var synonyms: String?; var antonyms: String?
+    }
+
+    var entries: [Entry] = []
+    var heteronyms: [Heteronym] = []
+    var definitions: [Definition] = []
+
+    mutating func entry(_ r: EntryRecord) throws {
+        entries.append(Entry(id: r.id, title: r.title?.string ?? "", radical: r.radical?.string,
+                             strokes: r.strokeCount, rest: r.nonRadicalStrokeCount))
+    }
+
+    mutating func heteronym(_ r: HeteronymRecord) throws {
+        heteronyms.append(Heteronym(id: r.id, entryID: r.entryID, pinyin: r.pinyin?.string, bopomofo: r.bopomofo?.string))
+    }
+
+    mutating func definition(_ r: DefinitionRecord) throws {
+        func json(_ list: JSONList) -> String? { list.count == 0 ? nil : String(decoding: list.bytes, as: UTF8.self) }
+        definitions.append(Definition(id: r.id, heteronymID: r.heteronymID, text: r.text?.string, type: r.type?.string,
+                                      examples: json(r.examples), quotes: json(r.quotes), links: json(r.links),
+                                      synonyms: json(r.synonyms), antonyms: json(r.antonyms)))
+    }
+
+    /// Reads `text` as a dictionary document.
+    static func read(_ text: String) throws -> RecordingSink {
+        var sink = RecordingSink()
+        try Fixture.withBytes(text) { bytes in
+            var reader = DictionaryReader()
+            try reader.read(bytes, into: &sink)
+        }
+        return sink
+    }
+}

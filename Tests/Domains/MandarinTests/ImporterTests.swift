@@ -1,0 +1,194 @@
+import JSONReading
+import Foundation
+@testable import Mandarin
+import SQLiteDB
+import TestSupport
+import Testing
+
+@Suite("MOEImporter: building moe.sqlite")
+struct ImporterTests {
+    @Test func importsTheSampleWithItsCounts() throws {
+        let home = try TemporaryDirectory("moe-import")
+        defer { home.remove() }
+        var phases: [ImportProgress] = []
+        let importer = MOEImporter(databasePath: home.file("moe.sqlite")) { phases.append($0) }
+        let summary = try importer.importFile(at: Fixture.samplePath)
+        #expect(summary.entries == Fixture.sampleEntries)
+        #expect(summary.heteronyms == Fixture.sampleHeteronyms)
+        #expect(summary.definitions == Fixture.sampleDefinitions)
+        #expect(summary.database == home.file("moe.sqlite"))
+        #expect(summary.seconds >= 0)
+        #expect(phases.suffix(2) == [.indexing, .finishing])
+
+        let db = try Database(path: home.file("moe.sqlite"), mode: .readOnly)
+        #expect(try db.scalar("SELECT count(*) FROM entry")?.intValue == Int64(Fixture.sampleEntries))
+        #expect(try db.scalar("SELECT count(*) FROM heteronym")?.intValue == Int64(Fixture.sampleHeteronyms))
+        #expect(try db.scalar("SELECT count(*) FROM definition")?.intValue == Int64(Fixture.sampleDefinitions))
+        #expect(try db.scalar("PRAGMA user_version")?.intValue == Int64(MOESchema.version))
+        #expect(try db.scalar("SELECT value FROM meta WHERE key = 'entries'")?.textValue == "40")
+        #expect(try db.scalar("SELECT value FROM meta WHERE key = 'source'")?.textValue == "dict-revised-sample.json")
+        #expect(try db.scalar("PRAGMA integrity_check")?.textValue == "ok")
+    }
+
+    @Test func createsTheIndexesTheQueriesUse() throws {
+        let home = try TemporaryDirectory("moe-import")
+        defer { home.remove() }
+        _ = try MOEImporter(databasePath: home.file("moe.sqlite")).importFile(at: Fixture.samplePath)
+        let db = try Database(path: home.file("moe.sqlite"), mode: .readOnly)
+        let names = try db.query("SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name") { $0.text(0) ?? "" }
+        #expect(names == ["definition_heteronym", "entry_radical", "entry_strokes", "entry_title",
+                          "heteronym_bopomofo", "heteronym_entry", "heteronym_pinyin"])
+        func plan(_ sql: String, _ values: [SQLValue]) throws -> String {
+            try db.query("EXPLAIN QUERY PLAN " + sql, values) { $0.text(3) ?? "" }.joined(separator: "; ")
+        }
+        #expect(try plan("SELECT id FROM entry WHERE title = ?", [.text("行")]).contains("entry_title"))
+        #expect(try plan("SELECT id FROM entry WHERE stroke_count = ? ORDER BY title", [.integer(6)]).contains("entry_strokes"))
+        #expect(try plan("SELECT id FROM entry WHERE radical = ? ORDER BY non_radical_stroke_count, title", [.text("水")]).contains("entry_radical"))
+        #expect(try plan("SELECT id FROM heteronym WHERE pinyin_key >= ? AND pinyin_key < ?", [.text("xing"), .text("xing!")]).contains("heteronym_pinyin"))
+        #expect(try plan("SELECT id FROM heteronym WHERE bopomofo_key >= ? AND bopomofo_key < ?", [.text("ㄒㄧㄥ"), .text("ㄒㄧㄥ!")]).contains("heteronym_bopomofo"))
+    }
+
+    @Test func preservesTheStructureOfEveryEntry() throws {
+        let home = try TemporaryDirectory("moe-import")
+        defer { home.remove() }
+        _ = try MOEImporter(databasePath: home.file("moe.sqlite")).importFile(at: Fixture.samplePath)
+        let db = try Database(path: home.file("moe.sqlite"), mode: .readOnly)
+
+        let xing = try db.query("""
+            SELECT e.radical, e.stroke_count, e.non_radical_stroke_count, h.pinyin, h.bopomofo, h.pinyin_key, h.bopomofo_key
+            FROM entry e JOIN heteronym h ON h.entry_id = e.id WHERE e.title = '行' ORDER BY h.id
+            """) { row in (0..<7).map { row.value($0) } }
+        #expect(xing.count == 4)
+        #expect(xing.map { $0[3].textValue } == ["xíng", "háng", "xìng", "hàng"])
+        #expect(xing.map { $0[4].textValue } == ["ㄒㄧㄥˊ", "ㄏㄤˊ", "ㄒㄧㄥˋ", "ㄏㄤˋ"])
+        #expect(xing.map { $0[5].textValue } == ["xing", "hang", "xing", "hang"])
+        #expect(xing.map { $0[6].textValue } == ["ㄒㄧㄥ", "ㄏㄤ", "ㄒㄧㄥ", "ㄏㄤ"])
+        #expect(xing[0][0] == .text("行") && xing[0][1] == .integer(6) && xing[0][2] == .integer(0))
+
+        // The first sense of 行 keeps one example and two quotes as JSON arrays.
+        let first = try db.query("""
+            SELECT d.type, d.def, d.example, d.quote, d.link FROM definition d JOIN heteronym h ON h.id = d.heteronym_id
+            JOIN entry e ON e.id = h.entry_id WHERE e.title = '行' ORDER BY d.id LIMIT 1
+            """) { row in (0..<5).map { row.text($0) } }.first
+        #expect(first?[0] == "動" && first?[1] == "走、走路。")
+        #expect(first?[2] == #"["如：「直行」、「寸步難行」、「錦衣夜行」。"]"#)
+        #expect(MOEDictionary.list(first?[3]) == ["《論語．述而》：「三人行，必有我師焉？」", "唐．王維〈終南別業〉詩：「行到水窮處，坐看雲起時。」"])
+        #expect(first?[4] == nil)
+
+        // Synonyms, antonyms and links stay lists; every stored list is valid JSON.
+        let row = try db.query("""
+            SELECT d.synonyms, d.antonyms FROM definition d JOIN heteronym h ON h.id = d.heteronym_id
+            JOIN entry e ON e.id = h.entry_id WHERE e.title = '行為' AND d.synonyms IS NOT NULL
+            """) { [$0.text(0), $0.text(1)] }.first
+        #expect(row == [#"["舉動","行動","行徑"]"#, #"["思想"]"#])
+        let invalid = try db.scalar("""
+            SELECT count(*) FROM definition WHERE NOT (json_valid(coalesce(example, '[]')) AND json_valid(coalesce(quote, '[]'))
+              AND json_valid(coalesce(link, '[]')) AND json_valid(coalesce(synonyms, '[]')) AND json_valid(coalesce(antonyms, '[]')))
+            """)
+        #expect(invalid?.intValue == 0)
+        #expect(try db.scalar("SELECT count(*) FROM definition WHERE link IS NOT NULL")?.intValue == 8)
+        #expect(try db.scalar("SELECT sum(json_array_length(quote)) FROM definition")?.intValue ?? 0 > 100)
+
+        // The one entry with escaped quotes is stored decoded.
+        let mail = try db.scalar("""
+            SELECT d.def FROM definition d JOIN heteronym h ON h.id = d.heteronym_id JOIN entry e ON e.id = h.entry_id
+            WHERE e.title = '電子郵件地址'
+            """)?.textValue
+        #expect(mail?.contains(#""diction"為使用者網路的帳號"#) == true)
+    }
+
+    @Test func reimportReplacesThePreviousImportAsAWhole() throws {
+        let home = try TemporaryDirectory("moe-import")
+        defer { home.remove() }
+        let path = home.file("moe.sqlite")
+        _ = try MOEImporter(databasePath: path).importFile(at: Fixture.samplePath)
+        // A reader that opened the first import keeps seeing it, whole, while the second replaces it.
+        let before = try MOEDictionary(path: path)
+        try home.write("small.json", Fixture.document(
+            #"{"title": "新", "heteronyms": [{"pinyin": "xīn", "bopomofo": "ㄒㄧㄣ", "definitions": [{"def": "剛出現的。", "type": "形"}]}]}"#))
+        let summary = try MOEImporter(databasePath: path).importFile(at: home.file("small.json"))
+        #expect(summary.entries == 1 && summary.heteronyms == 1 && summary.definitions == 1)
+
+        #expect(try before.lookup("行").first?.readings.count == 4)
+        let after = try MOEDictionary(path: path)
+        #expect(try after.lookup("新").first?.readings.first?.pinyin == "xīn")
+        #expect(throws: MOEError.self) { try after.lookup("行") }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: home.path).sorted() == ["moe.sqlite", "small.json"])
+    }
+
+    @Test func aFailedImportKeepsThePreviousDatabaseAndLeavesNoTemporaryFile() throws {
+        let home = try TemporaryDirectory("moe-import")
+        defer { home.remove() }
+        let path = home.file("moe.sqlite")
+        _ = try MOEImporter(databasePath: path).importFile(at: Fixture.samplePath)
+        let original = try Data(contentsOf: URL(fileURLWithPath: path))
+
+        // Valid entries first, so rows were already written to the temporary file when it fails.
+        let good = #"{"title": "新", "heteronyms": []}"#
+        try home.write("broken.json", "[" + good + ",\n" + good + ",\n" + #"{"title": "壞", "heteronyms": [{"pinyin": "huài",, }]}"# + "]")
+        #expect(throws: MOEError.invalidJSON(file: home.file("broken.json"), message: "unexpected ',': expected a member name in double quotes",
+                                             position: SourcePosition(line: 3, column: 49, offset: 124))) {
+            try MOEImporter(databasePath: path).importFile(at: home.file("broken.json"))
+        }
+        try home.write("shape.json", "[" + good + ",\n" + #"{"title": ["壞"]}"# + "]")
+        #expect(throws: MOEError.unexpectedShape(file: home.file("shape.json"), message: "'title' must be a string, found an array",
+                                                 position: SourcePosition(line: 2, column: 11, offset: 47))) {
+            try MOEImporter(databasePath: path).importFile(at: home.file("shape.json"))
+        }
+
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == original)
+        #expect(try MOEDictionary(path: path).lookup("行").first?.readings.count == 4)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: home.path).sorted() == ["broken.json", "moe.sqlite", "shape.json"])
+    }
+
+    @Test func aFailedFirstImportCreatesNothing() throws {
+        let home = try TemporaryDirectory("moe-import")
+        defer { home.remove() }
+        try home.write("truncated.json", String(decoding: try Data(contentsOf: URL(fileURLWithPath: Fixture.samplePath)).prefix(20_000), as: UTF8.self))
+        #expect(throws: MOEError.self) { try MOEImporter(databasePath: home.file("moe.sqlite")).importFile(at: home.file("truncated.json")) }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: home.path) == ["truncated.json"])
+        #expect(throws: MOEError.notImported(database: home.file("moe.sqlite"))) { try MOEDictionary(path: home.file("moe.sqlite")) }
+    }
+
+    @Test func reportsAMissingOrCompressedSource() throws {
+        let home = try TemporaryDirectory("moe-import")
+        defer { home.remove() }
+        let importer = MOEImporter(databasePath: home.file("moe.sqlite"))
+        #expect(throws: MOEError.sourceMissing(home.file("nope.json"))) { try importer.importFile(at: home.file("nope.json")) }
+        #expect(throws: MOEError.unreadableSource(home.path, reason: "it is a folder")) { try importer.importFile(at: home.path) }
+        try Data([0xFD, 0x37, 0x7A, 0x58, 0x5A, 0x00, 0x00]).write(to: URL(fileURLWithPath: home.file("d.json.xz")))
+        do {
+            _ = try importer.importFile(at: home.file("d.json.xz"))
+            Issue.record("an xz file was accepted")
+        } catch let MOEError.invalidJSON(_, message, position) {
+            #expect(message.contains("xz -dk"))
+            #expect(position == SourcePosition(line: 1, column: 1, offset: 0))
+        }
+    }
+
+    @Test func importsAnEmptyArray() throws {
+        let home = try TemporaryDirectory("moe-import")
+        defer { home.remove() }
+        try home.write("empty.json", " [ ] \n")
+        let summary = try MOEImporter(databasePath: home.file("moe.sqlite")).importFile(at: home.file("empty.json"))
+        #expect(summary.entries == 0 && summary.heteronyms == 0 && summary.definitions == 0)
+    }
+
+    @Test func readsFromAPipe() throws {
+        // Not every path is a regular file that can be mapped: /dev/stdin, process substitution.
+        let home = try TemporaryDirectory("moe-import")
+        defer { home.remove() }
+        let fifo = home.file("fifo")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let text = Fixture.document(#"{"title": "管", "heteronyms": [{"pinyin": "guǎn", "definitions": [{"def": "管子。"}]}]}"#)
+        let writer = Thread {
+            if let handle = FileHandle(forWritingAtPath: fifo) {
+                handle.write(Data(text.utf8))
+                try? handle.close()
+            }
+        }
+        writer.start()
+        let summary = try MOEImporter(databasePath: home.file("moe.sqlite")).importFile(at: fifo)
+        #expect(summary.entries == 1 && summary.definitions == 1)
+    }
+}

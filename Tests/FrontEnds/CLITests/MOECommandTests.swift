@@ -1,0 +1,298 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Runs the built `vocab` binary against a private, empty home folder.
+private struct MOERunner {
+    let home: TemporaryDirectory
+
+    static let sample = Repository.root + "/Tests/Domains/MandarinTests/Fixtures/dict-revised-sample.json"
+
+    init() throws { home = try TemporaryDirectory("cli-moe") }
+
+    /// A runner whose home already holds the imported sample.
+    static func imported() throws -> MOERunner {
+        let runner = try MOERunner()
+        let result = try runner.run("import", "moe", sample)
+        #expect(result.status == 0, "\(result.stderr)")
+        return runner
+    }
+
+    func run(_ args: String...) throws -> ProcessResult { try run(args) }
+
+    func run(_ args: [String]) throws -> ProcessResult {
+        try runProcess(Repository.vocabExecutable, args, environment: ["VOCAB_HOME": home.path])
+    }
+
+    func json(_ args: String...) throws -> Any {
+        let result = try run(args + ["--json"])
+        #expect(result.status == 0, "\(args): \(result.stderr)")
+        return try JSONSerialization.jsonObject(with: Data(result.stdout.utf8))
+    }
+
+    var files: [String] { ((try? FileManager.default.contentsOfDirectory(atPath: home.path)) ?? []).sorted() }
+}
+
+@Suite("vocab MOE dictionary commands, as a process")
+struct MOECommandTests {
+    // MARK: import
+
+    @Test func importBuildsTheDatabaseAndSaysWhatItImported() throws {
+        let vocab = try MOERunner()
+        defer { vocab.home.remove() }
+        let result = try vocab.run("import", "moe", MOERunner.sample)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasPrefix("Imported 40 entries, 56 readings and 229 definitions in "))
+        #expect(result.stdout.contains(vocab.home.file("moe.sqlite")))
+        #expect(result.stderr.isEmpty, "no progress when stderr is not a terminal")
+        #expect(vocab.files == ["moe.sqlite"])
+    }
+
+    @Test func importPrintsAJSONSummary() throws {
+        let vocab = try MOERunner()
+        defer { vocab.home.remove() }
+        let summary = try #require(try vocab.json("import", "moe", MOERunner.sample) as? [String: Any])
+        #expect(summary["entries"] as? Int == 40)
+        #expect(summary["heteronyms"] as? Int == 56)
+        #expect(summary["definitions"] as? Int == 229)
+        #expect(summary["seconds"] is Double)
+    }
+
+    @Test func malformedJSONFailsWithItsPositionAndKeepsThePreviousImport() throws {
+        let vocab = try MOERunner.imported()
+        defer { vocab.home.remove() }
+        try vocab.home.write("bad.json", "[{\"title\": \"行\",\n  \"heteronyms\": [}]")
+        let result = try vocab.run("import", "moe", vocab.home.file("bad.json"))
+        #expect(result.status == 65)
+        #expect(result.stderr.contains("invalid JSON at line 2, column 18"), "\(result.stderr)")
+        #expect(result.stderr.contains("Nothing was imported"))
+        #expect(result.stdout.isEmpty)
+        #expect(vocab.files == ["bad.json", "moe.sqlite"])
+        #expect(try vocab.run("lookup", "行").status == 0, "the previous import still answers")
+    }
+
+    @Test func aWrongShapeFailsWithItsPosition() throws {
+        let vocab = try MOERunner()
+        defer { vocab.home.remove() }
+        try vocab.home.write("shape.json", "{\"title\": \"行\"}")
+        let result = try vocab.run("import", "moe", vocab.home.file("shape.json"))
+        #expect(result.status == 65)
+        #expect(result.stderr.contains("not in the dict-revised.json format at line 1, column 1"))
+        #expect(result.stderr.contains("must be a JSON array of entries"))
+        #expect(vocab.files == ["shape.json"])
+    }
+
+    @Test func aMissingSourceFileExits66() throws {
+        let vocab = try MOERunner()
+        defer { vocab.home.remove() }
+        let result = try vocab.run("import", "moe", vocab.home.file("dict-revised.json"))
+        #expect(result.status == 66)
+        #expect(result.stderr.contains("no file at"))
+    }
+
+    @Test func unreadableInputAndUnwritableHomeExit74() throws {
+        let vocab = try MOERunner()
+        defer { vocab.home.remove() }
+        let folder = try vocab.run("import", "moe", vocab.home.path)
+        #expect(folder.status == 74)
+        #expect(folder.stderr.contains("cannot read \(vocab.home.path): it is a folder"))
+        try vocab.home.write("file", "not a folder")
+        let home = try vocab.run("import", "moe", MOERunner.sample, "--home", vocab.home.file("file/home"))
+        #expect(home.status == 74)
+        #expect(home.stderr.contains("could not write the dictionary database"))
+    }
+
+    @Test func aDamagedDatabaseAsksForANewImport() throws {
+        let vocab = try MOERunner()
+        defer { vocab.home.remove() }
+        try vocab.home.write("moe.sqlite", "not a database")
+        let result = try vocab.run("lookup", "行")
+        #expect(result.status == 65)
+        #expect(result.stderr.contains("Run 'vocab import moe PATH' again"))
+    }
+
+    // MARK: lookup
+
+    @Test func lookupBeforeAnyImportTellsHowToImport() throws {
+        let vocab = try MOERunner()
+        defer { vocab.home.remove() }
+        for args in [["lookup", "行"], ["strokes", "6"], ["radical", "水"], ["search", "--pinyin", "xing"]] {
+            let result = try vocab.run(args)
+            #expect(result.status == 66, "\(args)")
+            #expect(result.stderr.contains("Run 'vocab import moe PATH'"), "\(args)")
+        }
+    }
+
+    @Test func lookupShowsEveryReadingWithItsSenses() throws {
+        let vocab = try MOERunner.imported()
+        defer { vocab.home.remove() }
+        let result = try vocab.run("lookup", "行")
+        #expect(result.status == 0)
+        for part in ["radical 行, 6 strokes", "(一) xíng  ㄒㄧㄥˊ", "(二) háng  ㄏㄤˊ", "(三) xìng  ㄒㄧㄥˋ", "(四) hàng  ㄏㄤˋ",
+                     "〔動〕 verb", "〔名〕 noun", "1. 走、走路。", "如：「直行」", "《論語．述而》"] {
+            #expect(result.stdout.contains(part), "missing \(part)")
+        }
+        let words = try vocab.run("lookup", "行使")
+        #expect(words.stdout.contains("synonyms: 使用") && words.stdout.contains("antonyms: 放棄"))
+    }
+
+    @Test func lookupPrintsJSONWithReadingsAndGroups() throws {
+        let vocab = try MOERunner.imported()
+        defer { vocab.home.remove() }
+        let entries = try #require(try vocab.json("lookup", "行") as? [[String: Any]])
+        let readings = try #require(entries.first?["readings"] as? [[String: Any]])
+        #expect(readings.count == 4)
+        #expect(readings.compactMap { $0["pinyin"] as? String } == ["xíng", "háng", "xìng", "hàng"])
+        let groups = try #require(readings.first?["groups"] as? [[String: Any]])
+        #expect(groups.compactMap { $0["type"] as? String } == ["動", "名", "形", "副", "連"])
+        let first = try #require((groups.first?["definitions"] as? [[String: Any]])?.first)
+        #expect(first["text"] as? String == "走、走路。")
+        #expect((first["quotes"] as? [String])?.count == 2)
+        #expect(entries.first?["strokeCount"] as? Int == 6)
+    }
+
+    @Test func lookupOfAnUnknownWordSuggestsAndExits1() throws {
+        let vocab = try MOERunner.imported()
+        defer { vocab.home.remove() }
+        let result = try vocab.run("lookup", "行李箱")
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("'行李箱' is not in the dictionary. Did you mean: 行李"), "\(result.stderr)")
+    }
+
+    // MARK: strokes and radical
+
+    @Test func strokesListsCharactersByTitle() throws {
+        let vocab = try MOERunner.imported()
+        defer { vocab.home.remove() }
+        let result = try vocab.run("strokes", "6")
+        #expect(result.status == 0)
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first == "6 characters with 6 strokes:")
+        #expect(lines.dropFirst().compactMap { $0.split(separator: " ").first.map(String.init) } == ["休", "好", "汗", "江", "池", "行"])
+        #expect(result.stdout.contains("xíng, háng, xìng, hàng"))
+
+        let narrowed = try vocab.run("strokes", "9", "--radical", "行")
+        #expect(narrowed.stdout.hasPrefix("1 character with 9 strokes under the radical 行:") && narrowed.stdout.contains("衍"))
+        let list = try #require(try vocab.json("strokes", "6", "--limit", "2") as? [String: Any])
+        #expect(list["total"] as? Int == 6)
+        #expect((list["characters"] as? [[String: Any]])?.compactMap { $0["title"] as? String } == ["休", "好"])
+        #expect(try vocab.run("strokes", "6", "--limit", "2").stdout.contains("… 4 more: use --limit 6"))
+    }
+
+    @Test func strokesRefusesCountsThatAreNotPositiveWholeNumbers() throws {
+        let vocab = try MOERunner.imported()
+        defer { vocab.home.remove() }
+        for bad in [["0"], ["-3"], ["six"], ["6.5"], ["6", "7"], ["--six"]] {
+            let result = try vocab.run(["strokes"] + bad)
+            #expect(result.status == 64, "\(bad)")
+            #expect(result.stderr.contains("The stroke count must be a whole number of 1 or more, like 6 (got '\(bad.joined(separator: " "))')"),
+                    "\(bad): \(result.stderr)")
+        }
+        let missing = try vocab.run("strokes")
+        #expect(missing.status == 64 && missing.stderr.contains("Give a stroke count, like 6."))
+        #expect(try vocab.run("strokes", "6", "--limit", "0").status == 64)
+    }
+
+    @Test func noResultsIsSaidPlainly() throws {
+        let vocab = try MOERunner.imported()
+        defer { vocab.home.remove() }
+        let strokes = try vocab.run("strokes", "99")
+        #expect(strokes.status == 0)
+        #expect(strokes.stdout == "No characters have 99 strokes.\n")
+        let radical = try vocab.run("radical", "龜")
+        #expect(radical.status == 0)
+        #expect(radical.stdout == "No characters under the radical 龜.\n")
+        let filed = try vocab.run("radical", "海")
+        #expect(filed.stdout == "No characters under the radical 海. 海 itself is filed under the radical 水: try 'vocab radical 水'.\n")
+        let search = try vocab.run("search", "--pinyin", "zzz")
+        #expect(search.status == 0)
+        #expect(search.stdout == "No readings match 'zzz'.\n")
+        let json = try vocab.run("strokes", "99", "--json")
+        #expect(json.status == 0 && json.stdout.contains("\"total\" : 0"))
+    }
+
+    @Test func radicalListsByStrokesBeyondTheRadical() throws {
+        let vocab = try MOERunner.imported()
+        defer { vocab.home.remove() }
+        let result = try vocab.run("radical", "水")
+        #expect(result.status == 0)
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first == "10 characters under the radical 水, by strokes beyond the radical:")
+        let titles = lines.dropFirst().map { $0.split(separator: " ", omittingEmptySubsequences: true)[1] }
+        #expect(titles == ["水", "永", "汁", "求", "汗", "江", "池", "汪", "泳", "海"])
+        #expect(lines[1].hasPrefix("  +0   水"))
+        #expect(try vocab.run("radical", "氵").stdout == result.stdout)
+        let list = try #require(try vocab.json("radical", "行", "--limit", "3") as? [String: Any])
+        #expect(list["total"] as? Int == 8)
+        #expect((list["characters"] as? [[String: Any]])?.compactMap { $0["nonRadicalStrokeCount"] as? Int } == [0, 3, 5])
+    }
+
+    @Test func radicalRefusesAnythingButOneCharacter() throws {
+        let vocab = try MOERunner.imported()
+        defer { vocab.home.remove() }
+        for bad in ["abc", "水火", "w", ""] {
+            let result = try vocab.run("radical", bad)
+            #expect(result.status == 64, "\(bad)")
+            #expect(result.stderr.contains("Give one radical character"), "\(bad): \(result.stderr)")
+        }
+        #expect(try vocab.run("strokes", "6", "--radical", "ab").status == 64)
+    }
+
+    // MARK: search
+
+    @Test func searchByPinyinIgnoresTones() throws {
+        let vocab = try MOERunner.imported()
+        defer { vocab.home.remove() }
+        let result = try vocab.run("search", "--pinyin", "xing")
+        #expect(result.status == 0)
+        for reading in ["xíng", "xìng", "xǐng", "xīng"] { #expect(result.stdout.contains(reading), "\(reading)") }
+        #expect(result.stdout.split(separator: "\n").first?.hasPrefix("行") == true, "simplest whole reading first")
+        let matches = try #require(try vocab.json("search", "--pinyin", "xíng", "--limit", "5") as? [[String: Any]])
+        #expect(matches.count == 5)
+        #expect(matches.allSatisfy { $0["exact"] as? Bool == true })
+        let umlaut = try #require(try vocab.json("search", "--pinyin", "lv") as? [[String: Any]])
+        #expect(umlaut.compactMap { $0["title"] as? String } == ["綠"])
+    }
+
+    @Test func searchByBopomofoIgnoresTones() throws {
+        let vocab = try MOERunner.imported()
+        defer { vocab.home.remove() }
+        let matches = try #require(try vocab.json("search", "--bopomofo", "ㄒㄧㄥˊ") as? [[String: Any]])
+        #expect(matches.contains { $0["title"] as? String == "醒" })
+        #expect(matches.contains { $0["bopomofo"] as? String == "ㄒㄧㄥˊ　ㄖㄣˊ" })
+        #expect(matches.count <= 30)
+    }
+
+    @Test func searchTakesExactlyOneOfTextPinyinAndBopomofo() throws {
+        let vocab = try MOERunner.imported()
+        defer { vocab.home.remove() }
+        for args in [["search"], ["search", "cat", "--pinyin", "xing"], ["search", "--pinyin", "xing", "--bopomofo", "ㄒㄧㄥ"]] {
+            let result = try vocab.run(args)
+            #expect(result.status == 64, "\(args)")
+            #expect(result.stderr.contains("Give exactly one of TEXT, --pinyin or --bopomofo."), "\(args)")
+        }
+        let letters = try vocab.run("search", "--pinyin", "123")
+        #expect(letters.status == 64 && letters.stderr.contains("--pinyin needs pinyin letters"))
+        let zhuyin = try vocab.run("search", "--bopomofo", "xing")
+        #expect(zhuyin.status == 64 && zhuyin.stderr.contains("--bopomofo needs zhuyin letters"))
+    }
+
+    // MARK: help
+
+    @Test(arguments: [
+        (["import", "moe", "--help"], "vocab import moe ~/Downloads/dict-revised.json"),
+        (["import", "--help"], "vocab import moe dict-revised.json"),
+        (["lookup", "--help"], "vocab lookup 行"),
+        (["strokes", "--help"], "vocab strokes 9 --radical 行"),
+        (["radical", "--help"], "vocab radical 氵 --limit 50"),
+        (["search", "--help"], "vocab search --pinyin xing"),
+    ])
+    func helpTeachesWithExamples(_ args: [String], _ example: String) throws {
+        let vocab = try MOERunner()
+        defer { vocab.home.remove() }
+        let result = try vocab.run(args)
+        #expect(result.status == 0)
+        #expect(result.stdout.contains(example), "\(args)")
+        if args.count > 2 || args[0] != "import" { #expect(result.stdout.contains("--json"), "\(args)") }
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+
+/// A fresh directory under the system temp folder, removed by `remove()`.
+public struct TemporaryDirectory: Sendable {
+    public let path: String
+
+    public init(_ label: String = "vocab-test") throws {
+        path = NSTemporaryDirectory() + "\(label)-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    public func file(_ name: String) -> String { path + "/" + name }
+
+    public func write(_ name: String, _ text: String) throws {
+        let target = file(name)
+        try FileManager.default.createDirectory(atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: URL(fileURLWithPath: target))
+    }
+
+    public func remove() { try? FileManager.default.removeItem(atPath: path) }
+}
+
+public enum Repository {
+    /// The package root, found from this file's location.
+    public static let root: String = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<4 { url.deleteLastPathComponent() }   // Tests/Support/TestSupport/TestSupport.swift
+        return url.path
+    }()
+
+    public static var categories: String { root + "/Categories" }
+
+    /// The folder the test binary was built into; the `vocab` executable sits beside it.
+    public static var productsDirectory: String {
+        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        var dir = URL(fileURLWithPath: exe).deletingLastPathComponent()
+        // XCTest bundles nest the binary in <name>.xctest on some platforms.
+        if dir.pathExtension == "xctest" { dir.deleteLastPathComponent() }
+        return dir.path
+    }
+
+    public static var vocabExecutable: String { productsDirectory + "/vocab" }
+}
+
+public struct ProcessResult: Sendable {
+    public let status: Int32
+    public let stdout: String
+    public let stderr: String
+}
+
+/// Runs a program to completion with the given input and environment additions.
+public func runProcess(
+    _ executable: String, _ arguments: [String], environment: [String: String] = [:],
+    input: String? = nil, currentDirectory: String? = nil
+) throws -> ProcessResult {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    var env = ProcessInfo.processInfo.environment
+    for (k, v) in environment { env[k] = v }
+    process.environment = env
+    if let currentDirectory { process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }
+    let out = Pipe(), err = Pipe(), inPipe = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    process.standardInput = inPipe
+    try process.run()
+    if let input { inPipe.fileHandleForWriting.write(Data(input.utf8)) }
+    try inPipe.fileHandleForWriting.close()
+    // Drain both pipes concurrently so a chatty child cannot block on a full pipe.
+    nonisolated(unsafe) var errData = Data()
+    let group = DispatchGroup()
+    group.enter()
+    let errFD = err.fileHandleForReading.fileDescriptor
+    DispatchQueue.global().async {
+        errData = readAll(errFD)
+        group.leave()
+    }
+    let outData = readAll(out.fileHandleForReading.fileDescriptor)
+    group.wait()
+    process.waitUntilExit()
+    return ProcessResult(status: process.terminationStatus,
+                         stdout: String(decoding: outData, as: UTF8.self),
+                         stderr: String(decoding: errData, as: UTF8.self))
+}
+
+/// Reads a descriptor to its end, retrying reads a signal interrupted (FileHandle traps on EINTR).
+public func readAll(_ fd: Int32) -> Data {
+    var data = Data()
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    while true {
+        let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        if n > 0 { data.append(contentsOf: buffer[0..<n]); continue }
+        if n < 0 && errno == EINTR { continue }
+        return data
+    }
+}
