@@ -1,5 +1,5 @@
 import AudioFile
-import Catalog
+import Vocabulary
 
 /// The tiers in the order they are tried: a human recording, the older clip collection,
 /// then synthesis, which always works.

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import TextMatching
 
 public struct ValidationIssue: Sendable, Equatable, CustomStringConvertible, Codable {
     public var file: String

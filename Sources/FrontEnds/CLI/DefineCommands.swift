@@ -1,4 +1,6 @@
 import CLICore
+import App
+import AppCore
 import ArgumentParser
 import Catalog
 import Foundation
@@ -48,10 +50,9 @@ struct DefineCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let env = options.environment
         let catalog = try await options.openCatalog()
-        let store = try env.openUserStore()
-        let service = try dictionary.definitionService(env, store: store, verbose: options.verbose)
+        let store = try options.services.userStore()
+        let service = try dictionary.definitionService(options.services, store: store, verbose: options.verbose)
         let result = try await WordDefiner(catalog: catalog, definitions: service).define(word, lang: lang, refresh: refresh)
         if options.json {
             try Output.datedJSON(DefinitionJSON(result))
@@ -228,7 +229,7 @@ struct RandomCommand: AsyncParsableCommand {
     func run() async throws {
         let env = options.environment
         let endpoint = try Endpoint.resolve(flag: ("--random-url", randomURL), variable: "VOCAB_RANDOM_URL",
-                                            config: ("randomURL", try env.userConfig().randomURL), fallback: RandomWordClient.defaultBaseURL)
+                                            config: ("randomURL", try options.services.config().randomURL), fallback: RandomWordClient.defaultBaseURL)
         if options.verbose && seed == nil { Output.error("vocab: random words from \(endpoint.url) (from \(endpoint.origin)).") }
         var requestOptions = DictionaryAPIClient.defaultOptions
         requestOptions.timeout = timeout

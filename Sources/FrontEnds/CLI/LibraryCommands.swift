@@ -1,4 +1,6 @@
 import CLICore
+import App
+import AppCore
 import ArgumentParser
 import Catalog
 import Foundation
@@ -31,7 +33,7 @@ extension GlobalOptions {
     /// and the current catalog.
     func openLibrary() async throws -> (WordLibrary, SQLiteDocumentStore) {
         let catalog = try await openCatalog()
-        let store = try environment.openUserStore()
+        let store = try services.userStore()
         return (WordLibrary(store: store, catalog: catalog), store)
     }
 }
@@ -59,10 +61,10 @@ struct LibraryAddCommand: AsyncParsableCommand {
     func run() async throws {
         let (library, store) = try await options.openLibrary()
         // Built lazily: catalog words never need the network, nor a valid dictionary setting.
-        let env = options.environment, dictionary = self.dictionary, verbose = options.verbose
+        let services = options.services, dictionary = self.dictionary, verbose = options.verbose
         let result = try await library.add(word) { text in
             do {
-                let service = try dictionary.definitionService(env, store: store, verbose: verbose)
+                let service = try dictionary.definitionService(services, store: store, verbose: verbose)
                 let answer = try await service.define(text)
                 guard let (pos, definition) = answer.entries.firstDefinition else { return .unknown }
                 return .known(headword: answer.entries.first?.word ?? text, partOfSpeech: pos, definition: definition,

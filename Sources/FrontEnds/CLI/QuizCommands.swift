@@ -1,4 +1,5 @@
 import CLICore
+import App
 import ArgumentParser
 import Catalog
 import Foundation
@@ -65,7 +66,7 @@ struct QuizCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let store = try options.environment.openUserStore()
+        let store = try options.services.userStore()
         let results = QuizHistory(store: store)
         if history {
             try HistoryText.show(try await results.recent(limit: limit), json: options.json)

@@ -1,9 +1,14 @@
+import AppCore
+import HTTPTransport
 import Hummingbird
 
 /// Refuses, before routing, what no endpoint accepts: methods other than GET and HEAD,
 /// request targets longer than the limit, paths with dot segments, backslashes or control
 /// characters (raw or percent-encoded). Routes then see only plausible paths.
 struct RequestGuard<Context: RequestContext>: RouterMiddleware {
+    /// Longest request target (path and query) the server reads; longer gets 414.
+    static var maxURILength: Int { 2048 }
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         try Self.check(method: request.method, target: request.uri.string, path: request.uri.path)
         return try await next(request, context)
@@ -11,20 +16,20 @@ struct RequestGuard<Context: RequestContext>: RouterMiddleware {
 
     static func check(method: HTTPRequest.Method, target: String, path: String) throws {
         guard method == .get || method == .head else {
-            throw APIError(.methodNotAllowed, code: "method_not_allowed", message: "this API only answers GET and HEAD.",
+            throw APIError(status: .methodNotAllowed, code: "method_not_allowed", message: "this API only answers GET and HEAD.",
                            headers: [.allow: "GET, HEAD"])
         }
-        guard target.utf8.count <= InputRules.maxURILength else {
-            throw APIError(.uriTooLong, code: "uri_too_long", message: "the request target is longer than \(InputRules.maxURILength) bytes.")
+        guard target.utf8.count <= Self.maxURILength else {
+            throw Failure(.uriTooLong, code: "uri_too_long", message: "the request target is longer than \(Self.maxURILength) bytes.")
         }
         guard let decoded = TextScanning.percentDecode(path[...]) else {
-            throw APIError.badRequest("invalid_text", "the path is not valid percent-encoded UTF-8.")
+            throw Failure(.badInput, code: "invalid_text", message: "the path is not valid percent-encoded UTF-8.")
         }
         if decoded.unicodeScalars.contains(where: InputRules.isForbidden) {
-            throw APIError.badRequest("invalid_text", "the path contains control characters.")
+            throw Failure(.badInput, code: "invalid_text", message: "the path contains control characters.")
         }
         if TextScanning.contains(decoded, ascii: "\\") || TextScanning.hasDotSegment(path) || TextScanning.hasDotSegment(decoded) {
-            throw APIError.badRequest("path_traversal", "the path may not contain '.' or '..' segments or backslashes.")
+            throw Failure(.badInput, code: "path_traversal", message: "the path may not contain '.' or '..' segments or backslashes.")
         }
     }
 }

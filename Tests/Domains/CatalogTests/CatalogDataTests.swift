@@ -38,33 +38,33 @@ struct ValidatorTests {
     }
 
     @Test func missingFieldIsReported() {
-        let broken = Fixture.word("cat").replacingOccurrences(of: #""vi": "con vật","#, with: "")
-        let found = issues([("animals.json", Fixture.category("animals", order: 1, words: [broken]))])
+        let broken = CatalogFixture.word("cat").replacingOccurrences(of: #""vi": "con vật","#, with: "")
+        let found = issues([("animals.json", CatalogFixture.category("animals", order: 1, words: [broken]))])
         #expect(found == ["animals.json: word 'cat': missing field 'vi'"])
     }
 
     @Test func duplicateHeadwordInACategoryIsReported() {
-        let found = issues([("animals.json", Fixture.category("animals", order: 1, words: [Fixture.word("cat"), Fixture.word("Cat")]))])
+        let found = issues([("animals.json", CatalogFixture.category("animals", order: 1, words: [CatalogFixture.word("cat"), CatalogFixture.word("Cat")]))])
         #expect(found == ["animals.json: word 'Cat': duplicate headword in this category"])
     }
 
     @Test func unknownLevelAndCategoryAreReported() {
-        let word = Fixture.word("cat").replacingOccurrences(of: #""categories": ["animals"]"#, with: #""categories": ["animals", "pets"]"#)
+        let word = CatalogFixture.word("cat").replacingOccurrences(of: #""categories": ["animals"]"#, with: #""categories": ["animals", "pets"]"#)
             .replacingOccurrences(of: #""levels": ["starters", "movers", "flyers"]"#, with: #""levels": ["starter", "movers", "flyers"]"#)
-        let found = issues([("animals.json", Fixture.category("animals", order: 1, words: [word]))])
+        let found = issues([("animals.json", CatalogFixture.category("animals", order: 1, words: [word]))])
         #expect(found.contains("animals.json: word 'cat': unknown level 'starter' (valid: starters, movers, flyers)"))
         #expect(found.contains("animals.json: word 'cat': unknown category 'pets'"))
     }
 
     @Test func anExampleForALevelTheWordIsNotAtIsReported() {
-        let word = Fixture.word("cat", levels: ["movers", "flyers"])
+        let word = CatalogFixture.word("cat", levels: ["movers", "flyers"])
             .replacingOccurrences(of: #""examples": {"#, with: #""examples": {"starters": "I see a cat.", "#)
-        let found = issues([("animals.json", Fixture.category("animals", order: 1, words: [word]))])
+        let found = issues([("animals.json", CatalogFixture.category("animals", order: 1, words: [word]))])
         #expect(found == ["animals.json: word 'cat': example for level 'starters', which is not among the word's levels"], "\(found)")
     }
 
     @Test func levelsMustBeCumulative() {
-        let found = issues([("animals.json", Fixture.category("animals", order: 1, words: [Fixture.word("cat", levels: ["starters", "flyers"])]))])
+        let found = issues([("animals.json", CatalogFixture.category("animals", order: 1, words: [CatalogFixture.word("cat", levels: ["starters", "flyers"])]))])
         #expect(found.contains { $0.contains("must run from the level of introduction to flyers") })
     }
 
@@ -76,7 +76,7 @@ struct ValidatorTests {
     }
 
     @Test func headerMustMatchFileAndBeComplete() {
-        let found = issues([("pets.json", Fixture.category("animals", order: 1, words: []).replacingOccurrences(of: "#112233", with: "red"))])
+        let found = issues([("pets.json", CatalogFixture.category("animals", order: 1, words: []).replacingOccurrences(of: "#112233", with: "red"))])
         #expect(found.contains("pets.json: id 'animals' must match the file name 'pets'"))
         #expect(found.contains("pets.json: color 'red' is not #RRGGBB"))
     }

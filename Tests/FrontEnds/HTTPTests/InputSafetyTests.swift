@@ -1,4 +1,6 @@
 import Foundation
+import AppCore
+@testable import HTTPAPI
 import Testing
 
 @Suite("vocab serve: hostile and malformed input gets a 4xx, never a crash")
@@ -150,5 +152,22 @@ struct SplitMix {
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
+    }
+}
+
+@Suite("Query strings")
+struct QueryStringTests {
+    @Test("decode as forms; a repeated name or an invalid escape is refused when asked for")
+    func query() throws {
+        let q = QueryParameters("q=ice+cream&limit=5&q=other&flag&x=%E2%9C%93&=empty&bad=%G1&worse=%ff%fe")
+        #expect(throws: Failure.self) { try q["q"] }
+        #expect(try q["limit"] == "5")
+        #expect(try q["flag"] == "")
+        #expect(try q["x"] == "✓")
+        #expect(throws: Failure.self) { try q["bad"] }
+        #expect(throws: Failure.self) { try q["worse"] }
+        #expect(try q["missing"] == nil)
+        #expect(try QueryParameters("q=ice+cream")["q"] == "ice cream")
+        #expect(try QueryParameters(nil)["q"] == nil)
     }
 }
