@@ -39,9 +39,12 @@ let package = Package(
         .systemLibrary(name: "CCurl", path: "Sources/Foundations/CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CEspeakNG", path: "Sources/Foundations/CEspeakNG", providers: [.apt(["libespeak-ng-dev"])]),
         .systemLibrary(name: "CSndFile", path: "Sources/Foundations/CSndFile", providers: [.apt(["libsndfile1-dev"])]),
+        // No pkgConfig, like the others: a link flag would map libebur128 at every start-up.
+        .systemLibrary(name: "CEbur128", path: "Sources/Foundations/CEbur128", providers: [.apt(["libebur128-dev"])]),
         .target(name: "CurlShim", dependencies: ["CCurl"], path: "Sources/Foundations/CurlShim"),
         .target(name: "EspeakShim", dependencies: ["CEspeakNG"], path: "Sources/Foundations/EspeakShim"),
         .target(name: "SndFileShim", dependencies: ["CSndFile"], path: "Sources/Foundations/SndFileShim"),
+        .target(name: "Ebur128Shim", dependencies: ["CEbur128"], path: "Sources/Foundations/Ebur128Shim"),
         .target(name: "SQLiteDB", dependencies: ["CSQLite"], path: "Sources/Foundations/SQLiteDB"),
         // A validating pull parser for JSON that reports positions (category files, the MOE dictionary).
         .target(name: "JSONReading", path: "Sources/Foundations/JSONReading"),
@@ -54,6 +57,9 @@ let package = Package(
         .target(name: "HTTPFetch", dependencies: ["CCurl", "CurlShim"], path: "Sources/Foundations/HTTPFetch"),
         .target(name: "AudioFile", dependencies: ["CSndFile", "SndFileShim", "FileAccess"], path: "Sources/Foundations/AudioFile"),
         .target(name: "Speech", dependencies: ["CEspeakNG", "EspeakShim"], path: "Sources/Foundations/Speech"),
+        // EBU R128 loudness of word clips (libebur128), trimming and normalising to one target,
+        // and the checks an imported recording must pass.
+        .target(name: "ClipProcessing", dependencies: ["AudioFile", "Ebur128Shim"], path: "Sources/Foundations/ClipProcessing"),
 
         // MARK: Storage
         .target(name: "Store", dependencies: ["SQLiteDB"], path: "Sources/Storage/Store"),
@@ -132,8 +138,14 @@ let package = Package(
 
         // MARK: Tests (the same layers)
         .target(name: "TestSupport", path: "Tests/Support/TestSupport"),
+        // A fresh process in which libebur128 has not been touched yet, to see the lazy load and
+        // the load failure (neither can be seen inside the shared test process).
+        .executableTarget(name: "loudness-probe", dependencies: ["ClipProcessing", "Ebur128Shim", "AudioFile"],
+                          path: "Tests/Support/loudness-probe"),
         .testTarget(name: "TextMatchingTests", dependencies: ["TextMatching"], path: "Tests/Foundations/TextMatchingTests"),
         .testTarget(name: "FileAccessTests", dependencies: ["FileAccess", "SQLiteDB", "TestSupport"], path: "Tests/Foundations/FileAccessTests"),
+        .testTarget(name: "ClipProcessingTests", dependencies: ["ClipProcessing", "AudioFile", "Ebur128Shim"],
+                    path: "Tests/Foundations/ClipProcessingTests"),
         .testTarget(name: "SQLiteDBTests", dependencies: ["SQLiteDB", "TestSupport"], path: "Tests/Foundations/SQLiteDBTests"),
         .testTarget(name: "StoreTests", dependencies: ["Store", "SQLiteDB", "TestSupport"], path: "Tests/Storage/StoreTests"),
         .testTarget(name: "CacheTests", dependencies: ["Cache", "Store", "SQLiteDB", "TestSupport"], path: "Tests/Storage/CacheTests"),
