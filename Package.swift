@@ -71,7 +71,7 @@ let package = Package(
         .target(name: "Catalog", dependencies: ["Vocabulary", "Store", "Cache", "SQLiteDB", "JSONReading", "TextMatching", "FileAccess"],
                 path: "Sources/Domains/Catalog"),
         // Clips from three tiers (recorded, legacy, espeak-ng).
-        .target(name: "Audio", dependencies: ["Vocabulary", "AudioFile", "Speech", "HTTPFetch", "TextMatching", "FileAccess", "Offloading"],
+        .target(name: "Audio", dependencies: ["Vocabulary", "AudioFile", "ClipProcessing", "Speech", "HTTPFetch", "TextMatching", "FileAccess", "Offloading"],
                 path: "Sources/Domains/Audio"),
         // The MOE revised Mandarin dictionary: import, lookup, stroke, radical and reading search.
         .target(name: "Mandarin", dependencies: ["SQLiteDB", "JSONReading"], path: "Sources/Domains/Mandarin"),
@@ -87,7 +87,7 @@ let package = Package(
                 path: "Sources/Application/AppCore"),
         // The composition root: builds the services for the CLI, the server and the tests.
         .target(name: "App", dependencies: [
-            "AppCore", "Catalog", "Cache", "Store", "Audio", "AudioFile", "Speech", "HTTPFetch", "Mandarin",
+            "AppCore", "Catalog", "Cache", "Store", "Audio", "AudioFile", "ClipProcessing", "Speech", "HTTPFetch", "Mandarin",
             "Definitions", "Library", "Quiz", "SQLiteDB", "FileAccess", "Offloading", "Vocabulary",
         ], path: "Sources/Application/App"),
 
@@ -152,18 +152,18 @@ let package = Package(
         .testTarget(name: "CatalogTests", dependencies: ["Catalog", "Store", "SQLiteDB", "TestSupport"], path: "Tests/Domains/CatalogTests"),
         .testTarget(name: "MandarinTests", dependencies: ["Mandarin", "JSONReading", "SQLiteDB", "TestSupport"],
                     path: "Tests/Domains/MandarinTests", resources: [.copy("Fixtures")]),
-        .testTarget(name: "AudioTests", dependencies: ["Audio", "AudioFile", "Speech", "HTTPFetch", "Vocabulary", "TestSupport"],
+        .testTarget(name: "AudioTests", dependencies: ["Audio", "AudioFile", "ClipProcessing", "Speech", "HTTPFetch", "Vocabulary", "TestSupport"],
                     path: "Tests/Domains/AudioTests"),
         .testTarget(name: "LearningTests", dependencies: ["Definitions", "Library", "Quiz", "HTTPFetch", "Store", "Catalog", "TestSupport"],
                     path: "Tests/Domains/LearningTests"),
         .testTarget(name: "AppCoreTests", dependencies: ["AppCore", "Catalog", "TestSupport"], path: "Tests/Application/AppCoreTests"),
-        .testTarget(name: "AppTests", dependencies: ["App", "AppCore", "Catalog", "Audio", "Mandarin", "Library", "Store", "SQLiteDB", "TestSupport"],
+        .testTarget(name: "AppTests", dependencies: ["App", "AppCore", "Catalog", "Audio", "Speech", "Mandarin", "Library", "Store", "SQLiteDB", "TestSupport"],
                     path: "Tests/Application/AppTests"),
         .testTarget(name: "HTTPTransportTests", dependencies: ["HTTPTransport", "TestSupport"], path: "Tests/FrontEnds/HTTPTransportTests"),
         // CLITests and HTTPTests run the built `vocab` and `vocab-full` programs (swift build --build-tests builds them).
         .testTarget(name: "CLITests", dependencies: ["TestSupport"], path: "Tests/FrontEnds/CLITests"),
         .testTarget(name: "HTTPTests", dependencies: [
-            "HTTPAPI", "HTTPTransport", "App", "AppCore", "Catalog", "Cache", "Audio", "AudioFile", "HTTPFetch", "Mandarin", "TestSupport",
+            "HTTPAPI", "HTTPTransport", "App", "AppCore", "Catalog", "Cache", "Audio", "AudioFile", "HTTPFetch", "Mandarin", "Speech", "TestSupport",
             .product(name: "CompressNIO", package: "compress-nio"),
         ], path: "Tests/FrontEnds/HTTPTests"),
     ]

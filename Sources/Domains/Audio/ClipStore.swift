@@ -4,24 +4,32 @@ import Foundation
 import TextMatching
 import Vocabulary
 
-/// Which clip: the entry it pronounces, the accent and the file format. Every clip vocab
-/// writes (`say`, `render`, the server's cache) is filed by this key, so two entries never
-/// share a file: 行 and 水 are two files, and so are `May` the month and `may` the verb.
+/// Which clip: the entry it pronounces, the accent, the reading (Mandarin titles have several)
+/// and the file format. Every clip vocab writes (`say`, `render`, the server's cache, `audio
+/// import`) is filed by this key, so two entries never share a file: 行 and 水 are two files, and
+/// so are `May` the month and `may` the verb, and 行 read xíng and 行 read háng.
 public struct ClipKey: Sendable, Hashable {
     public var entry: EntryReference
     public var accent: Accent
+    public var reading: String?
     public var format: AudioFormat
 
-    public init(entry: EntryReference, accent: Accent, format: AudioFormat) {
+    public init(entry: EntryReference, accent: Accent, reading: String? = nil, format: AudioFormat) {
         self.entry = entry
         self.accent = accent
+        self.reading = reading
         self.format = format
     }
 
     /// `<accent>/<source>/<id>.<format>`, readable: `british/catalog/animals/cat.wav`. Catalog
-    /// ids keep their category folder; free text gets a short readable name and a hash of the
-    /// exact text (`text/hello-1f2e3d4c`), since any text can be spoken and file names are short.
-    public var relativePath: String {
+    /// ids keep their category folder; a Mandarin title is a folder with one file per reading,
+    /// named by its numbered pinyin (`mandarin/moe/行/hang2.wav`); free text gets a short readable
+    /// name and a hash of the exact text (`text/hello-1f2e3d4c`), since any text can be spoken
+    /// and file names are short.
+    public var relativePath: String { "\(relativeStem).\(format.fileExtension)" }
+
+    /// The path without its extension.
+    public var relativeStem: String {
         let name: String
         switch entry.source {
         case .catalog:
@@ -30,9 +38,9 @@ public struct ClipKey: Sendable, Hashable {
             let slug = ClipNaming.slug(entry.id)
             name = "\(slug.isEmpty ? "clip" : String(slug.prefix(40)))-\(Self.hash(entry.id))"
         case .moe:
-            name = Self.fileSafe(entry.id)
+            name = Self.fileSafe(entry.id) + (reading.map { "/" + Pinyin.fileName($0) } ?? "")
         }
-        return "\(accent.rawValue)/\(entry.source.rawValue)/\(name).\(format.fileExtension)"
+        return "\(accent.rawValue)/\(entry.source.rawValue)/\(name)"
     }
 
     /// Letters, digits, "-" and "_" as they are (in any script); every other byte as %XX, so
@@ -58,8 +66,9 @@ public struct ClipKey: Sendable, Hashable {
 }
 
 /// What is known about a stored clip, kept beside it (`<clip>.json`): which tier made it, from
-/// what, and a fingerprint of the inputs it was made from (the entry's clip references), so a
-/// changed reference makes the clip stale instead of serving the old one.
+/// what, and a fingerprint of the inputs it was made from (`Pronouncer.inputs`: the files each
+/// tier would read, with their size and time, or their absence), so a recording added, replaced
+/// or removed makes the clip stale instead of serving the old one.
 public struct ClipRecord: Codable, Sendable, Equatable {
     public var word: String
     public var entry: String
@@ -68,8 +77,10 @@ public struct ClipRecord: Codable, Sendable, Equatable {
     public var source: String
     public var duration: Double
     public var inputs: String
+    public var reading: String?
 
-    public init(word: String, entry: EntryReference, accent: Accent, tier: Tier, source: String, duration: Double, inputs: String) {
+    public init(word: String, entry: EntryReference, accent: Accent, tier: Tier, source: String, duration: Double, inputs: String,
+                reading: String? = nil) {
         self.word = word
         self.entry = entry.description
         self.accent = accent
@@ -77,6 +88,7 @@ public struct ClipRecord: Codable, Sendable, Equatable {
         self.source = source
         self.duration = duration
         self.inputs = inputs
+        self.reading = reading
     }
 }
 
@@ -118,18 +130,13 @@ public struct ClipStore: Sendable {
         try AudioFile.write(pronunciation.clip.pcm, to: audio, format: key.format)
         let record = ClipRecord(word: word, entry: key.entry, accent: key.accent, tier: pronunciation.clip.tier,
                                 source: pronunciation.clip.source, duration: (pronunciation.clip.pcm.duration * 1000).rounded() / 1000,
-                                inputs: inputs)
+                                inputs: inputs, reading: key.reading)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         try DurableFile.write(Array(try encoder.encode(record)), to: recordPath(for: key), durable: false)
         return StoredClip(path: audio, record: record)
     }
 
-    /// The fingerprint of what a clip is made from: the request's references. A new recording
-    /// for a word changes it; the words themselves are in the key.
-    public static func inputs(of request: ClipRequest) -> String {
-        "recorded=\(request.references?.recorded ?? "")\u{1F}legacy=\(request.references?.legacy ?? "")"
-    }
 }
 
 extension String {

@@ -10,6 +10,12 @@ public struct ValidationIssue: Sendable, Equatable, CustomStringConvertible, Cod
     public var word: String?
     public var message: String
 
+    public init(file: String, word: String? = nil, message: String) {
+        self.file = file
+        self.word = word
+        self.message = message
+    }
+
     public var description: String {
         if let word { return "\(file): word '\(word)': \(message)" }
         return "\(file): \(message)"
@@ -123,7 +129,7 @@ public struct CatalogValidator: Sendable {
         } else { issue("missing field 'pos'") }
 
         let ipa = w["ipa"]?.object
-        for accent in Accent.allCases {
+        for accent in Accent.english {
             if let value = text(ipa?[accent.rawValue]) {
                 if value.contains("/") || value.contains("[") { issue("ipa.\(accent.rawValue) must not contain slashes or brackets") }
             } else { issue("missing field 'ipa.\(accent.rawValue)'") }
@@ -148,7 +154,7 @@ public struct CatalogValidator: Sendable {
         if let audio = w["audio"] {
             if let byAccent = audio.object {
                 for (accent, refs) in byAccent {
-                    if Accent(rawValue: accent) == nil { issue("audio for unknown accent '\(accent)'") }
+                    if Accent(rawValue: accent)?.isEnglish != true { issue("audio for unknown accent '\(accent)' (british, american)") }
                     guard let refs = refs.object else { issue("audio.\(accent) must be an object"); continue }
                     for key in refs.keys where key != "recorded" && key != "legacy" { issue("audio.\(accent).\(key) is not a tier (recorded, legacy)") }
                 }

@@ -46,7 +46,7 @@ struct AudioCommandTests {
         let (_, env) = try runner()
         let result = try runProcess(Repository.vocabExecutable, ["say", "cat", "--tier", "recorded"], environment: env)
         #expect(result.status == 1)
-        #expect(result.stderr.contains("no recorded clip referenced"))
+        #expect(result.stderr.contains("no recorded clip for british (none imported, none referenced)"))
         let bad = try runProcess(Repository.vocabExecutable, ["say", "cat", "--accent", "scottish"], environment: env)
         #expect(bad.status == 64)
     }
@@ -95,8 +95,8 @@ struct AudioCommandTests {
         #expect(result.status == 1)
         #expect(result.stderr.contains("failed: red (british)"))
         let csv = try String(contentsOfFile: out + "/manifest.csv", encoding: .utf8)
-        #expect(csv.hasPrefix("word,entry,accent,status,tier,source,duration,path,error\n"))
-        #expect(csv.contains("red,catalog:colours/red,british,failed"))
-        #expect(csv.contains("blue,catalog:colours/blue,british,rendered,tts,espeak-ng en-gb"))
+        #expect(csv.hasPrefix("word,entry,accent,reading,status,tier,source,duration,path,error\n"))
+        #expect(csv.contains("red,catalog:colours/red,british,,failed"))
+        #expect(csv.contains("blue,catalog:colours/blue,british,,rendered,tts,espeak-ng en-gb"))
     }
 }
