@@ -144,7 +144,7 @@ let package = Package(
                           path: "Tests/Support/loudness-probe"),
         .testTarget(name: "TextMatchingTests", dependencies: ["TextMatching"], path: "Tests/Foundations/TextMatchingTests"),
         .testTarget(name: "FileAccessTests", dependencies: ["FileAccess", "SQLiteDB", "TestSupport"], path: "Tests/Foundations/FileAccessTests"),
-        .testTarget(name: "ClipProcessingTests", dependencies: ["ClipProcessing", "AudioFile", "Ebur128Shim"],
+        .testTarget(name: "ClipProcessingTests", dependencies: ["ClipProcessing", "AudioFile", "Ebur128Shim", "CEbur128"],
                     path: "Tests/Foundations/ClipProcessingTests"),
         .testTarget(name: "SQLiteDBTests", dependencies: ["SQLiteDB", "TestSupport"], path: "Tests/Foundations/SQLiteDBTests"),
         .testTarget(name: "StoreTests", dependencies: ["Store", "SQLiteDB", "TestSupport"], path: "Tests/Storage/StoreTests"),

@@ -46,6 +46,10 @@ public struct ClipKey: Sendable, Hashable {
     /// Letters, digits, "-" and "_" as they are (in any script); every other byte as %XX, so
     /// no name is ".", "..", hidden, or holds a separator.
     static func fileSafe(_ text: String) -> String {
+        // Most names are plain ASCII letters, digits and hyphens: they are their own file name.
+        if !text.isEmpty, text.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) || $0 == 0x2D || $0 == 0x5F }) {
+            return text
+        }
         var out = ""
         for scalar in text.unicodeScalars {
             if scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "-" || scalar == "_" {
@@ -65,8 +69,8 @@ public struct ClipKey: Sendable, Hashable {
     }
 }
 
-/// What is known about a stored clip, kept beside it (`<clip>.json`): which tier made it, from
-/// what, and a fingerprint of the inputs it was made from (`Pronouncer.inputs`: the files each
+/// What is known about a stored clip, kept inside it (as JSON in the file's comment: a WAV's
+/// LIST/INFO chunk, a FLAC or Ogg Vorbis comment): which tier made it, from what, and a fingerprint of the inputs it was made from (`Pronouncer.inputs`: the files each
 /// tier would read, with their size and time, or their absence), so a recording added, replaced
 /// or removed makes the clip stale instead of serving the old one.
 public struct ClipRecord: Codable, Sendable, Equatable {
@@ -92,6 +96,39 @@ public struct ClipRecord: Codable, Sendable, Equatable {
     }
 }
 
+extension ClipRecord {
+    /// As stored in a clip's comment: compact, keys sorted, so the same record is the same bytes.
+    /// Written by hand: JSONEncoder took as long as writing the clip. `ClipRecord`'s decoder reads
+    /// it back (tested).
+    public var json: String {
+        var fields = [("accent", Self.quoted(accent.rawValue)), ("duration", String(duration)), ("entry", Self.quoted(entry)),
+                      ("inputs", Self.quoted(inputs))]
+        if let reading { fields.append(("reading", Self.quoted(reading))) }
+        fields += [("source", Self.quoted(source)), ("tier", Self.quoted(tier.rawValue)), ("word", Self.quoted(word))]
+        return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
+    }
+
+    static func quoted(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 {
+                    out += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count) + String(scalar.value, radix: 16)
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+}
+
 /// A clip on disk with its record.
 public struct StoredClip: Sendable {
     public var path: String
@@ -104,36 +141,38 @@ public struct StoredClip: Sendable {
 }
 
 /// Clips filed by `ClipKey` under one folder: the vocab home's `clips/` for `say` and the
-/// server, the output folder for `render`. Files are written under a temporary name and
-/// renamed, the record after the clip, so a reader that finds a record finds its clip whole.
+/// server, the output folder for `render`. Each clip carries its record in its own metadata
+/// and is written under a temporary name and renamed, so a reader finds a clip whole with its
+/// record or not at all. (A record in a file of its own doubled the files a render creates,
+/// and creating files was most of a render's time on a busy ext4.)
 public struct ClipStore: Sendable {
     public let root: String
 
     public init(root: String) { self.root = root }
 
     public func path(for key: ClipKey) -> String { root + "/" + key.relativePath }
-    func recordPath(for key: ClipKey) -> String { path(for: key) + ".json" }
 
     /// The stored clip for `key` if it was made from the same inputs and is still a file.
     public func stored(_ key: ClipKey, inputs: String) -> StoredClip? {
         let audio = path(for: key)
-        guard let data = FileManager.default.contents(atPath: recordPath(for: key)),
-              let record = try? JSONDecoder().decode(ClipRecord.self, from: data),
-              record.inputs == inputs, ContainedFile.isRegular(audio) else { return nil }
+        guard let record = Self.record(of: audio), record.inputs == inputs else { return nil }
         return StoredClip(path: audio, record: record)
     }
 
-    /// Writes a pronunciation's clip and its record.
+    /// The record a clip carries, if it is a clip vocab wrote.
+    public static func record(of path: String) -> ClipRecord? {
+        guard let text = AudioFile.comment(of: path) else { return nil }
+        return try? JSONDecoder().decode(ClipRecord.self, from: Data(text.utf8))
+    }
+
+    /// Writes a pronunciation's clip with its record.
     @discardableResult
     public func save(_ pronunciation: Pronunciation, key: ClipKey, word: String, inputs: String) throws -> StoredClip {
         let audio = path(for: key)
-        try AudioFile.write(pronunciation.clip.pcm, to: audio, format: key.format)
         let record = ClipRecord(word: word, entry: key.entry, accent: key.accent, tier: pronunciation.clip.tier,
                                 source: pronunciation.clip.source, duration: (pronunciation.clip.pcm.duration * 1000).rounded() / 1000,
                                 inputs: inputs, reading: key.reading)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        try DurableFile.write(Array(try encoder.encode(record)), to: recordPath(for: key), durable: false)
+        try AudioFile.write(pronunciation.clip.pcm, to: audio, format: key.format, comment: record.json)
         return StoredClip(path: audio, record: record)
     }
 

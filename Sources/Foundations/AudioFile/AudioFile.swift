@@ -197,17 +197,51 @@ public enum AudioFile {
         return info
     }
 
+    /// The comment stored in a clip's own metadata (see `write(_:to:format:comment:)`), reading
+    /// the header only; nil when there is none or the file cannot be opened.
+    public static func comment(of path: String) -> String? {
+        guard let fd = try? ContainedFile.openRegular(path) else { return nil }
+        var info = SF_INFO()
+        guard let file = vocab_sf_open_fd(fd, Int32(SFM_READ), &info, 1) else {
+            close(fd)
+            return nil
+        }
+        defer { vocab_sf_close(file) }
+        return vocab_sf_get_string(file, Int32(SF_STR_COMMENT)).map { String(cString: $0) }
+    }
+
     /// Writes atomically: a temporary file beside the target, renamed over it when complete.
-    public static func write(_ pcm: PCM, to path: String, format: AudioFormat) throws {
-        let directory = (path as NSString).deletingLastPathComponent
-        if !directory.isEmpty { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) }
-        let temporary = "\(directory.isEmpty ? "." : directory)/.\((path as NSString).lastPathComponent).\(getpid()).tmp"
+    /// `comment`, if given, goes into the file's own metadata (a WAV's LIST/INFO chunk, a FLAC
+    /// or Ogg Vorbis comment), so what is known about a clip travels inside it: one file per
+    /// clip, not two.
+    public static func write(_ pcm: PCM, to path: String, format: AudioFormat, comment: String? = nil) throws {
+        let slash = path.lastIndex(of: "/")
+        let directory = slash.map { String(path[..<$0]) } ?? ""
+        if !directory.isEmpty, access(directory, F_OK) != 0 {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        }
+        if format == .wav {
+            do {
+                try DurableFile.write(wavBytes(pcm, comment: comment), to: path, durable: false)
+            } catch let error as FileError {
+                throw AudioError.writeFailed(path: path, reason: error.description)
+            }
+            return
+        }
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        let temporary = "\(directory.isEmpty ? "." : directory)/.\(name).\(getpid()).tmp"
         var info = SF_INFO()
         info.samplerate = Int32(pcm.sampleRate)
         info.channels = 1
         info.format = format.sndfileFormat
         guard let file = vocab_sf_open(temporary, Int32(SFM_WRITE), &info) else {
             throw AudioError.writeFailed(path: path, reason: String(cString: vocab_sf_strerror(nil)))
+        }
+        if let comment, vocab_sf_set_string(file, Int32(SF_STR_COMMENT), comment) != 0 {
+            let reason = String(cString: vocab_sf_strerror(file))
+            vocab_sf_close(file)
+            unlink(temporary)
+            throw AudioError.writeFailed(path: path, reason: "cannot store the comment: " + reason)
         }
         let written = pcm.samples.withUnsafeBufferPointer { vocab_sf_writef_float(file, $0.baseAddress, sf_count_t($0.count)) }
         vocab_sf_close(file)
@@ -221,4 +255,48 @@ public enum AudioFile {
             throw AudioError.writeFailed(path: path, reason: reason)
         }
     }
-}
+
+    /// A 16-bit mono WAV, built in memory and written with one call: libsndfile writes a WAV in
+    /// a dozen seeks and writes (its header three times), which was a tenth of a render's time.
+    /// The comment goes into a LIST/INFO ICMT chunk, where libsndfile (and every tag reader)
+    /// finds it. Samples are clipped to ±1 and rounded to the nearest step of 1/32767.
+    public static func wavBytes(_ pcm: PCM, comment: String? = nil) -> [UInt8] {
+        var list: [UInt8] = []
+        if let comment {
+            var text = Array(comment.utf8) + [0]
+            if text.count % 2 == 1 { text.append(0) }
+            list = Array("INFO".utf8) + Array("ICMT".utf8)
+            withUnsafeBytes(of: UInt32(text.count).littleEndian) { list.append(contentsOf: $0) }
+            list += text
+        }
+        let dataBytes = pcm.samples.count * 2
+        var header: [UInt8] = []
+        func u32(_ v: Int) { withUnsafeBytes(of: UInt32(v).littleEndian) { header.append(contentsOf: $0) } }
+        func u16(_ v: Int) { withUnsafeBytes(of: UInt16(v).littleEndian) { header.append(contentsOf: $0) } }
+        header += Array("RIFF".utf8)
+        u32(4 + 24 + (list.isEmpty ? 0 : 8 + list.count) + 8 + dataBytes)
+        header += Array("WAVE".utf8)
+        header += Array("fmt ".utf8)
+        u32(16); u16(1); u16(1); u32(pcm.sampleRate); u32(pcm.sampleRate * 2); u16(2); u16(16)
+        if !list.isEmpty {
+            header += Array("LIST".utf8)
+            u32(list.count)
+            header += list
+        }
+        header += Array("data".utf8)
+        u32(dataBytes)
+        let start = header.count
+        return [UInt8](unsafeUninitializedCapacity: start + dataBytes) { buffer, count in
+            _ = buffer.initialize(from: header)
+            // The header has an even length, so the samples are 2-byte aligned.
+            let out = UnsafeMutableRawPointer(buffer.baseAddress! + start).bindMemory(to: Int16.self, capacity: pcm.samples.count)
+            pcm.samples.withUnsafeBufferPointer { samples in
+                for i in 0..<samples.count {
+                    // Rounded half away from zero, without a call to roundf per sample.
+                    let y = min(1, max(-1, samples[i])) * 32767
+                    out[i] = Int16(y + (y >= 0 ? 0.5 : -0.5)).littleEndian
+                }
+            }
+            count = start + dataBytes
+        }
+    }}

@@ -17,14 +17,18 @@ public enum ClipProcessingError: Error, CustomStringConvertible, Sendable, Equat
 /// What `ClipProcessor.process` did to a clip.
 public struct ProcessingReport: Sendable, Equatable, Codable {
     public var targetLUFS: Double
+    /// The loudness of the speech as it came in (measured on the trimmed clip: the measurement
+    /// leaves silence out either way).
     public var inputLUFS: Double
-    /// Measured on the output; below the target only when `peakLimited`.
+    /// The output's loudness (the input's plus the gain, which is exact for a linear gain, or
+    /// measured again for very quiet input); below the target only when `peakLimited`.
     public var outputLUFS: Double
     public var gainDB: Double
     /// The gain was lowered so the true peak stays under the ceiling; the target was not reached.
     public var peakLimited: Bool
     public var trimmedLeadingMS: Double
     public var trimmedTrailingMS: Double
+    /// Of the trimmed clip: a click cut off with the silence does not count.
     public var inputTruePeakDBTP: Double
     public var outputTruePeakDBTP: Double
     public var outputSamplePeakDBFS: Double
@@ -78,13 +82,12 @@ public struct ClipProcessor: Sendable {
 
     public func process(_ pcm: PCM) throws -> ProcessedClip {
         try validateSettings()
-        let input = try Loudness.measure(pcm)
-        guard !input.isSilent else { throw ClipProcessingError.silent("no sound above \(Int(settings.silence.floorDBFS)) dBFS") }
-        guard input.integratedLUFS >= settings.silentBelowLUFS else {
-            throw ClipProcessingError.silent(String(format: "%.1f LUFS is below %.0f LUFS", input.integratedLUFS, settings.silentBelowLUFS))
-        }
-
         let rate = pcm.sampleRate
+        guard Loudness.plausibleSampleRates.contains(rate), !pcm.samples.isEmpty else {
+            // Measuring says why (no samples, an impossible rate) in its own words.
+            _ = try Loudness.measure(pcm)
+            throw ClipProcessingError.silent("no samples")
+        }
         let speech = settings.silence.span(of: pcm)
         guard !speech.isEmpty else { throw ClipProcessingError.silent("no sound above \(Int(settings.silence.floorDBFS)) dBFS") }
         let lead = samples(settings.leadingMarginMS, rate), trail = samples(settings.trailingMarginMS, rate)
@@ -92,8 +95,15 @@ public struct ClipProcessor: Sendable {
 
         var trimmed = Array(pcm.samples[kept])
         applyFades(&trimmed, length: samples(settings.fadeMS, rate))
+        // One measurement, of the trimmed clip: the loudness is the speech's (the measurement
+        // gates silence out anyway), and loudness and true peak follow a linear gain exactly,
+        // so the output's figures are the input's plus the gain. Measuring three times (input,
+        // trimmed, output) was half the cost of rendering a word.
         let unity = try Loudness.measure(PCM(samples: trimmed, sampleRate: rate))
         guard !unity.isSilent else { throw ClipProcessingError.silent("no sound left after trimming") }
+        guard unity.integratedLUFS >= settings.silentBelowLUFS else {
+            throw ClipProcessingError.silent(String(format: "%.1f LUFS is below %.0f LUFS", unity.integratedLUFS, settings.silentBelowLUFS))
+        }
 
         var gainDB = settings.targetLUFS - unity.integratedLUFS
         var limited = false
@@ -105,20 +115,29 @@ public struct ClipProcessor: Sendable {
         let factor = pow(10, gainDB / 20)
         // Gain in Double, rounded once to Float; clamped only as a guard, the ceiling is ≤ 0 dBTP.
         let output = trimmed.map { Float(min(1, max(-1, Double($0) * factor))) }
-        let out = try Loudness.measure(PCM(samples: output, sampleRate: rate))
+        var outLUFS = unity.integratedLUFS + gainDB, outTruePeak = unity.truePeakDBTP + gainDB, outSamplePeak = unity.samplePeakDBFS + gainDB
+        if unity.integratedLUFS < Self.exactBelowLUFS {
+            // BS.1770's absolute gate (-70 LUFS) may have left out blocks of a very quiet clip
+            // that count once it is raised: measure what comes out instead.
+            let out = try Loudness.measure(PCM(samples: output, sampleRate: rate))
+            (outLUFS, outTruePeak, outSamplePeak) = (out.integratedLUFS, out.truePeakDBTP, out.samplePeakDBFS)
+        }
 
         let msPerSample = 1000 / Double(rate)
         let report = ProcessingReport(
-            targetLUFS: settings.targetLUFS, inputLUFS: input.integratedLUFS, outputLUFS: out.integratedLUFS,
+            targetLUFS: settings.targetLUFS, inputLUFS: unity.integratedLUFS, outputLUFS: outLUFS,
             gainDB: gainDB, peakLimited: limited,
             trimmedLeadingMS: Double(kept.lowerBound) * msPerSample,
             trimmedTrailingMS: Double(pcm.samples.count - kept.upperBound) * msPerSample,
-            inputTruePeakDBTP: input.truePeakDBTP, outputTruePeakDBTP: out.truePeakDBTP,
-            outputSamplePeakDBFS: out.samplePeakDBFS,
+            inputTruePeakDBTP: unity.truePeakDBTP, outputTruePeakDBTP: outTruePeak,
+            outputSamplePeakDBFS: outSamplePeak,
             speechInOutput: (speech.lowerBound - kept.lowerBound)..<(speech.upperBound - kept.lowerBound),
             outputSeconds: Double(output.count) / Double(rate))
         return ProcessedClip(pcm: PCM(samples: output, sampleRate: rate), report: report)
     }
+
+    /// Below this loudness the output is measured again rather than computed (see `process`).
+    static let exactBelowLUFS = -50.0
 
     private func validateSettings() throws {
         let s = settings

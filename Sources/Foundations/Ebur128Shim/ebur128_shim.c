@@ -18,6 +18,7 @@ static int (*p_add_frames_float)(ebur128_state *, const float *, size_t);
 static int (*p_loudness_global)(ebur128_state *, double *);
 static int (*p_sample_peak)(ebur128_state *, unsigned int, double *);
 static int (*p_true_peak)(ebur128_state *, unsigned int, double *);
+static int (*p_loudness_window)(ebur128_state *, unsigned long, double *);
 
 static void load(void) {
     char name[sizeof soname];
@@ -38,7 +39,9 @@ static void load(void) {
     p_loudness_global = dlsym(library, "ebur128_loudness_global");
     p_sample_peak = dlsym(library, "ebur128_sample_peak");
     p_true_peak = dlsym(library, "ebur128_true_peak");
-    if (!p_get_version || !p_init || !p_destroy || !p_add_frames_float || !p_loudness_global || !p_sample_peak || !p_true_peak) {
+    p_loudness_window = dlsym(library, "ebur128_loudness_window");
+    if (!p_get_version || !p_init || !p_destroy || !p_add_frames_float || !p_loudness_global || !p_sample_peak || !p_true_peak
+        || !p_loudness_window) {
         snprintf(load_error, sizeof load_error, "%s lacks an expected function (need libebur128 1.2 or later)", name);
         library = NULL;
     }
@@ -73,3 +76,4 @@ int vocab_ebur128_add_frames_float(ebur128_state *state, const float *src, size_
 int vocab_ebur128_loudness_global(ebur128_state *state, double *out) { return vocab_ebur128_available() ? p_loudness_global(state, out) : EBUR128_ERROR_INVALID_MODE; }
 int vocab_ebur128_sample_peak(ebur128_state *state, unsigned int channel, double *out) { return vocab_ebur128_available() ? p_sample_peak(state, channel, out) : EBUR128_ERROR_INVALID_MODE; }
 int vocab_ebur128_true_peak(ebur128_state *state, unsigned int channel, double *out) { return vocab_ebur128_available() ? p_true_peak(state, channel, out) : EBUR128_ERROR_INVALID_MODE; }
+int vocab_ebur128_loudness_window(ebur128_state *state, unsigned long window, double *out) { return vocab_ebur128_available() ? p_loudness_window(state, window, out) : EBUR128_ERROR_INVALID_MODE; }

@@ -100,12 +100,14 @@ struct SayCommand: AsyncParsableCommand {
         let skipped = pronunciation.skipped
         let clip: StoredClip
         if let output {
-            // A file of the user's choosing: rendered for this call, not kept in the store.
-            try AudioFile.write(pronunciation.clip.pcm, to: output, format: format)
-            clip = StoredClip(path: output, record: ClipRecord(word: request.word, entry: request.key(format: format).entry, accent: accent,
-                                                               tier: pronunciation.clip.tier, source: pronunciation.clip.source,
-                                                               duration: (pronunciation.clip.pcm.duration * 1000).rounded() / 1000,
-                                                               inputs: inputs, reading: request.reading))
+            // A file of the user's choosing: rendered for this call, not kept in the store, but
+            // carrying its record like every clip vocab writes (the same bytes as `render`'s).
+            let record = ClipRecord(word: request.word, entry: request.key(format: format).entry, accent: accent,
+                                    tier: pronunciation.clip.tier, source: pronunciation.clip.source,
+                                    duration: (pronunciation.clip.pcm.duration * 1000).rounded() / 1000,
+                                    inputs: inputs, reading: request.reading)
+            try AudioFile.write(pronunciation.clip.pcm, to: output, format: format, comment: record.json)
+            clip = StoredClip(path: output, record: record)
         } else {
             clip = try services.clipStore.save(pronunciation, key: request.key(format: format), word: request.word, inputs: inputs)
         }

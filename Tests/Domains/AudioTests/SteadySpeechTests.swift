@@ -49,3 +49,41 @@ struct SteadySpeechTests {
         #expect(same == [true, true, true])
     }
 }
+
+@Suite("Clip records inside the clips")
+struct ClipRecordTests {
+    @Test func aRecordReadsBackFromTheClipItDescribes() throws {
+        let dir = try TemporaryDirectory("record")
+        defer { dir.remove() }
+        let record = ClipRecord(word: "say \"cheese\" \\ 行", entry: EntryReference(.moe, "行"), accent: .mandarin, tier: .legacy,
+                                source: "/a/b\tc\nd\u{1}", duration: 0.348, inputs: "clips-2\u{1F}tts=x", reading: "háng")
+        #expect(try JSONDecoder().decode(ClipRecord.self, from: Data(record.json.utf8)) == record)
+        for format in AudioFormat.allCases {
+            let path = dir.file("clip.\(format.fileExtension)")
+            try AudioFile.write(tone(), to: path, format: format, comment: record.json)
+            #expect(ClipStore.record(of: path) == record, "\(format)")
+            #expect(abs(try AudioFile.inspect(path).duration - 0.4) < 0.02)
+        }
+    }
+}
+
+@Suite("Render manifest")
+struct RenderManifestTests {
+    @Test func theHandWrittenJSONIsWhatJSONEncoderWrites() throws {
+        let job = RenderJob(entry: EntryReference(.catalog, "food/ice-cream"), word: "ice \"cream\"", accent: .american, references: nil, format: .wav)
+        let moe = RenderJob(entry: EntryReference(.moe, "行"), word: "行", accent: .mandarin, references: nil, format: .ogg, reading: "háng")
+        let results = [
+            RenderResult(job: job, status: .rendered, path: "/a/b/ice-cream.wav", tier: .tts, source: "espeak-ng en-us", duration: 0.348,
+                         skipped: [TierSkip(tier: .recorded, reason: "no recorded clip", isAbsence: true),
+                                   TierSkip(tier: .legacy, reason: "truncated: 1\\2\n", isAbsence: false)]),
+            RenderResult(job: moe, status: .kept, path: "/a/行/hang2.ogg", tier: .legacy, source: "/Audio/legacy/行.wav", duration: 1.5),
+            RenderResult(job: job, status: .failed, path: "/x.wav", error: "worker exited\twith status 9 \u{1}"),
+        ]
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        for list in [results, []] {
+            let reference = String(decoding: try encoder.encode(list), as: UTF8.self)
+            #expect(RenderManifest.json(list) == reference)
+        }
+    }
+}

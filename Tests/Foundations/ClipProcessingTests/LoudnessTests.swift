@@ -1,5 +1,6 @@
 import AudioFile
-import ClipProcessing
+@testable import ClipProcessing
+import CEbur128
 import Foundation
 import Testing
 
@@ -94,5 +95,79 @@ import Testing
         #expect(span.lowerBound == lead + alone.lowerBound)
         #expect(span.upperBound == lead + alone.upperBound)
         #expect(abs(try Loudness.measure(pcm).integratedLUFS - Loudness.measure(word).integratedLUFS) < 0.05)
+    }
+}
+
+@Suite struct TruePeakTests {
+    /// libebur128 itself, over the whole clip, as `Loudness` measured it before it skipped the
+    /// stretches that cannot hold the peak.
+    func libebur128(_ pcm: PCM) throws -> (sample: Double, truePeak: Double) {
+        let meter = try Meter(sampleRate: pcm.sampleRate, mode: Int32(bitPattern: EBUR128_MODE_TRUE_PEAK.rawValue))
+        try pcm.samples.withUnsafeBufferPointer { try meter.add($0) }
+        try [Float](repeating: 0, count: 256).withUnsafeBufferPointer { try meter.add($0) }
+        return (try meter.samplePeak(), try meter.truePeak())
+    }
+
+    @Test func theSameAsLibebur128OnSpeechTonesAndEdges() throws {
+        let scratch = try Scratch(); defer { scratch.remove() }
+        var clips = try ["cat", "elephant", "ice cream", "zoo"].map { try spoken($0, in: scratch) }
+        clips.append(tone(hertz: 5000, rmsDBFS: -3, seconds: 0.3, sampleRate: 22050))     // peaks between samples
+        clips.append(PCM(samples: [0, 0.9, -0.9, 0.9, -0.9, 0.9, 0], sampleRate: 44100))   // the interpolator's worst case, at the edges
+        var spiky = tone(hertz: 300, rmsDBFS: -40, seconds: 0.4, sampleRate: 48000)
+        spiky.samples[100] = 0.7
+        clips.append(spiky)
+        for pcm in clips {
+            let ours = try pcm.samples.withUnsafeBufferPointer { try #require(TruePeak(sampleRate: pcm.sampleRate)).peaks(of: $0) }
+            let reference = try libebur128(pcm)
+            #expect(ours.sample == reference.sample)
+            #expect(abs(ours.truePeak - reference.truePeak) < 1e-6 * max(1, reference.truePeak), "\(ours.truePeak) against \(reference.truePeak)")
+        }
+    }
+}
+
+@Suite struct KWeightingTests {
+    /// libebur128 measuring the same thing: the span's end to warm its filter, then the span,
+    /// read 400 ms at a time from its momentary window and the energies averaged.
+    func libebur128(_ pcm: PCM) throws -> Double {
+        let span = SpeechGate.measurement.span(of: pcm)
+        let rate = pcm.sampleRate
+        let meter = try Meter(sampleRate: rate, mode: Int32(bitPattern: EBUR128_MODE_M.rawValue))
+        let window = rate * 400 / 1000
+        var energy = 0.0, counted = 0
+        try pcm.samples.withUnsafeBufferPointer { buffer in
+            let slice = UnsafeBufferPointer(rebasing: buffer[span])
+            var fed = 0
+            let warmUp = Int(0.1 * Double(rate))
+            while fed < warmUp {
+                let part = min(slice.count, warmUp - fed)
+                try meter.add(UnsafeBufferPointer(rebasing: slice[(slice.count - part)...]))
+                fed += part
+            }
+            var start = 0
+            while start < slice.count {
+                let part = min(window, slice.count - start)
+                try meter.add(UnsafeBufferPointer(rebasing: slice[start..<(start + part)]))
+                let ms = part * 1000 / rate
+                if ms > 0 {
+                    energy += pow(10, (try meter.window(UInt(ms)) + 0.691) / 10) * Double(part)
+                    counted += part
+                }
+                start += part
+            }
+        }
+        return -0.691 + 10 * log10(energy / Double(counted))
+    }
+
+    @Test func ourFilterGivesLibebur128sLoudness() throws {
+        let scratch = try Scratch(); defer { scratch.remove() }
+        var clips = try ["cat", "elephant", "ice cream", "umbrella"].map { try spoken($0, in: scratch) }
+        clips.append(tone(hertz: 1000, rmsDBFS: -23, seconds: 0.5, sampleRate: 48000))
+        clips.append(tone(hertz: 60, rmsDBFS: -20, seconds: 1.2, sampleRate: 44100))
+        for pcm in clips {
+            let ours = try Loudness.measure(pcm).integratedLUFS
+            let reference = try libebur128(pcm)
+            // libebur128's windows are whole milliseconds; ours is every sample of the span.
+            #expect(abs(ours - reference) < 0.02, "\(ours) against libebur128's \(reference)")
+        }
     }
 }

@@ -1,3 +1,4 @@
+import Audio
 import AudioFile
 import HTTPAPI
 import Foundation
@@ -15,12 +16,12 @@ struct AudioAPITests {
             #expect(first.header("x-vocab-cache") == "miss")
             #expect(first.header("cache-control") == "public, max-age=86400")
             #expect(Array(first.body.prefix(4)) == Array("RIFF".utf8))
-            // Filed by the entry's identity, with the tier recorded beside the clip.
+            // Filed by the entry's identity, with the tier recorded inside the clip.
             let files = try FileManager.default.subpathsOfDirectory(atPath: s.clips).filter { $0.hasSuffix(".wav") }
             #expect(files == ["british/catalog/animals/cat.wav"])
-            let record = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: s.clips + "/british/catalog/animals/cat.wav.json"))) as? [String: Any]
-            #expect(record?["tier"] as? String == "recorded")
-            #expect(record?["entry"] as? String == "catalog:animals/cat")
+            let record = ClipStore.record(of: s.clips + "/british/catalog/animals/cat.wav")
+            #expect(record?.tier == .recorded)
+            #expect(record?.entry == "catalog:animals/cat")
 
             // The second request is answered from the rendered copy.
             let second = try await s.get("/v1/audio/cat?accent=british&format=wav")
@@ -69,7 +70,8 @@ struct AudioAPITests {
             #expect(Set(bodies.map(\.body)).count == 1)
             #expect(bodies.filter { $0.header("x-vocab-cache") == "miss" }.count <= 1)
             let files = try FileManager.default.contentsOfDirectory(atPath: s.clips + "/british/catalog/animals")
-            #expect(files.sorted() == ["dog.ogg", "dog.ogg.json"], "\(files)")
+            #expect(files.sorted() == ["dog.ogg"], "one file per clip, its record inside: \(files)")
+            #expect(ClipStore.record(of: s.clips + "/british/catalog/animals/dog.ogg")?.tier == .legacy)
         }
     }
 

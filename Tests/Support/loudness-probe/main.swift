@@ -1,6 +1,7 @@
 // Test helper for ClipProcessingTests: reports, in a process of its own, whether libebur128 is
 // mapped before and after the first measurement, and what a failed load looks like.
 //   loudness-probe [--library SONAME] [--read FILE]
+//   loudness-probe --measure FILE...    (for scripts/bench-render: one "LUFS dBTP seconds path" line per file)
 import AudioFile
 import ClipProcessing
 import Ebur128Shim
@@ -14,6 +15,18 @@ func mapped() -> Int {
 }
 
 var arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.first == "--measure" {
+    for path in arguments.dropFirst() {
+        do {
+            let pcm = try AudioFile.read(path)
+            let report = try Loudness.measure(pcm)
+            print(String(format: "%.2f %.2f %.3f %@", report.integratedLUFS, report.truePeakDBTP, pcm.duration, path))
+        } catch {
+            print("nan nan nan \(path)")
+        }
+    }
+    exit(0)
+}
 var readPath: String?
 while let flag = arguments.first {
     arguments.removeFirst()

@@ -26,4 +26,6 @@ int vocab_ebur128_add_frames_float(ebur128_state *state, const float *src, size_
 int vocab_ebur128_loudness_global(ebur128_state *state, double *out);
 int vocab_ebur128_sample_peak(ebur128_state *state, unsigned int channel, double *out);
 int vocab_ebur128_true_peak(ebur128_state *state, unsigned int channel, double *out);
+/* The loudness of the last `window` ms fed (ungated); at most 400 ms in mode M, 3 s in mode S. */
+int vocab_ebur128_loudness_window(ebur128_state *state, unsigned long window, double *out);
 #endif
