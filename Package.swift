@@ -54,6 +54,8 @@ let package = Package(
         .target(name: "HTTPFetch", dependencies: ["CCurl", "CurlShim"], path: "Sources/Foundations/HTTPFetch"),
         .target(name: "AudioFile", dependencies: ["CSndFile", "SndFileShim", "FileAccess"], path: "Sources/Foundations/AudioFile"),
         .target(name: "Speech", dependencies: ["CEspeakNG", "EspeakShim"], path: "Sources/Foundations/Speech"),
+        // Anki's legacy package (.apkg: a zip of a schema-11 collection and media) and its CSV import format.
+        .target(name: "AnkiExport", dependencies: ["SQLiteDB"], path: "Sources/Foundations/AnkiExport"),
 
         // MARK: Storage
         .target(name: "Store", dependencies: ["SQLiteDB"], path: "Sources/Storage/Store"),
@@ -73,6 +75,8 @@ let package = Package(
         .target(name: "Definitions", dependencies: ["HTTPFetch", "Store", "Catalog"], path: "Sources/Domains/Learning/Definitions"),
         .target(name: "Library", dependencies: ["Store", "Catalog"], path: "Sources/Domains/Learning/Library"),
         .target(name: "Quiz", dependencies: ["Store", "Catalog", "Library"], path: "Sources/Domains/Learning/Quiz"),
+        // FSRS-6 spaced repetition: memory states, intervals, learning steps, seeded fuzz.
+        .target(name: "FSRS", path: "Sources/Domains/Learning/FSRS"),
 
         // MARK: Application
         // The rules both front ends share (paths of the home folder, limits, input checks, failure
@@ -142,6 +146,8 @@ let package = Package(
                     path: "Tests/Domains/MandarinTests", resources: [.copy("Fixtures")]),
         .testTarget(name: "AudioTests", dependencies: ["Audio", "AudioFile", "Speech", "HTTPFetch", "Vocabulary", "TestSupport"],
                     path: "Tests/Domains/AudioTests"),
+        .testTarget(name: "AnkiExportTests", dependencies: ["AnkiExport", "SQLiteDB"], path: "Tests/Foundations/AnkiExportTests", exclude: ["Scripts"]),
+        .testTarget(name: "FSRSTests", dependencies: ["FSRS"], path: "Tests/Domains/FSRSTests", resources: [.copy("Fixtures")]),
         .testTarget(name: "LearningTests", dependencies: ["Definitions", "Library", "Quiz", "HTTPFetch", "Store", "Catalog", "TestSupport"],
                     path: "Tests/Domains/LearningTests"),
         .testTarget(name: "AppCoreTests", dependencies: ["AppCore", "Catalog", "TestSupport"], path: "Tests/Application/AppCoreTests"),
