@@ -3,7 +3,6 @@ import App
 import ArgumentParser
 import Catalog
 import Foundation
-import Library
 import Quiz
 
 struct QuizCommand: AsyncParsableCommand {
@@ -28,7 +27,7 @@ struct QuizCommand: AsyncParsableCommand {
             """)
 
     enum From: String, ExpressibleByArgument, CaseIterable, Sendable { case catalog, library }
-    enum Answers: String, ExpressibleByArgument, CaseIterable, Sendable { case vi, en }
+    enum Answers: String, ExpressibleByArgument, CaseIterable, Sendable { case vi, en, reading }
 
     @Option(name: .long, help: "Ask words from the whole catalog or from your library.")
     var from: From = .catalog
@@ -45,7 +44,7 @@ struct QuizCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Seconds for the whole quiz; 0 for no limit.", valueName: "seconds"))
     var time: Int = 60
 
-    @Option(name: .long, help: "Meanings to choose from: vi (Vietnamese) or en (English definitions).")
+    @Option(name: .long, help: "Answers to choose from: vi (Vietnamese), en (English definitions), or reading (pinyin of saved Mandarin words).")
     var answers: Answers = .vi
 
     @Option(name: .long, help: "Same seed, same questions in the same order.")
@@ -57,6 +56,7 @@ struct QuizCommand: AsyncParsableCommand {
     @Option(name: .long, help: "With --history: at most this many results (1-1000).")
     var limit: Int = 20
 
+    @OptionGroup var learner: LearnerOption
     @OptionGroup var options: GlobalOptions
 
     func validate() throws {
@@ -73,17 +73,25 @@ struct QuizCommand: AsyncParsableCommand {
             return
         }
         let catalog = try await options.openCatalog()
-        let library = WordLibrary(store: store, catalog: catalog)
         let language = AnswerLanguage(rawValue: answers.rawValue)!
-        let builder = try await QuizPlanner(catalog: catalog, library: library)
-            .builder(source: from == .library ? .library : .catalog, category: category, level: level?.level, answers: language)
+        var source = QuizSource.catalog
+        if from == .library {
+            let services = options.services
+            let learning = services.learning(catalog: catalog, store: try services.learnerStore())
+            let learner = try await learning.learner(named: self.learner.user)
+            let (items, distractors) = try await learning.quizItems(of: learner, answers: language)
+            source = .items(items, extraDistractors: distractors, label: "the library of \(learner.name) has no saved words")
+        }
+        let builder = try await QuizPlanner(catalog: catalog)
+            .builder(source: source, category: category, level: level?.level, answers: language)
         // A short seed, so a quiz worth repeating can be asked for again by typing it.
         let seed = self.seed ?? UInt64.random(in: 1...999_999)
         var rng = SeededGenerator(seed: seed)
         let asked = try builder.questions(count: questions, using: &rng)
 
         let screen = QuizScreen(json: options.json, interactive: isatty(STDIN_FILENO) != 0)
-        let title = [from == .library ? "your library" : nil, category, level?.level.rawValue].compactMap { $0 }
+        let scope: String? = from == .library ? "your library" : nil
+        let title = [scope, category, level?.level.rawValue].compactMap { $0 }
         screen.say("Quiz: \(asked.count) question\(asked.count == 1 ? "" : "s")"
                    + (title.isEmpty ? " from the catalog" : " · " + title.joined(separator: " · "))
                    + (time > 0 ? " · \(time) s" : "") + " · answer 1-4 or a-d, q to stop · seed \(seed)")

@@ -24,7 +24,10 @@ public struct Vocab: AsyncParsableCommand {
             ]),
             CommandGroup(name: "Audio", subcommands: [SayCommand.self, RenderCommand.self, RenderWorkerCommand.self]),
             CommandGroup(name: "Mandarin", subcommands: [ImportCommand.self, LookupCommand.self, StrokesCommand.self, RadicalCommand.self]),
-            CommandGroup(name: "Learning", subcommands: [DefineCommand.self, RandomCommand.self, LibraryCommand.self, QuizCommand.self]),
+            CommandGroup(name: "Learning", subcommands: [
+                LibraryCommand.self, ReviewCommand.self, ProgressCommand.self, ExportCommand.self, QuizCommand.self,
+                DefineCommand.self, RandomCommand.self, UsersCommand.self,
+            ]),
             CommandGroup(name: "Server", subcommands: [ServeCommand.self]),
         ])
 
