@@ -133,7 +133,8 @@ struct LearnerRoutes: Sendable {
         guard let rating = body.rating.rating else {
             throw Failure(.badInput, code: "bad_rating", message: "rating must be 1-4 or again, hard, good, easy.")
         }
-        if let id = body.clientId, id.isEmpty || id.count > 100 || id.unicodeScalars.contains(where: InputRules.isForbidden) {
+        // Code points, as openapi.json's maxLength counts them.
+        if let id = body.clientId, id.isEmpty || id.unicodeScalars.count > 100 || id.unicodeScalars.contains(where: InputRules.isForbidden) {
             throw Failure(.badInput, code: "bad_client_id", message: "clientId must be 1-100 characters without control characters.")
         }
         do {
