@@ -30,23 +30,25 @@ struct ClientError: Error, CustomStringConvertible {
 }
 
 enum RawHTTP {
-    static func get(port: Int, _ target: String, method: String = "GET", headers: [String: String] = [:]) async throws -> RawResponse {
+    static func get(port: Int, _ target: String, method: String = "GET", headers: [String: String] = [:], body: [UInt8]? = nil) async throws -> RawResponse {
         // A thread of its own: blocking socket calls on Dispatch's global queue would take
         // the threads Swift concurrency (and so the server under test) runs on.
         try await withCheckedThrowingContinuation { continuation in
             Thread.detachNewThread {
-                continuation.resume(with: Result { try send(port: port, target: target, method: method, headers: headers) })
+                continuation.resume(with: Result { try send(port: port, target: target, method: method, headers: headers, body: body) })
             }
         }
     }
 
-    static func send(port: Int, target: String, method: String, headers: [String: String]) throws -> RawResponse {
+    /// One request on a connection of its own; a body goes with its Content-Length.
+    static func send(port: Int, target: String, method: String, headers: [String: String], body: [UInt8]? = nil) throws -> RawResponse {
         let fd = try connectLoopback(port: port)
         defer { close(fd) }
         var request = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
         for (name, value) in headers { request += "\(name): \(value)\r\n" }
+        if let body { request += "Content-Length: \(body.count)\r\n" }
         request += "\r\n"
-        try writeAll(fd, Array(request.utf8))
+        try writeAll(fd, Array(request.utf8) + (body ?? []))
         var raw: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
