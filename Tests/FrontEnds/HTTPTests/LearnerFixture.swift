@@ -54,10 +54,10 @@ struct LearnerData: Sendable {
 extension TestServer {
     /// A request with an optional bearer token and JSON body.
     func send(_ method: String, _ target: String, token: String? = nil, json: String? = nil,
-              headers: [String: String] = [:]) async throws -> RawResponse {
+              headers: [String: String] = [:], from source: String? = nil) async throws -> RawResponse {
         var all = headers
         if let token { all["Authorization"] = "Bearer \(token)" }
         if json != nil { all["Content-Type"] = "application/json" }
-        return try await RawHTTP.get(port: port, target, method: method, headers: all, body: json.map { Array($0.utf8) })
+        return try await RawHTTP.get(port: port, target, method: method, headers: all, body: json.map { Array($0.utf8) }, from: source)
     }
 }
