@@ -158,6 +158,7 @@ let package = Package(
                     path: "Tests/Domains/AudioTests"),
         .testTarget(name: "AnkiExportTests", dependencies: ["AnkiExport", "SQLiteDB"], path: "Tests/Foundations/AnkiExportTests", exclude: ["Scripts"]),
         .testTarget(name: "FSRSTests", dependencies: ["FSRS"], path: "Tests/Domains/FSRSTests", resources: [.copy("Fixtures")]),
+        .testTarget(name: "LearnersTests", dependencies: ["Learners", "FSRS", "Store", "SQLiteDB", "TestSupport"], path: "Tests/Domains/LearnersTests"),
         .testTarget(name: "LearningTests", dependencies: ["Definitions", "Quiz", "Learners", "FSRS", "HTTPFetch", "Store", "Catalog", "TestSupport"],
                     path: "Tests/Domains/LearningTests"),
         .testTarget(name: "AppCoreTests", dependencies: ["AppCore", "Catalog", "TestSupport"], path: "Tests/Application/AppCoreTests"),
