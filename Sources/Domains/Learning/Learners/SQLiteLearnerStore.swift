@@ -174,14 +174,7 @@ public final class SQLiteLearnerStore: LearnerStore {
     }
 
     public func rate(item: Int64, learner: Int64, expectedVersion: Int?, clientID: String?,
-                     schedule: @Sendable (CardRecord) throws -> Review) async throws -> RatingOutcome {
-        // The writer runs it before this call returns: it does not outlive the call.
-        try await withoutActuallyEscaping(schedule) { schedule in try await rate(item: item, learner: learner, expectedVersion: expectedVersion,
-                                                                                  clientID: clientID, escaping: schedule) }
-    }
-
-    private func rate(item: Int64, learner: Int64, expectedVersion: Int?, clientID: String?,
-                      escaping schedule: @escaping @Sendable (CardRecord) throws -> Review) async throws -> RatingOutcome {
+                     schedule: @escaping @Sendable (CardRecord) throws -> Review) async throws -> RatingOutcome {
         try await write { db in
             if let clientID, let earlier = try db.query(
                 "SELECT \(Self.reviewColumns) FROM reviews WHERE learner_id = ? AND client_id = ?", [.integer(learner), .text(clientID)],
