@@ -168,6 +168,11 @@ struct OpenAPITests {
             #expect((try stale.object()["card"] as? [String: Any])?["version"] as? Int == 1)
             #expect(try await call("POST", "/v1/me/reviews", token: a, json: #"{"item":999999,"rating":3}"#).status == 404)
             #expect(try await call("POST", "/v1/me/reviews", token: a, json: #"{"item":\#(catID),"rating":9}"#).status == 400)
+            // Out of the documented ranges is a 400, even where a repeated clientId would answer without looking.
+            for body in [#"{"item":0,"rating":3,"clientId":"c-1"}"#, #"{"item":\#(catID),"rating":3,"version":-1,"clientId":"c-1"}"#,
+                         #"{"item":\#(catID),"rating":3,"version":2147483648,"clientId":"c-1"}"#, #"{"item":\#(catID),"rating":"+3"}"#] {
+                #expect(try await call("POST", "/v1/me/reviews", token: a, json: body).status == 400, "\(body)")
+            }
             #expect(try await call("GET", "/v1/me/review/next", token: a).status == 200)
             #expect(try await call("GET", "/v1/me/progress", token: a).status == 200)
             let apkg = try await call("GET", "/v1/me/export.apkg", token: a)
