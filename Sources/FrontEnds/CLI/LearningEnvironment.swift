@@ -5,7 +5,6 @@ import ArgumentParser
 import Catalog
 import Foundation
 import HTTPFetch
-import Library
 import Definitions
 import Store
 
