@@ -55,6 +55,8 @@ let package = Package(
         .target(name: "FileAccess", path: "Sources/Foundations/FileAccess"),
         // Blocking work kept off Swift's cooperative threads, and deadlines for work that may hang.
         .target(name: "Offloading", path: "Sources/Foundations/Offloading"),
+        // SplitMix64: reproducible draws for interval fuzz and quizzes.
+        .target(name: "SeededRandom", path: "Sources/Foundations/SeededRandom"),
         .target(name: "HTTPFetch", dependencies: ["CCurl", "CurlShim"], path: "Sources/Foundations/HTTPFetch"),
         .target(name: "AudioFile", dependencies: ["CSndFile", "SndFileShim", "FileAccess"], path: "Sources/Foundations/AudioFile"),
         .target(name: "Speech", dependencies: ["CEspeakNG", "EspeakShim"], path: "Sources/Foundations/Speech"),
@@ -77,13 +79,13 @@ let package = Package(
         .target(name: "Mandarin", dependencies: ["SQLiteDB", "JSONReading"], path: "Sources/Domains/Mandarin"),
         // Learning: remote definitions with offline fallback, saved words, quizzes.
         .target(name: "Definitions", dependencies: ["HTTPFetch", "Store", "Catalog"], path: "Sources/Domains/Learning/Definitions"),
-        .target(name: "Quiz", dependencies: ["Store", "Catalog"], path: "Sources/Domains/Learning/Quiz"),
+        .target(name: "Quiz", dependencies: ["Store", "Catalog", "SeededRandom"], path: "Sources/Domains/Learning/Quiz"),
         // FSRS-6 spaced repetition: memory states, intervals, learning steps, seeded fuzz.
-        .target(name: "FSRS", path: "Sources/Domains/Learning/FSRS"),
+        .target(name: "FSRS", dependencies: ["SeededRandom"], path: "Sources/Domains/Learning/FSRS"),
         // Learners, their tokens, one library across sources, cards and the review log, behind the
         // LearnerStore protocol (SQLite by default).
         .target(name: "Learners", dependencies: [
-            "FSRS", "Vocabulary", "SQLiteDB", "Store", .product(name: "Crypto", package: "swift-crypto"),
+            "FSRS", "SeededRandom", "Vocabulary", "SQLiteDB", "Store", .product(name: "Crypto", package: "swift-crypto"),
         ], path: "Sources/Domains/Learning/Learners"),
 
         // MARK: Application
@@ -94,7 +96,7 @@ let package = Package(
         // The composition root: builds the services for the CLI, the server and the tests.
         .target(name: "App", dependencies: [
             "AppCore", "Catalog", "Cache", "Store", "Audio", "AudioFile", "Speech", "HTTPFetch", "Mandarin",
-            "Definitions", "Quiz", "SQLiteDB", "FileAccess", "Offloading", "Vocabulary", "Learners", "FSRS", "TextMatching",
+            "Definitions", "Quiz", "SQLiteDB", "FileAccess", "Offloading", "Vocabulary", "Learners", "FSRS", "SeededRandom", "TextMatching",
             "AnkiExport",
         ], path: "Sources/Application/App"),
 
@@ -127,7 +129,7 @@ let package = Package(
         ], path: "Sources/FrontEnds/HTTPAPI"),
         .target(name: "CLI", dependencies: [
             "App", "AppCore", "CLICore", "Catalog", "Store", "Cache", "Mandarin", "AudioFile", "Speech", "Audio", "HTTPFetch",
-            "Definitions", "Quiz", "Learners", "FSRS", "HTTPAPI", "HTTPTransport", "FileAccess",
+            "Definitions", "Quiz", "Learners", "FSRS", "SeededRandom", "HTTPAPI", "HTTPTransport", "FileAccess",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], path: "Sources/FrontEnds/CLI"),
 
@@ -157,12 +159,12 @@ let package = Package(
         .testTarget(name: "AudioTests", dependencies: ["Audio", "AudioFile", "Speech", "HTTPFetch", "Vocabulary", "TestSupport"],
                     path: "Tests/Domains/AudioTests"),
         .testTarget(name: "AnkiExportTests", dependencies: ["AnkiExport", "SQLiteDB"], path: "Tests/Foundations/AnkiExportTests", exclude: ["Scripts"]),
-        .testTarget(name: "FSRSTests", dependencies: ["FSRS"], path: "Tests/Domains/FSRSTests", resources: [.copy("Fixtures")]),
-        .testTarget(name: "LearnersTests", dependencies: ["Learners", "FSRS", "Store", "SQLiteDB", "TestSupport"], path: "Tests/Domains/LearnersTests"),
-        .testTarget(name: "LearningTests", dependencies: ["Definitions", "Quiz", "Learners", "FSRS", "HTTPFetch", "Store", "Catalog", "TestSupport"],
+        .testTarget(name: "FSRSTests", dependencies: ["FSRS", "SeededRandom"], path: "Tests/Domains/FSRSTests", resources: [.copy("Fixtures")]),
+        .testTarget(name: "LearnersTests", dependencies: ["Learners", "FSRS", "SeededRandom", "Store", "SQLiteDB", "TestSupport"], path: "Tests/Domains/LearnersTests"),
+        .testTarget(name: "LearningTests", dependencies: ["Definitions", "Quiz", "Learners", "FSRS", "SeededRandom", "HTTPFetch", "Store", "Catalog", "TestSupport"],
                     path: "Tests/Domains/LearningTests"),
         .testTarget(name: "AppCoreTests", dependencies: ["AppCore", "Catalog", "TestSupport"], path: "Tests/Application/AppCoreTests"),
-        .testTarget(name: "AppTests", dependencies: ["App", "AppCore", "Catalog", "Audio", "Mandarin", "Learners", "FSRS", "Store", "SQLiteDB", "TestSupport"],
+        .testTarget(name: "AppTests", dependencies: ["App", "AppCore", "Catalog", "Audio", "Mandarin", "Learners", "FSRS", "SeededRandom", "Quiz", "FileAccess", "Store", "SQLiteDB", "TestSupport"],
                     path: "Tests/Application/AppTests"),
         .testTarget(name: "HTTPTransportTests", dependencies: ["HTTPTransport", "TestSupport"], path: "Tests/FrontEnds/HTTPTransportTests"),
         // CLITests and HTTPTests run the built `vocab` and `vocab-full` programs (swift build --build-tests builds them).

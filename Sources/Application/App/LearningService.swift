@@ -166,8 +166,12 @@ public struct LearningService: Sendable {
         if let n = Int(text), (1...readings.count).contains(n) { return [readings[n - 1]] }
         let exact = readings.filter { $0.2.pinyin == text || $0.2.bopomofo == text }
         if !exact.isEmpty { return Array(exact.prefix(1)) }
-        let key = ReadingKey.pinyin(text)
-        let loose = readings.filter { ($0.2.pinyin).map(ReadingKey.pinyin) == key || ($0.2.bopomofo).map(ReadingKey.bopomofo) == ReadingKey.bopomofo(text) }
+        // With a tone (mark or number) the tone must match; without, the letters must be unique.
+        let hasTone = text.unicodeScalars.contains { ("1"..."5").contains($0) } || ReadingKey.toned(text) != ReadingKey.toned(ReadingKey.pinyin(text))
+        let loose = readings.filter { r in
+            guard let pinyin = r.2.pinyin else { return r.2.bopomofo.map(ReadingKey.bopomofo) == ReadingKey.bopomofo(text) }
+            return hasTone ? ReadingKey.toned(pinyin) == ReadingKey.toned(text) : ReadingKey.pinyin(pinyin) == ReadingKey.pinyin(text)
+        }
         if loose.count == 1 { return loose }
         let listed = readings.enumerated().map { "\($0.offset + 1). \($0.element.2.pinyin ?? $0.element.2.bopomofo ?? "?")" }.joined(separator: ", ")
         throw Failure(.badInput, code: "bad_reading",

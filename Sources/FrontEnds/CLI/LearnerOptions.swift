@@ -30,7 +30,8 @@ extension Output {
     static func until(_ time: Double, from now: Double = Date().timeIntervalSince1970) -> String {
         let s = Int(time - now)
         switch s {
-        case ..<60: return "now"
+        case ..<1: return "now"
+        case ..<60: return "in under a minute"
         case ..<3600: return "in \(s / 60) min"
         case ..<86_400: return "in \(s / 3600) h"
         default:

@@ -3,7 +3,9 @@ import App
 import ArgumentParser
 import Catalog
 import Foundation
+import Learners
 import Quiz
+import SeededRandom
 
 struct QuizCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -80,7 +82,7 @@ struct QuizCommand: AsyncParsableCommand {
             let learning = services.learning(catalog: catalog, store: try services.learnerStore())
             let learner = try await learning.learner(named: self.learner.user)
             let (items, distractors) = try await learning.quizItems(of: learner, answers: language)
-            source = .items(items, extraDistractors: distractors, label: "the library of \(learner.name) has no saved words")
+            source = .items(items, extraDistractors: distractors, label: "\(learner.name == Learner.localName ? "your" : learner.name + "'s") library has no saved words")
         }
         let builder = try await QuizPlanner(catalog: catalog)
             .builder(source: source, category: category, level: level?.level, answers: language)

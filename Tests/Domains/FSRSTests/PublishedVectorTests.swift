@@ -1,5 +1,6 @@
 import Testing
 @testable import FSRS
+import SeededRandom
 
 /// Vectors published with fsrs-rs / py-fsrs for the FSRS-6 default weights.
 @Suite struct PublishedVectorTests {

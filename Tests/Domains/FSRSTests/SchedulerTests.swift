@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import FSRS
+import SeededRandom
 
 private let day = 86_400.0
 private let t0 = 1_750_000_000.0  // an arbitrary epoch second

@@ -30,6 +30,9 @@ public enum Repository {
 
     public static var categories: String { root + "/Categories" }
 
+    /// Entries cut from the real MOE dictionary (see its README beside it).
+    public static var moeSample: String { root + "/Tests/Domains/MandarinTests/Fixtures/dict-revised-sample.json" }
+
     /// The folder the test binary was built into; the `vocab` executable sits beside it.
     public static var productsDirectory: String {
         let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]

@@ -1,4 +1,5 @@
 /// FSRS-6 scheduler: learning steps, graduation, lapses and relearning as in py-fsrs's
+import SeededRandom
 /// `Scheduler`, with the memory model of fsrs-rs (which Anki runs).
 ///
 /// A value type with no mutable state: share one per parameter set across tasks freely.

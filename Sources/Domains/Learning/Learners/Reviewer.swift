@@ -1,4 +1,5 @@
 import FSRS
+import SeededRandom
 
 /// Local days, for "new cards per day", "due today" and streaks: a day starts at local
 /// midnight, `utcOffset` seconds from UTC.

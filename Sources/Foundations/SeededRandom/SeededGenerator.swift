@@ -1,7 +1,8 @@
 /// SplitMix64 (Steele, Lea & Flood 2014): a tiny, fast generator whose whole state is one
-/// UInt64, so fuzz can be made reproducible by seeding it from stable data — e.g. the card id
-/// mixed with its review count, as Anki does — instead of from the system generator.
-/// Not cryptographically secure; it only spreads due dates.
+/// UInt64, so draws can be made reproducible by seeding it from stable data: FSRS seeds it from
+/// the card id mixed with its review count (as Anki does) so a retried rating gets the same
+/// fuzz, and a quiz from its seed so the same seed asks the same questions.
+/// Not cryptographically secure.
 public struct SeededGenerator: RandomNumberGenerator, Sendable, Codable, Hashable {
     public private(set) var state: UInt64
 
@@ -21,7 +22,7 @@ public struct SeededGenerator: RandomNumberGenerator, Sendable, Codable, Hashabl
 extension RandomNumberGenerator {
     /// Uniform in [0, 1) from the top 53 bits. Spelled out here rather than using
     /// `Double.random(in:using:)` so a given seed yields the same fuzz on every Swift version.
-    mutating func unitInterval() -> Double {
+    public mutating func unitInterval() -> Double {
         Double(next() >> 11) * 0x1.0p-53
     }
 }
