@@ -2,6 +2,7 @@ import FSRS
 import Foundation
 import SQLiteDB
 import Store
+import Synchronization
 import Vocabulary
 
 /// Learner data in the embedded user.sqlite. One connection writes, on a thread of its own, and
@@ -192,7 +193,7 @@ public final class SQLiteLearnerStore: LearnerStore {
                 INSERT INTO reviews(learner_id, item_id, reviewed_at, rating, elapsed_days, before, after, client_id)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """, [.integer(learner), .integer(item), .real(review.log.reviewedAt), .integer(Int64(review.log.rating.rawValue)),
-                      .integer(Int64(review.log.elapsedDays)), .text(try Self.json(record.card)), .text(try Self.json(review.card)),
+                      .integer(Int64(review.log.elapsedDays)), .text(try Self.cardJSON(record.card)), .text(try Self.cardJSON(review.card)),
                       clientID.map { .text($0) } ?? .null])
             let entry = ReviewEntry(id: db.lastInsertRowID, itemID: item, reviewedAt: review.log.reviewedAt, rating: review.log.rating,
                                     elapsedDays: review.log.elapsedDays, before: record.card, after: review.card, clientID: clientID)
@@ -247,8 +248,38 @@ public final class SQLiteLearnerStore: LearnerStore {
     static let reviewColumns = "id, item_id, reviewed_at, rating, elapsed_days, before, after, client_id"
 
     static func learner(_ row: Row) -> Learner {
-        let settings = row.text(3).flatMap { try? JSONDecoder().decode(LearnerSettings.self, from: Data($0.utf8)) } ?? LearnerSettings()
-        return Learner(id: row.int(0), name: row.text(1) ?? "", createdAt: row.double(2), settings: settings)
+        Learner(id: row.int(0), name: row.text(1) ?? "", createdAt: row.double(2), settings: settings(row.text(3)))
+    }
+
+    /// Settings as stored, decoded once per distinct text: every request looks its learner up,
+    /// and most learners share a few settings.
+    static func settings(_ text: String?) -> LearnerSettings {
+        guard let text else { return LearnerSettings() }
+        if let known = settingsCache.withLock({ $0[text] }) { return known }
+        let settings = (try? JSONDecoder().decode(LearnerSettings.self, from: Data(text.utf8))) ?? LearnerSettings()
+        settingsCache.withLock { cache in
+            if cache.count >= 1024 { cache.removeAll(keepingCapacity: true) }
+            cache[text] = settings
+        }
+        return settings
+    }
+
+    private static let settingsCache = Mutex<[String: LearnerSettings]>([:])
+
+    /// A card as the review log keeps it: what `json(card)` writes (sorted keys, absent optionals
+    /// left out), without the generic encoder, which was most of a rating's time on the writer.
+    static func cardJSON(_ card: Card) throws -> String {
+        let numbers = [card.due, card.lastReview ?? 0, card.memory?.stability ?? 0, card.memory?.difficulty ?? 0]
+        guard numbers.allSatisfy(\.isFinite) else { return try json(card) }   // the encoder's own error
+        func number(_ d: Double) -> String {
+            d == d.rounded() && abs(d) < 9_007_199_254_740_992 ? String(Int64(d)) : d.description
+        }
+        var out = "{\"due\":\(number(card.due)),\"lapses\":\(card.lapses)"
+        if let last = card.lastReview { out += ",\"lastReview\":\(number(last))" }
+        if let m = card.memory { out += ",\"memory\":{\"difficulty\":\(number(m.difficulty)),\"stability\":\(number(m.stability))}" }
+        out += ",\"phase\":\"\(card.phase.rawValue)\",\"reps\":\(card.reps),\"scheduledDays\":\(card.scheduledDays)"
+        if let step = card.step { out += ",\"step\":\(step)" }
+        return out + "}"
     }
 
     static func item(_ row: Row) -> SavedItem {
