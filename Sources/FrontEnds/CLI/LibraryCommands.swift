@@ -58,6 +58,10 @@ struct LibraryAddCommand: AsyncParsableCommand {
     @OptionGroup var dictionary: DictionaryOptions
     @OptionGroup var options: GlobalOptions
 
+    func validate() throws {
+        _ = try checked { () throws(Failure) in try InputRules.text(word, name: "word", pathSafe: false) }
+    }
+
     func run() async throws {
         let (library, store) = try await options.openLibrary()
         // Built lazily: catalog words never need the network, nor a valid dictionary setting.
@@ -82,9 +86,9 @@ struct LibraryAddCommand: AsyncParsableCommand {
         switch result {
         case .added:
             let from = entry.source == .catalog ? "from the catalog" : "from the online dictionary"
-            Output.line("Saved '\(entry.word)' \(from).")
+            Output.line("Saved '\(Failure.quote(entry.word, limit: 100))' \(from).")
         case .alreadySaved:
-            Output.line("'\(entry.word)' is already in your library (saved \(Output.dateText(entry.savedAt))).")
+            Output.line("'\(Failure.quote(entry.word, limit: 100))' is already in your library (saved \(Output.dateText(entry.savedAt))).")
         }
     }
 }
@@ -179,6 +183,10 @@ struct LibraryRemoveCommand: AsyncParsableCommand {
 
     @OptionGroup var options: GlobalOptions
 
+    func validate() throws {
+        _ = try checked { () throws(Failure) in try InputRules.text(word, name: "word", pathSafe: false) }
+    }
+
     func run() async throws {
         let (library, _) = try await options.openLibrary()
         let removed = try await library.remove(word)
@@ -187,7 +195,7 @@ struct LibraryRemoveCommand: AsyncParsableCommand {
             try Output.datedJSON(Report(removed: removed))
             return
         }
-        Output.line("Removed '\(removed.word)' from your library.")
+        Output.line("Removed '\(Failure.quote(removed.word, limit: 100))' from your library.")
     }
 }
 
