@@ -70,6 +70,8 @@ struct RemoteFetcher: Sendable {
             guard attempt < retry.retries, deadline - clock.now - retry.delay >= Self.shortestAttempt else { throw failure }
             attempt += 1
             try? await Task.sleep(for: retry.delay)
+            // The pause may have run long (a busy machine): what went wrong stays the reason.
+            guard deadline - clock.now >= Self.shortestAttempt else { throw failure }
         }
     }
 
