@@ -64,7 +64,7 @@ struct RenderCommand: AsyncParsableCommand {
     @OptionGroup var options: GlobalOptions
 
     func validate() throws {
-        if !(1...64).contains(jobs) { throw ValidationError("--jobs must be between 1 and 64.") }
+        _ = try checked { () throws(Failure) in try InputRules.bounded(jobs, name: "--jobs", range: 1...64) }
     }
 
     func run() async throws {
