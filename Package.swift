@@ -168,7 +168,7 @@ let package = Package(
                     path: "Tests/Application/AppTests"),
         .testTarget(name: "HTTPTransportTests", dependencies: ["HTTPTransport", "TestSupport"], path: "Tests/FrontEnds/HTTPTransportTests"),
         // CLITests and HTTPTests run the built `vocab` and `vocab-full` programs (swift build --build-tests builds them).
-        .testTarget(name: "CLITests", dependencies: ["TestSupport"], path: "Tests/FrontEnds/CLITests"),
+        .testTarget(name: "CLITests", dependencies: ["TestSupport", "SQLiteDB"], path: "Tests/FrontEnds/CLITests"),
         .testTarget(name: "HTTPTests", dependencies: [
             "HTTPAPI", "HTTPTransport", "App", "AppCore", "Catalog", "Cache", "Audio", "AudioFile", "HTTPFetch", "Mandarin", "Learners", "FSRS",
             "TestSupport",

@@ -116,7 +116,8 @@ public enum AudioFile {
     public static func write(_ pcm: PCM, to path: String, format: AudioFormat) throws {
         let directory = (path as NSString).deletingLastPathComponent
         if !directory.isEmpty { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) }
-        let temporary = "\(directory.isEmpty ? "." : directory)/.\((path as NSString).lastPathComponent).\(getpid()).tmp"
+        // Named for its process, so a run that was killed while writing is cleaned up after.
+        let temporary = TemporaryFile.path(beside: path, tag: "writing")
         var info = SF_INFO()
         info.samplerate = Int32(pcm.sampleRate)
         info.channels = 1

@@ -97,7 +97,8 @@ struct LibraryAddCommand: AsyncParsableCommand {
             case .moe: "from the Mandarin dictionary, read \(s.item.key.reading)"
             case .dictionary, .text: "from the online dictionary"
             }
-            Output.line(s.inserted ? "Saved '\(s.item.word)' \(from)." : "'\(s.item.word)' is already in the library \(from) (saved \(Output.dateText(epoch: s.item.savedAt))).")
+            let word = Failure.quote(s.item.word, limit: 100)
+            Output.line(s.inserted ? "Saved '\(word)' \(from)." : "'\(word)' is already in the library \(from) (saved \(Output.dateText(epoch: s.item.savedAt))).")
         }
     }
 }
@@ -187,6 +188,10 @@ struct LibraryRemoveCommand: AsyncParsableCommand {
     @OptionGroup var learner: LearnerOption
     @OptionGroup var options: GlobalOptions
 
+    func validate() throws {
+        _ = try checked { () throws(Failure) in try InputRules.text(word, name: "word", pathSafe: false) }
+    }
+
     func run() async throws {
         let (service, learner) = try await options.learning(self.learner)
         let removed = try await service.remove(word, of: learner)
@@ -195,7 +200,7 @@ struct LibraryRemoveCommand: AsyncParsableCommand {
             try Output.json(Report(removed: removed.map(\.key.description)))
             return
         }
-        for item in removed { Output.line("Removed '\(Output.itemLabel(item))' from the library.") }
+        for item in removed { Output.line("Removed '\(Failure.quote(Output.itemLabel(item), limit: 100))' from the library.") }
     }
 }
 

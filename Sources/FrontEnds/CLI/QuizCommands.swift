@@ -1,5 +1,6 @@
 import CLICore
 import App
+import AppCore
 import ArgumentParser
 import Catalog
 import Foundation
@@ -40,10 +41,10 @@ struct QuizCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Only words of this level (starters, movers, flyers).")
     var level: LevelOption?
 
-    @Option(name: .long, help: "How many questions (1-100).")
+    @Option(name: .long, parsing: .unconditional, help: "How many questions (1-100).")
     var questions: Int = 10
 
-    @Option(name: .long, help: ArgumentHelp("Seconds for the whole quiz; 0 for no limit.", valueName: "seconds"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Seconds for the whole quiz; 0 for no limit.", valueName: "seconds"))
     var time: Int = 60
 
     @Option(name: .long, help: "Answers to choose from: vi (Vietnamese), en (English definitions), or reading (pinyin of saved Mandarin words).")
@@ -55,16 +56,16 @@ struct QuizCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Show past quiz results instead of starting a quiz.")
     var history = false
 
-    @Option(name: .long, help: "With --history: at most this many results (1-1000).")
+    @Option(name: .long, parsing: .unconditional, help: "With --history: at most this many results (1-1000).")
     var limit: Int = 20
 
     @OptionGroup var learner: LearnerOption
     @OptionGroup var options: GlobalOptions
 
     func validate() throws {
-        guard (1...100).contains(questions) else { throw ValidationError("--questions must be between 1 and 100.") }
-        guard (0...86_400).contains(time) else { throw ValidationError("--time must be between 0 and 86400 seconds.") }
-        guard (1...1000).contains(limit) else { throw ValidationError("--limit must be between 1 and 1000.") }
+        _ = try checked { () throws(Failure) in try InputRules.bounded(questions, name: "--questions", range: 1...100) }
+        _ = try checked { () throws(Failure) in try InputRules.bounded(time, name: "--time", range: 0...86_400) }
+        _ = try checked { () throws(Failure) in try InputRules.bounded(limit, name: "--limit", range: 1...1000) }
     }
 
     func run() async throws {

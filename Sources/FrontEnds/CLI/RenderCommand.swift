@@ -64,7 +64,7 @@ struct RenderCommand: AsyncParsableCommand {
     @OptionGroup var options: GlobalOptions
 
     func validate() throws {
-        if !(1...64).contains(jobs) { throw ValidationError("--jobs must be between 1 and 64.") }
+        _ = try checked { () throws(Failure) in try InputRules.bounded(jobs, name: "--jobs", range: 1...64) }
     }
 
     func run() async throws {
@@ -127,6 +127,13 @@ struct RenderWorkerCommand: AsyncParsableCommand {
     @Option(name: .long) var out: String
 
     func run() async throws {
+        // Started from a thread that blocks SIGINT and SIGTERM, this process inherited that mask:
+        // without this, Ctrl-C on `vocab render` would leave the workers running.
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        sigaddset(&signals, SIGINT)
+        sigaddset(&signals, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &signals, nil)
         let data = try Data(contentsOf: URL(fileURLWithPath: jobsFile))
         let decoder = JSONDecoder()
         let jobs = try data.split(separator: 0x0A).filter { !$0.isEmpty }.map { try decoder.decode(RenderJob.self, from: $0) }

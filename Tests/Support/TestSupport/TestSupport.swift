@@ -87,6 +87,18 @@ public func runProcess(
                          stderr: String(decoding: errData, as: UTF8.self))
 }
 
+/// `runProcess` for async tests: the wait happens on a thread of its own, not on one of Swift's
+/// cooperative threads (as many as the cores), which other tests and in-process servers need.
+public func runProcessOnThread(
+    _ executable: String, _ arguments: [String], environment: [String: String] = [:], input: String? = nil
+) async throws -> ProcessResult {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread.detachNewThread {
+            continuation.resume(with: Result { try runProcess(executable, arguments, environment: environment, input: input) })
+        }
+    }
+}
+
 /// Reads a descriptor to its end, retrying reads a signal interrupted (FileHandle traps on EINTR).
 public func readAll(_ fd: Int32) -> Data {
     var data = Data()
