@@ -31,6 +31,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.0.0"),
+        // SHA-256 of API tokens (postgres-nio needs swift-crypto too).
+        .package(url: "https://github.com/apple/swift-crypto", "3.0.0"..<"5.0.0"),
+        // Bearer authentication and the request context that carries the learner.
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
     ],
     targets: [
         // MARK: Foundations
@@ -54,12 +58,16 @@ let package = Package(
         .target(name: "FileAccess", path: "Sources/Foundations/FileAccess"),
         // Blocking work kept off Swift's cooperative threads, and deadlines for work that may hang.
         .target(name: "Offloading", path: "Sources/Foundations/Offloading"),
+        // SplitMix64: reproducible draws for interval fuzz and quizzes.
+        .target(name: "SeededRandom", path: "Sources/Foundations/SeededRandom"),
         .target(name: "HTTPFetch", dependencies: ["CCurl", "CurlShim"], path: "Sources/Foundations/HTTPFetch"),
         .target(name: "AudioFile", dependencies: ["CSndFile", "SndFileShim", "FileAccess"], path: "Sources/Foundations/AudioFile"),
         .target(name: "Speech", dependencies: ["CEspeakNG", "EspeakShim"], path: "Sources/Foundations/Speech"),
         // EBU R128 loudness of word clips (libebur128), trimming and normalising to one target,
         // and the checks an imported recording must pass.
         .target(name: "ClipProcessing", dependencies: ["AudioFile", "Ebur128Shim"], path: "Sources/Foundations/ClipProcessing"),
+        // Anki's legacy package (.apkg: a zip of a schema-11 collection and media) and its CSV import format.
+        .target(name: "AnkiExport", dependencies: ["SQLiteDB"], path: "Sources/Foundations/AnkiExport"),
 
         // MARK: Storage
         .target(name: "Store", dependencies: ["SQLiteDB"], path: "Sources/Storage/Store"),
@@ -77,8 +85,14 @@ let package = Package(
         .target(name: "Mandarin", dependencies: ["SQLiteDB", "JSONReading"], path: "Sources/Domains/Mandarin"),
         // Learning: remote definitions with offline fallback, saved words, quizzes.
         .target(name: "Definitions", dependencies: ["HTTPFetch", "Store", "Catalog"], path: "Sources/Domains/Learning/Definitions"),
-        .target(name: "Library", dependencies: ["Store", "Catalog"], path: "Sources/Domains/Learning/Library"),
-        .target(name: "Quiz", dependencies: ["Store", "Catalog", "Library"], path: "Sources/Domains/Learning/Quiz"),
+        .target(name: "Quiz", dependencies: ["Store", "Catalog", "SeededRandom"], path: "Sources/Domains/Learning/Quiz"),
+        // FSRS-6 spaced repetition: memory states, intervals, learning steps, seeded fuzz.
+        .target(name: "FSRS", dependencies: ["SeededRandom"], path: "Sources/Domains/Learning/FSRS"),
+        // Learners, their tokens, one library across sources, cards and the review log, behind the
+        // LearnerStore protocol (SQLite by default).
+        .target(name: "Learners", dependencies: [
+            "FSRS", "SeededRandom", "Vocabulary", "SQLiteDB", "Store", .product(name: "Crypto", package: "swift-crypto"),
+        ], path: "Sources/Domains/Learning/Learners"),
 
         // MARK: Application
         // The rules both front ends share (paths of the home folder, limits, input checks, failure
@@ -88,7 +102,8 @@ let package = Package(
         // The composition root: builds the services for the CLI, the server and the tests.
         .target(name: "App", dependencies: [
             "AppCore", "Catalog", "Cache", "Store", "Audio", "AudioFile", "ClipProcessing", "Speech", "HTTPFetch", "Mandarin",
-            "Definitions", "Library", "Quiz", "SQLiteDB", "FileAccess", "Offloading", "Vocabulary",
+            "Definitions", "Quiz", "SQLiteDB", "FileAccess", "Offloading", "Vocabulary", "Learners", "FSRS", "SeededRandom", "TextMatching",
+            "AnkiExport",
         ], path: "Sources/Application/App"),
 
         // MARK: Front ends
@@ -109,8 +124,9 @@ let package = Package(
         ], path: "Sources/FrontEnds/HTTPTransport"),
         // The JSON API of `vocab serve`: one route collection per area, errors from App's classifier.
         .target(name: "HTTPAPI", dependencies: [
-            "App", "AppCore", "HTTPTransport", "Catalog", "Mandarin", "AudioFile", "Audio", "Offloading",
+            "App", "AppCore", "HTTPTransport", "Catalog", "Mandarin", "AudioFile", "Audio", "Offloading", "Learners", "FSRS",
             .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
             .product(name: "HummingbirdCore", package: "hummingbird"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -119,7 +135,7 @@ let package = Package(
         ], path: "Sources/FrontEnds/HTTPAPI"),
         .target(name: "CLI", dependencies: [
             "App", "AppCore", "CLICore", "Catalog", "Store", "Cache", "Mandarin", "AudioFile", "Speech", "Audio", "HTTPFetch",
-            "Definitions", "Library", "Quiz", "HTTPAPI", "HTTPTransport", "FileAccess",
+            "Definitions", "Quiz", "Learners", "FSRS", "SeededRandom", "HTTPAPI", "HTTPTransport", "FileAccess",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], path: "Sources/FrontEnds/CLI"),
 
@@ -154,16 +170,20 @@ let package = Package(
                     path: "Tests/Domains/MandarinTests", resources: [.copy("Fixtures")]),
         .testTarget(name: "AudioTests", dependencies: ["Audio", "AudioFile", "ClipProcessing", "Speech", "HTTPFetch", "Vocabulary", "TestSupport"],
                     path: "Tests/Domains/AudioTests"),
-        .testTarget(name: "LearningTests", dependencies: ["Definitions", "Library", "Quiz", "HTTPFetch", "Store", "Catalog", "TestSupport"],
+        .testTarget(name: "AnkiExportTests", dependencies: ["AnkiExport", "SQLiteDB"], path: "Tests/Foundations/AnkiExportTests", exclude: ["Scripts"]),
+        .testTarget(name: "FSRSTests", dependencies: ["FSRS", "SeededRandom"], path: "Tests/Domains/FSRSTests", resources: [.copy("Fixtures")]),
+        .testTarget(name: "LearnersTests", dependencies: ["Learners", "FSRS", "SeededRandom", "Store", "SQLiteDB", "TestSupport"], path: "Tests/Domains/LearnersTests"),
+        .testTarget(name: "LearningTests", dependencies: ["Definitions", "Quiz", "Learners", "FSRS", "SeededRandom", "HTTPFetch", "Store", "Catalog", "TestSupport"],
                     path: "Tests/Domains/LearningTests"),
         .testTarget(name: "AppCoreTests", dependencies: ["AppCore", "Catalog", "TestSupport"], path: "Tests/Application/AppCoreTests"),
-        .testTarget(name: "AppTests", dependencies: ["App", "AppCore", "Catalog", "Audio", "Speech", "Mandarin", "Library", "Store", "SQLiteDB", "TestSupport"],
+        .testTarget(name: "AppTests", dependencies: ["App", "AppCore", "Catalog", "Audio", "Speech", "Mandarin", "Learners", "FSRS", "SeededRandom", "Quiz", "FileAccess", "Store", "SQLiteDB", "TestSupport"],
                     path: "Tests/Application/AppTests"),
         .testTarget(name: "HTTPTransportTests", dependencies: ["HTTPTransport", "TestSupport"], path: "Tests/FrontEnds/HTTPTransportTests"),
         // CLITests and HTTPTests run the built `vocab` and `vocab-full` programs (swift build --build-tests builds them).
-        .testTarget(name: "CLITests", dependencies: ["TestSupport"], path: "Tests/FrontEnds/CLITests"),
+        .testTarget(name: "CLITests", dependencies: ["TestSupport", "SQLiteDB"], path: "Tests/FrontEnds/CLITests"),
         .testTarget(name: "HTTPTests", dependencies: [
-            "HTTPAPI", "HTTPTransport", "App", "AppCore", "Catalog", "Cache", "Audio", "AudioFile", "HTTPFetch", "Mandarin", "Speech", "TestSupport",
+            "HTTPAPI", "HTTPTransport", "App", "AppCore", "Catalog", "Cache", "Audio", "AudioFile", "HTTPFetch", "Mandarin", "Speech", "Learners", "FSRS",
+            "TestSupport",
             .product(name: "CompressNIO", package: "compress-nio"),
         ], path: "Tests/FrontEnds/HTTPTests"),
     ]

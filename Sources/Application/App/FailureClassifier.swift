@@ -5,7 +5,7 @@ import Catalog
 import Definitions
 import FileAccess
 import Foundation
-import Library
+import Learners
 import Mandarin
 import Quiz
 import SQLiteDB
@@ -29,17 +29,21 @@ public enum FailureClassifier {
             return catalog(e)
         case let e as MOEError:
             return mandarin(e)
-        case let e as LibraryError:
+        case let e as LearnerError:
             switch e {
-            case .emptyWord: return Failure(.badInput, code: "invalid_text", message: e.description)
-            case .unknownWord(let word, let suggestions, let note):
-                let why = note.map { " (\($0))" } ?? ""
-                return Failure(.notFound, code: "unknown_word",
-                               message: "'\(Failure.quote(word))' is not in the catalog and the dictionary does not know it\(why); nothing was saved.",
-                               suggestions: suggestions)
-            case .notSaved(let word):
-                return Failure(.notFound, code: "not_saved", message: "'\(Failure.quote(word))' is not in your library.",
-                               hint: "'vocab library list' shows what is.")
+            case .unknownLearner(let name):
+                return Failure(.notFound, code: "unknown_learner", message: "there is no learner '\(Failure.quote(name))'.",
+                               hint: "'vocab users list' shows them.")
+            case .nameTaken(let name):
+                return Failure(.conflict, code: "name_taken", message: "a learner '\(Failure.quote(name))' exists already.")
+            case .badName:
+                return Failure(.badInput, code: "bad_name", message: e.description)
+            case .unknownItem(let id):
+                return Failure(.notFound, code: "unknown_item", message: "there is no item \(id) in this library.")
+            case .stale(let current):
+                return Failure(.conflict, code: "stale_card", message: "the card changed since it was read; it is now at version \(current.version).")
+            case .nothingToUndo:
+                return Failure(.notFound, code: "nothing_to_undo", message: e.description)
             }
         case let e as DefinitionError:
             return Failure(e == .emptyWord ? .badInput : .notFound, code: e == .emptyWord ? "invalid_text" : "no_definition", message: e.description)

@@ -5,7 +5,7 @@ import Definitions
 import FileAccess
 import Foundation
 import HTTPFetch
-import Library
+import Learners
 import Mandarin
 import Speech
 import SQLiteDB
@@ -108,8 +108,15 @@ public final class VocabServices: Sendable {
         return try SQLiteDocumentStore(path: home.userDatabase, migrator: UserDatabase.migrator)
     }
 
-    public func library(catalog: CatalogService, store: any DocumentStore) -> WordLibrary {
-        WordLibrary(store: store, catalog: catalog)
+    /// Learners, libraries, cards and review logs, in user.sqlite beside the documents.
+    public func learnerStore() throws -> SQLiteLearnerStore {
+        try DurableFile.createDirectory(home.root)
+        return try SQLiteLearnerStore(path: home.userDatabase)
+    }
+
+    /// The learning service over a learner store; days start at this machine's local midnight.
+    public func learning(catalog: CatalogService, store: any LearnerStore) -> LearningService {
+        LearningService(store: store, catalog: catalog, services: self, days: LocalDays(utcOffset: TimeZone.current.secondsFromGMT()))
     }
 
     /// `config.json` in the home folder: a missing file is an empty configuration; a broken
@@ -128,15 +135,4 @@ public final class VocabServices: Sendable {
     public func definitionService(endpoint: Endpoint, options: HTTPRequestOptions, store: any DocumentStore) -> DefinitionService {
         DefinitionService(client: DictionaryAPIClient(http: CurlHTTPClient(), baseURL: endpoint.url, options: options), store: store)
     }
-}
-
-/// The layout of user.sqlite, versioned like every file vocab writes.
-public enum UserDatabase {
-    public static let migrator = Migrator(file: "user.sqlite", steps: [
-        // Files written before versions existed have exactly these tables: the step is a no-op
-        // for them and only stamps the version.
-        Migrator.Step(1, "documents: saved words, downloaded definitions, quiz history") { db in
-            try db.execute(SQLiteDocumentStore.schema)
-        },
-    ])
 }

@@ -104,6 +104,22 @@ public struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
         return out
     }
 
+    /// A whole message as it goes to a terminal: every control character escaped as `quote`
+    /// does, except the line breaks and tabs that lay the message out. For messages built by
+    /// others (argument-parser's "The value '…' is invalid") that quote what was typed as it is.
+    public static func escapingControls(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { isControl($0) && $0 != "\n" && $0 != "\t" }) else { return text }
+        var out = ""
+        for scalar in text.unicodeScalars {
+            if isControl(scalar) && scalar != "\n" && scalar != "\t" {
+                out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
     /// Control, format and separator characters: what must not be echoed as it is.
     public static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.properties.generalCategory {

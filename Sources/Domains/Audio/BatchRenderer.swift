@@ -113,11 +113,16 @@ public struct BatchRenderer: Sendable {
 
     /// Renders `jobs` with up to `workers` processes; `onResult` sees each result as it arrives.
     public func render(_ jobs: [RenderJob], onResult: @escaping @Sendable (RenderResult) -> Void) throws -> [RenderResult] {
+        // What a killed render left (job files, half-written clips, records and manifests) is of
+        // no use to anyone; cleaned even when nothing is left to render.
+        // Only the folders the store owns are searched: the output folder may be anybody's.
+        TemporaryFile.removeStale(in: store.root, tags: ["writing"] + Self.workerTags)
+        for accent in Accent.allCases {
+            TemporaryFile.removeStale(in: store.root + "/" + accent.rawValue, tags: ["writing"], recursive: true)
+        }
         guard !jobs.isEmpty else { return [] }
         try DurableFile.createDirectory(store.root)
         let jobBase = store.root + "/.render-jobs"
-        // Job files of a render that was killed are of no use to anyone.
-        TemporaryFile.removeStale(beside: jobBase, tags: (0..<64).map { "worker\($0)" })
         let collected = Collected()
         let group = DispatchGroup()
         var processes: [(Process, [RenderJob], String)] = []
@@ -178,6 +183,9 @@ public struct BatchRenderer: Sendable {
         }
         return results
     }
+
+    /// Job files are named for their worker: `.render-jobs.worker<N>-<pid>-<random>`.
+    static let workerTags = (0..<64).map { "worker\($0)" }
 
     /// The worker side: renders each job into the store and emits one result per job.
     public static func work(_ jobs: [RenderJob], store: ClipStore, pronouncer: Pronouncer, emit: (RenderResult) -> Void) async {

@@ -121,6 +121,12 @@ public struct Pronunciation: Sendable {
 public struct NoClipAvailable: Error, CustomStringConvertible, Sendable {
     public var word: String
     public var skipped: [TierSkip]
+
+    public init(word: String, skipped: [TierSkip]) {
+        self.word = word
+        self.skipped = skipped
+    }
+
     public var description: String {
         "no clip for '\(word)': " + skipped.map { "\($0.tier.rawValue): \($0.reason)" }.joined(separator: "; ")
     }

@@ -78,7 +78,9 @@ public struct CatalogIndexer: Sendable {
 
     private func build(_ files: [CategoryFile]) async throws {
         try DurableFile.createDirectory(DurableFile.directory(of: databasePath))
+        // Builds and state files of killed runs (their process is gone; a running build is left alone).
         TemporaryFile.removeStale(beside: databasePath, tags: ["building"])
+        TemporaryFile.removeStale(beside: statePath, tags: ["writing"])
         let temporary = TemporaryFile.path(beside: databasePath, tag: "building")
         do {
             try await fill(temporary, files: files)

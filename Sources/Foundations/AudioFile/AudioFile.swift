@@ -228,8 +228,8 @@ public enum AudioFile {
             }
             return
         }
-        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-        let temporary = "\(directory.isEmpty ? "." : directory)/.\(name).\(getpid()).tmp"
+        // Named for its process, so a run that was killed while writing is cleaned up after.
+        let temporary = TemporaryFile.path(beside: path, tag: "writing")
         var info = SF_INFO()
         info.samplerate = Int32(pcm.sampleRate)
         info.channels = 1

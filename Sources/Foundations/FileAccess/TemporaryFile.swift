@@ -32,6 +32,54 @@ public enum TemporaryFile {
         return removed
     }
 
+    /// Removes, in `folder` (and with `recursive` the folders below it), every temporary
+    /// (`<name>.<tag>-<pid>-…`, with one of `tags`) whose process no longer runs: what killed
+    /// runs left among many targets, such as the clips of a render. Returns the paths removed.
+    @discardableResult
+    public static func removeStale(in folder: String, tags: [String], recursive: Bool = false) -> [String] {
+        var removed: [String] = []
+        var folders = [folder]
+        while let current = folders.popLast() {
+            for name in entries(of: current) {
+                let path = current + "/" + name
+                if let pid = ownerProcess(of: name, tags: tags) {
+                    if !isRunning(pid), unlink(path) == 0 { removed.append(path) }
+                } else if recursive, isFolder(path) {
+                    folders.append(path)
+                }
+            }
+        }
+        return removed
+    }
+
+    /// The process id in a temporary's name (`<name>.<tag>-<pid>-<random>`, perhaps with SQLite's
+    /// `-journal` after it), or nil when the name is not one of `tags`.
+    static func ownerProcess(of name: String, tags: [String]) -> Int32? {
+        let bytes = Array(name.utf8)
+        for tag in tags {
+            let marker = Array(".\(tag)-".utf8)
+            guard bytes.count > marker.count else { continue }
+            var start = bytes.count - marker.count
+            while start >= 1 {
+                if Array(bytes[start..<start + marker.count]) == marker {
+                    let digits = bytes[(start + marker.count)...].prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+                    let after = start + marker.count + digits.count
+                    if !digits.isEmpty, after < bytes.count, bytes[after] == UInt8(ascii: "-"),
+                       let pid = Int32(String(decoding: digits, as: UTF8.self)), pid > 0 {
+                        return pid
+                    }
+                }
+                start -= 1
+            }
+        }
+        return nil
+    }
+
+    static func isFolder(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+    }
+
     /// Whether a process with this id exists (it may belong to another user: EPERM means it does).
     public static func isRunning(_ pid: Int32) -> Bool {
         if pid == getpid() { return true }

@@ -155,7 +155,7 @@ struct SearchCommand: AsyncParsableCommand {
             return
         }
         if words.isEmpty {
-            Output.line("No words match '\(text)'.")
+            Output.line("No words match '\(Failure.quote(text))'.")
             return
         }
         for w in words {

@@ -5,7 +5,6 @@ import ArgumentParser
 import Catalog
 import Foundation
 import HTTPFetch
-import Library
 import Definitions
 import Store
 
@@ -17,11 +16,11 @@ struct DictionaryOptions: ParsableArguments, Sendable {
         valueName: "url"))
     var dictionaryURL: String?
 
-    @Option(name: .long, help: ArgumentHelp("Seconds to wait for the online service before using saved data (0.1-60).", valueName: "seconds"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Seconds to wait for the online service before using saved data (0.1-60).", valueName: "seconds"))
     var timeout: Double = 4
 
     func validate() throws {
-        guard (0.1...60).contains(timeout) else { throw ValidationError("--timeout must be between 0.1 and 60 seconds.") }
+        try validateTimeout(timeout)
     }
 
     var requestOptions: HTTPRequestOptions {

@@ -168,7 +168,7 @@ struct StrokesCommand: AsyncParsableCommand {
     func validate() throws {
         guard !words.isEmpty else { throw ValidationError("Give a stroke count, like 6.") }
         guard words.count == 1, let value = Int(count.trimmingCharacters(in: .whitespaces)), value > 0 else {
-            throw ValidationError("The stroke count must be a whole number of 1 or more, like 6 (got '\(count)').")
+            throw ValidationError("The stroke count must be a whole number of 1 or more, like 6 (got '\(Failure.quote(count))').")
         }
         _ = try checked { () throws(Failure) in try InputRules.bounded(limit, name: "--limit", range: Limits.characters) }
         if let radical { try MOERadicalInput.validate(radical) }
@@ -258,11 +258,13 @@ struct MOEReadingSearch {
 
     /// Refuses queries with nothing to search once tones and punctuation are dropped.
     static func validate(pinyin: String?, bopomofo: String?) throws {
+        if let pinyin { _ = try checked { () throws(Failure) in try InputRules.text(pinyin, name: "pinyin", pathSafe: false) } }
+        if let bopomofo { _ = try checked { () throws(Failure) in try InputRules.text(bopomofo, name: "bopomofo", pathSafe: false) } }
         if let pinyin, ReadingKey.pinyin(pinyin).isEmpty {
-            throw ValidationError("--pinyin needs pinyin letters, like xing or xíng (got '\(pinyin)').")
+            throw ValidationError("--pinyin needs pinyin letters, like xing or xíng (got '\(Failure.quote(pinyin))').")
         }
         if let bopomofo, ReadingKey.bopomofo(bopomofo).isEmpty {
-            throw ValidationError("--bopomofo needs zhuyin letters, like ㄒㄧㄥ (got '\(bopomofo)').")
+            throw ValidationError("--bopomofo needs zhuyin letters, like ㄒㄧㄥ (got '\(Failure.quote(bopomofo))').")
         }
     }
 
@@ -275,7 +277,7 @@ struct MOEReadingSearch {
             return
         }
         guard !matches.isEmpty else {
-            Output.line("No readings match '\(pinyin ?? bopomofo ?? "")'.")
+            Output.line("No readings match '\(Failure.quote(pinyin ?? bopomofo ?? ""))'.")
             return
         }
         let titleWidth = min(12, matches.map { Output.displayWidth($0.title) }.max() ?? 0) + 2
@@ -292,8 +294,8 @@ struct MOEReadingSearch {
 enum MOERadicalInput {
     static func validate(_ radical: String) throws {
         let text = radical.trimmingCharacters(in: .whitespaces)
-        guard text.count == 1, text.unicodeScalars.allSatisfy({ $0.value > 0x7F }) else {
-            throw ValidationError("Give one radical character, like 水 or 氵 (got '\(radical)').")
+        guard text.count == 1, text.unicodeScalars.allSatisfy({ $0.value > 0x7F && !InputRules.isForbidden($0) }) else {
+            throw ValidationError("Give one radical character, like 水 or 氵 (got '\(Failure.quote(radical))').")
         }
     }
 }

@@ -97,7 +97,7 @@ struct RenderCommand: AsyncParsableCommand {
     var isMandarin: Bool { moe != nil || moeStrokes != nil || moeRadical != nil }
 
     func validate() throws {
-        if !(1...64).contains(jobs) { throw ValidationError("--jobs must be between 1 and 64.") }
+        _ = try checked { () throws(Failure) in try InputRules.bounded(jobs, name: "--jobs", range: 1...64) }
         if isMandarin, category != nil || level != nil {
             throw ValidationError("--category and --level select catalog words; they do not go with --moe, --moe-strokes or --moe-radical.")
         }
@@ -248,6 +248,13 @@ struct RenderWorkerCommand: AsyncParsableCommand {
     @Option(name: .long) var out: String
 
     func run() async throws {
+        // Started from a thread that blocks SIGINT and SIGTERM, this process inherited that mask:
+        // without this, Ctrl-C on `vocab render` would leave the workers running.
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        sigaddset(&signals, SIGINT)
+        sigaddset(&signals, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &signals, nil)
         let text = String(decoding: try Data(contentsOf: URL(fileURLWithPath: jobsFile)), as: UTF8.self)
         let jobs = text.split(separator: "\n").compactMap(RenderWire.job)
         let services = VocabServices(environment: VocabEnvironment(categories: nil, home: home))

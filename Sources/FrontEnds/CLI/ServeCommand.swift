@@ -1,4 +1,5 @@
 import App
+import AppCore
 import ArgumentParser
 import CLICore
 import Foundation
@@ -39,21 +40,21 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Address to listen on (use 0.0.0.0 to accept other machines).")
     var host = "127.0.0.1"
 
-    @Option(name: .long, help: "Port to listen on (0 picks a free one, shown in the log).")
+    @Option(name: .long, parsing: .unconditional, help: "Port to listen on (0 picks a free one, shown in the log).")
     var port = 8080
 
     @Option(name: .long, help: "Log level: trace, debug, info (one line per request), notice, warning, error, critical.")
     var logLevel: ServerSettings.LogLevel = .info
 
-    @Option(name: .long, help: "Open connections at most; more are answered 503 at once (16-100000).")
+    @Option(name: .long, parsing: .unconditional, help: "Open connections at most; more are answered 503 at once (16-100000).")
     var maxConnections = ConnectionLimits().maxConnections
 
     @OptionGroup var options: GlobalOptions
 
     func validate() throws {
-        guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
+        _ = try checked { () throws(Failure) in try InputRules.bounded(port, name: "--port", range: 0...65_535) }
         guard !host.isEmpty else { throw ValidationError("--host cannot be empty.") }
-        guard (16...100_000).contains(maxConnections) else { throw ValidationError("--max-connections must be between 16 and 100000.") }
+        _ = try checked { () throws(Failure) in try InputRules.bounded(maxConnections, name: "--max-connections", range: 16...100_000) }
     }
 
     func run() async throws {

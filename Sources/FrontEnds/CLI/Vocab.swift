@@ -24,14 +24,18 @@ public struct Vocab: AsyncParsableCommand {
             ]),
             CommandGroup(name: "Audio", subcommands: [SayCommand.self, RenderCommand.self, AudioCommand.self, RenderWorkerCommand.self]),
             CommandGroup(name: "Mandarin", subcommands: [ImportCommand.self, LookupCommand.self, StrokesCommand.self, RadicalCommand.self]),
-            CommandGroup(name: "Learning", subcommands: [DefineCommand.self, RandomCommand.self, LibraryCommand.self, QuizCommand.self]),
+            CommandGroup(name: "Learning", subcommands: [
+                LibraryCommand.self, ReviewCommand.self, ProgressCommand.self, ExportCommand.self, QuizCommand.self,
+                DefineCommand.self, RandomCommand.self, UsersCommand.self,
+            ]),
             CommandGroup(name: "Server", subcommands: [ServeCommand.self]),
         ])
 
     public init() {}
 
     /// Runs the command line: a failure vocab knows is printed after "vocab: " and ends the
-    /// process with its kind's exit code; argument-parser reports its own.
+    /// process with its kind's exit code; argument-parser's own errors keep their wording and
+    /// code. Either way no control character typed by the user reaches the terminal as itself.
     public static func runMain() async {
         do {
             var command = try parseAsRoot()
@@ -42,10 +46,15 @@ public struct Vocab: AsyncParsableCommand {
             }
         } catch {
             if let failure = FailureClassifier.known(error) {
-                Output.error("vocab: \(failure)")
+                Output.error("vocab: " + Failure.escapingControls(failure.description))
                 Foundation.exit(failure.exitCode)
             }
-            exit(withError: error)
+            let code = exitCode(for: error)
+            // Help and --version are ours, printed as they are, on standard output.
+            guard code != .success else { exit(withError: error) }
+            let message = fullMessage(for: error)
+            if !message.isEmpty { Output.error(Failure.escapingControls(message)) }
+            Foundation.exit(code.rawValue)
         }
     }
 }

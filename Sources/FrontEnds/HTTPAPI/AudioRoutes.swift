@@ -35,8 +35,8 @@ struct AudioRoutes: Sendable {
     /// Larger than any word clip; a bigger file in the store is not served.
     static let maxClipBytes = 16 << 20
 
-    func collection() -> RouteCollection<BasicRequestContext> {
-        let routes = RouteCollection(context: BasicRequestContext.self)
+    func collection() -> RouteCollection<VocabRequestContext> {
+        let routes = RouteCollection(context: VocabRequestContext.self)
         routes.get("audio/{word}") { request, context in try await word(request, context: context) }
         routes.get("moe/{title}/audio") { request, context in try await title(request, context: context) }
         return routes

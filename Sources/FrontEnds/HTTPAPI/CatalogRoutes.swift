@@ -10,8 +10,8 @@ struct CatalogRoutes: Sendable {
     let catalog: CatalogService
     let cache: ResponseCache
 
-    func collection() -> RouteCollection<BasicRequestContext> {
-        let routes = RouteCollection(context: BasicRequestContext.self)
+    func collection() -> RouteCollection<VocabRequestContext> {
+        let routes = RouteCollection(context: VocabRequestContext.self)
         routes.get("categories") { request, _ in try await categories(request) }
         routes.get("categories/{id}/words") { request, context in try await words(request, context: context) }
         routes.get("words/{word}") { request, context in try await word(request, context: context) }

@@ -12,8 +12,8 @@ struct MandarinRoutes: Sendable {
     let services: VocabServices
     let cache: ResponseCache
 
-    func collection() -> RouteCollection<BasicRequestContext> {
-        let routes = RouteCollection(context: BasicRequestContext.self)
+    func collection() -> RouteCollection<VocabRequestContext> {
+        let routes = RouteCollection(context: VocabRequestContext.self)
         routes.get("moe/{title}") { request, context in try await entry(request, context: context) }
         routes.get("moe/strokes/{n}") { request, context in try await strokes(request, context: context) }
         return routes

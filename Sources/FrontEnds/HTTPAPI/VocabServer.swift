@@ -49,6 +49,8 @@ public struct VocabServer: Sendable {
     let catalog: CatalogService
     let clips: ClipService?
     let speech: Bool
+    let learning: LearningService
+    let attempts = FailedAttempts()
     let logger: Logger
 
     /// Opens what the server needs from `services`: the catalog (its answers cached in memory)
@@ -64,11 +66,13 @@ public struct VocabServer: Sendable {
         if let speechUnavailable {
             logger.warning("speech synthesis is unavailable; serving recorded and legacy clips only", metadata: ["reason": "\(speechUnavailable)"])
         }
+        let learning = services.learning(catalog: catalog, store: try services.learnerStore())
         return VocabServer(settings: settings, services: services, catalog: catalog,
-                           clips: ClipService(store: services.clipStore, pronouncer: pronouncer), speech: speechUnavailable == nil, logger: logger)
+                           clips: ClipService(store: services.clipStore, pronouncer: pronouncer), speech: speechUnavailable == nil,
+                           learning: learning, logger: logger)
     }
 
-    var requestLog: RequestLog<BasicRequestContext> {
+    func requestLog<Context: RequestContext>(_ context: Context.Type = Context.self) -> RequestLog<Context> {
         RequestLog(logger: logger, loggedHeaders: [(AudioRoutes.tierHeader, "tier"), (AudioRoutes.cacheHeader, "cache")])
     }
 
@@ -77,10 +81,10 @@ public struct VocabServer: Sendable {
         try await router().routes.map { "\($0.method) \($0.path)" }.filter { !$0.hasPrefix("HEAD ") }.sorted()
     }
 
-    func router(cache: ResponseCache = ResponseCache()) async throws -> Router<BasicRequestContext> {
+    func router(cache: ResponseCache = ResponseCache()) async throws -> Router<VocabRequestContext> {
         let health = try await healthCheck()
-        let router = Router(options: .autoGenerateHeadEndpoints)
-        router.add(middleware: requestLog)
+        let router = Router(context: VocabRequestContext.self, options: .autoGenerateHeadEndpoints)
+        router.add(middleware: requestLog(VocabRequestContext.self))
         router.add(middleware: ErrorMiddleware())
         router.add(middleware: RepeatedRequests(cache: cache))
         router.add(middleware: RequestGuard())
@@ -88,6 +92,7 @@ public struct VocabServer: Sendable {
         router.addRoutes(CatalogRoutes(catalog: catalog, cache: cache).collection(), atPath: "/v1")
         router.addRoutes(AudioRoutes(catalog: catalog, services: services, clips: clips, cache: cache, freshness: UInt64(max(0, settings.audioFreshness) * 1e9)).collection(), atPath: "/v1")
         router.addRoutes(MandarinRoutes(services: services, cache: cache).collection(), atPath: "/v1")
+        router.addRoutes(LearnerRoutes(learning: learning, exports: ExportService(clips: clips), attempts: attempts).collection(), atPath: "/v1")
         return router
     }
 
@@ -112,7 +117,7 @@ public struct VocabServer: Sendable {
         let router = try await self.router(cache: cache)
         let logger = self.logger
         let host = settings.host
-        let requestLog = self.requestLog
+        let requestLog = self.requestLog(BasicRequestContext.self)
         let limits = settings.connections
         let app = Application(
             router: router,

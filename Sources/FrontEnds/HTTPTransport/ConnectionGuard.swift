@@ -40,7 +40,11 @@ final class ConnectionCounter: Sendable {
     func close() { count.withLock { $0 -= 1 } }
 }
 
-/// Answers a connection over the limit with 503 and closes it, without reading anything.
+/// Answers a connection over the limit with 503 and closes it. The client's request is read and
+/// dropped, never parsed: closing a socket with its bytes unread resets the connection, and the
+/// client could lose the answer before reading it. So the answer is sent, the server's side is
+/// ended (the client reads the answer, then the end), and the connection is closed when the
+/// client closes its side, or after `linger` at most.
 final class SheddingHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
 
@@ -49,6 +53,8 @@ final class SheddingHandler: ChannelInboundHandler, RemovableChannelHandler {
         return "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json; charset=utf-8\r\nRetry-After: 1\r\n"
             + "Cache-Control: no-store\r\nConnection: close\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
     }()
+
+    static let linger = TimeAmount.seconds(2)
 
     func channelActive(context: ChannelHandlerContext) {
         refuse(context)
@@ -59,7 +65,16 @@ final class SheddingHandler: ChannelInboundHandler, RemovableChannelHandler {
         if context.channel.isActive { refuse(context) }
     }
 
+    /// What the client sends is dropped.
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {}
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if case ChannelEvent.inputClosed = event {
+            context.close(promise: nil)
+            return
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
 
     private var refused = false
 
@@ -67,7 +82,10 @@ final class SheddingHandler: ChannelInboundHandler, RemovableChannelHandler {
         guard !refused else { return }
         refused = true
         let channel = context.channel
-        context.writeAndFlush(NIOAny(ByteBuffer(string: Self.response))).whenComplete { _ in channel.close(promise: nil) }
+        context.writeAndFlush(NIOAny(ByteBuffer(string: Self.response))).whenComplete { _ in
+            channel.close(mode: .output, promise: nil)
+        }
+        channel.eventLoop.scheduleTask(in: Self.linger) { channel.close(promise: nil) }
     }
 }
 

@@ -38,17 +38,6 @@ public enum TextScanning {
         }
     }
 
-    /// Without leading and trailing spaces (Unicode space separators). Tabs and other
-    /// controls stay, for the input checks to refuse.
-    public static func trimmingSpaces(_ text: String) -> String {
-        let scalars = text.unicodeScalars
-        func isSpace(_ s: Unicode.Scalar) -> Bool { s == " " || s.properties.generalCategory == .spaceSeparator }
-        guard let first = scalars.firstIndex(where: { !isSpace($0) }) else { return "" }
-        let last = scalars.lastIndex(where: { !isSpace($0) })!
-        if first == scalars.startIndex && scalars.index(after: last) == scalars.endIndex { return text }
-        return String(scalars[first...last])
-    }
-
     /// Whether the UTF-8 of `text` contains this ASCII sequence.
     public static func contains(_ text: String, ascii needle: StaticString) -> Bool {
         let n = UnsafeBufferPointer(start: needle.utf8Start, count: needle.utf8CodeUnitCount)

@@ -21,6 +21,15 @@ struct InputRulesTests {
         #expect(throws: Failure.self) { try InputRules.text(String(repeating: " ", count: 99) + "ab", name: "word") }
     }
 
+    @Test("trimming takes Unicode spaces only: a tab is left for the checks to refuse")
+    func trimming() {
+        #expect(InputRules.trimmingSpaces("  cat ") == "cat")
+        #expect(InputRules.trimmingSpaces("\tcat") == "\tcat")
+        #expect(InputRules.trimmingSpaces("\u{3000}cat\u{00A0}") == "cat")
+        #expect(InputRules.trimmingSpaces("   ") == "")
+        #expect(InputRules.trimmingSpaces("ice cream") == "ice cream")
+    }
+
     @Test("numbers within a range; the failure is bad input")
     func numbers() throws {
         #expect(try InputRules.integer(" 7 ", name: "limit", range: 1...10) == 7)

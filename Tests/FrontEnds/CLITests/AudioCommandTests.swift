@@ -100,3 +100,28 @@ struct AudioCommandTests {
         #expect(csv.contains("blue,catalog:colours/blue,british,,rendered,tts,espeak-ng en-gb"))
     }
 }
+
+@Suite("vocab say: one file per entry")
+struct SayIdentityTests {
+    @Test("行 and 水, May and may are different clips; an empty, dot or over-long word is refused before any synthesis")
+    func distinctClipsAndRefusals() throws {
+        let home = try TemporaryDirectory("say-identity")
+        defer { home.remove() }
+        let env = ["VOCAB_HOME": home.path, "VOCAB_CATEGORIES": Repository.categories]
+        var paths: [String] = []
+        for word in ["行", "水", "May", "may"] {
+            let result = try runProcess(Repository.vocabExecutable, ["say", word, "--json"], environment: env)
+            #expect(result.status == 0, "\(result.stderr)")
+            let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+            paths.append(try #require(report["path"] as? String))
+        }
+        #expect(Set(paths).count == 4, "\(paths)")
+        #expect(paths[2].hasSuffix("/british/catalog/family-and-friends/may.wav") && paths[3].hasSuffix("/british/catalog/everyday-words/may.wav"))
+        for word in ["", "..", ".", String(repeating: "x", count: 10_000)] {
+            let refused = try runProcess(Repository.vocabExecutable, ["say", word], environment: env)
+            #expect(refused.status == 64, "'\(word.prefix(10))': \(refused.stderr)")
+        }
+        let clips = try FileManager.default.subpathsOfDirectory(atPath: home.file("clips")).filter { $0.hasSuffix(".wav") }
+        #expect(clips.count == 4)
+    }
+}

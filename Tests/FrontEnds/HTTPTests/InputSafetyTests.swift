@@ -110,6 +110,20 @@ struct InputSafetyTests {
         }
     }
 
+    @Test("an escape that is not percent-encoded UTF-8 is a 400, in a query as in a path", arguments: [
+        "/v1/search?q=%ff%fe", "/v1/search?q=%zz", "/v1/search?q=ca%t", "/v1/search?q=%C3", "/v1/categories?level=%zz",
+        "/v1/categories/animals/words?level=%ff", "/v1/audio/cat?accent=%ff%fe", "/v1/words/%zz", "/v1/words/ca%ff",
+        "/v1/audio/%zz", "/v1/categories/%zz/words",
+    ])
+    func invalidEscapes(target: String) async throws {
+        try await withServer { s in
+            let r = try await s.get(target)
+            #expect(r.status == 400, "\(target) → \(r.status) \(r.text.prefix(200))")
+            #expect(r.header("content-type")?.hasPrefix("application/json") == true)
+            #expect(try r.error()["code"] as? String == "invalid_text", "\(target)")
+        }
+    }
+
     @Test("random bytes in paths and queries never give a 5xx and the server stays up")
     func randomInput() async throws {
         try await withServer { (s: TestServer) async throws in

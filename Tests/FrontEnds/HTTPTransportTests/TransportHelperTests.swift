@@ -18,13 +18,8 @@ struct TransportHelperTests {
         #expect(TextScanning.percentDecode("plain") == "plain")
     }
 
-    @Test("trimming and byte search")
+    @Test("byte search and dot segments")
     func scanning() {
-        #expect(TextScanning.trimmingSpaces("  cat ") == "cat")
-        #expect(TextScanning.trimmingSpaces("\tcat") == "\tcat")
-        #expect(TextScanning.trimmingSpaces("\u{3000}cat\u{00A0}") == "cat")
-        #expect(TextScanning.trimmingSpaces("   ") == "")
-        #expect(TextScanning.trimmingSpaces("ice cream") == "ice cream")
         #expect(TextScanning.contains("a..b", ascii: ".."))
         #expect(!TextScanning.contains("a.b.c", ascii: ".."))
         #expect(!TextScanning.contains("", ascii: "."))
