@@ -50,6 +50,18 @@ private struct AudioRunner {
         try data.prefix(Int(Double(data.count) * fraction)).write(to: URL(fileURLWithPath: path))
     }
 
+    /// The bytes of a WAV's data chunk (the samples, without the metadata around them).
+    static func samples(of wav: Data) -> Data? {
+        let bytes = [UInt8](wav)
+        var i = 12
+        while i + 8 <= bytes.count {
+            let size = Int(bytes[i + 4]) | Int(bytes[i + 5]) << 8 | Int(bytes[i + 6]) << 16 | Int(bytes[i + 7]) << 24
+            if bytes[i..<i + 4].elementsEqual("data".utf8) { return Data(bytes[(i + 8)..<min(bytes.count, i + 8 + size)]) }
+            i += 8 + size + (size & 1)
+        }
+        return nil
+    }
+
     func importMOE() throws {
         let result = try run("import", "moe", Self.moeSample)
         #expect(result.status == 0, "\(result.stderr)")
@@ -125,6 +137,67 @@ struct AudioLibraryCommandTests {
         let render = try vocab.run("render", "--accent", "british", "--out", vocab.dir.file("clips"))
         #expect(render.status == 0, "\(render.stderr)")
         #expect(render.stdout.contains("Rendered 5, kept 0, failed 0 (legacy 1, recorded 2, tts 2)"), "\(render.stdout)")
+    }
+
+    /// The loudness-probe helper (built beside the tests): "LUFS dBTP seconds path" per file.
+    static func loudness(_ paths: [String]) throws -> [String: (lufs: Double, seconds: Double)] {
+        let probe = Repository.productsDirectory + "/loudness-probe"
+        let result = try runProcess(probe, ["--measure"] + paths)
+        #expect(result.status == 0, "\(result.stderr)")
+        var out: [String: (Double, Double)] = [:]
+        for line in result.stdout.split(separator: "\n") {
+            let fields = line.split(separator: " ", maxSplits: 3).map(String.init)
+            guard fields.count == 4, let lufs = Double(fields[0]), let seconds = Double(fields[2]) else { continue }
+            out[fields[3]] = (lufs, seconds)
+        }
+        return out
+    }
+
+    @Test func everyClipThatLeavesVocabIsAtOneLoudnessWhateverItsTier() throws {
+        let vocab = try AudioRunner()
+        // A loud recording (imported), a legacy clip 40 dB quieter behind 3 s of silence, and
+        // speech for the rest.
+        let incoming = vocab.dir.file("incoming")
+        try FileManager.default.createDirectory(atPath: incoming, withIntermediateDirectories: true)
+        var loud = try runProcess("/usr/bin/espeak-ng", ["-v", "en-gb", "-p", "80", "-a", "200", "-w", incoming + "/cat.wav", "cat"])
+        #expect(loud.status == 0)
+        #expect(try vocab.run("audio", "import", incoming, "--tier", "recorded").status == 0)
+        let quiet = vocab.dir.file("quiet-dog.wav")
+        loud = try runProcess("/usr/bin/espeak-ng", ["-v", "en-gb", "-p", "20", "-a", "2", "-w", quiet, "dog"])
+        #expect(loud.status == 0)
+        try FileManager.default.createDirectory(atPath: vocab.audio + "/legacy/british", withIntermediateDirectories: true)
+        let padded = try runProcess("/usr/bin/sox", [quiet, vocab.audio + "/legacy/british/dog.wav", "pad", "3", "0"])
+        #expect(padded.status == 0, "\(padded.stderr)")
+        let inputs = try Self.loudness([incoming + "/cat.wav", vocab.audio + "/legacy/british/dog.wav"])
+        let before = inputs.values.map(\.lufs)
+        #expect((before.max() ?? 0) - (before.min() ?? 0) > 30, "the sources really differ: \(inputs)")
+
+        var paths: [String] = []
+        for word in ["cat", "dog", "elephant"] {
+            let said = try vocab.json("say", word)
+            paths.append(try #require(said["path"] as? String))
+            let out = vocab.dir.file("said-\(word).wav")
+            #expect(try vocab.run("say", word, "-o", out).status == 0)
+            paths.append(out)
+        }
+        let render = try vocab.json("render", "--accent", "both", "--out", vocab.dir.file("clips"))
+        #expect((render["failed"] as? [Any])?.isEmpty == true, "\(render)")
+        let rendered = (FileManager.default.enumerator(atPath: vocab.dir.file("clips"))?.allObjects as? [String] ?? [])
+            .filter { $0.hasSuffix(".wav") }.map { vocab.dir.file("clips/" + $0) }
+        #expect(rendered.count == 10)
+        paths += rendered
+
+        let measured = try Self.loudness(paths)
+        #expect(measured.count == paths.count)
+        for path in paths {
+            let m = try #require(measured[path], "\(path) was measured")
+            #expect(abs(m.lufs - -20) <= 1, "\(path): \(m.lufs) LUFS")
+            #expect(m.seconds < 1.5, "\(path): \(m.seconds) s, leading silence trimmed")
+        }
+        // say and render give the same bytes for the same word.
+        let sayDog = try Data(contentsOf: URL(fileURLWithPath: vocab.dir.file("said-dog.wav")))
+        let renderDog = try Data(contentsOf: URL(fileURLWithPath: vocab.dir.file("clips/british/catalog/animals/dog.wav")))
+        #expect(AudioRunner.samples(of: sayDog) == AudioRunner.samples(of: renderDog))
     }
 
     @Test func validateReportsMissingClipFiles() throws {

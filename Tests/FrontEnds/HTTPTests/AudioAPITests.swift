@@ -1,5 +1,6 @@
 import Audio
 import AudioFile
+import ClipProcessing
 import HTTPAPI
 import Foundation
 import Testing
@@ -43,6 +44,11 @@ struct AudioAPITests {
             let wav = try await s.get("/v1/audio/dog?accent=british")
             #expect(wav.status == 200)
             #expect(wav.header("x-vocab-tier") == "legacy")
+            // Served at the one loudness target, whatever the legacy clip's own level.
+            let served = s.dir.file("served.wav")
+            try Data(wav.body).write(to: URL(fileURLWithPath: served))
+            let lufs = try Loudness.measure(AudioFile.read(served)).integratedLUFS
+            #expect(abs(lufs - ClipProcessor.Settings().targetLUFS) <= 1, "\(lufs) LUFS")
             let ogg = try await s.get("/v1/audio/dog?accent=british&format=ogg")
             #expect(ogg.status == 200)
             #expect(ogg.header("content-type") == "audio/ogg")
