@@ -140,7 +140,10 @@ struct SayCommand: AsyncParsableCommand {
     /// catalog word and the dictionary is there to look it up.
     private func isMandarin(_ text: String, services: VocabServices) async throws -> Bool {
         if accent == .mandarin || reading != nil { return true }
-        guard accent == nil, text.contains(where: ClipNaming.isHan), services.isMandarinImported else { return false }
+        // Chinese text that is no catalog word is Mandarin even before the dictionary is
+        // imported: then its missing import is the answer, not the English voice reading
+        // "Chinese letter" for each character.
+        guard accent == nil, text.contains(where: ClipNaming.isHan) else { return false }
         let catalog = try await options.openCatalog()
         return (try? await catalog.entries(for: text)) == nil
     }

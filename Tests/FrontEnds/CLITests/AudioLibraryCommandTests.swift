@@ -269,6 +269,11 @@ struct AudioLibraryCommandTests {
 
     @Test func mandarinTitlesAreSpokenFromThePinyinOfAReading() throws {
         let vocab = try AudioRunner()
+        // Before the dictionary is imported, Chinese text is not handed to the English voice.
+        let early = try vocab.run("say", "銀行")
+        #expect(early.status == 66, "\(early.stdout)\(early.stderr)")
+        #expect(early.stderr.contains("vocab import moe"), "\(early.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: vocab.home + "/clips"), "nothing was spoken")
         try vocab.importMOE()
         let first = try vocab.json("say", "行")
         #expect(first["reading"] as? String == "xíng")
