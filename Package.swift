@@ -43,9 +43,12 @@ let package = Package(
         .systemLibrary(name: "CCurl", path: "Sources/Foundations/CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CEspeakNG", path: "Sources/Foundations/CEspeakNG", providers: [.apt(["libespeak-ng-dev"])]),
         .systemLibrary(name: "CSndFile", path: "Sources/Foundations/CSndFile", providers: [.apt(["libsndfile1-dev"])]),
+        // No pkgConfig, like the others: a link flag would map libebur128 at every start-up.
+        .systemLibrary(name: "CEbur128", path: "Sources/Foundations/CEbur128", providers: [.apt(["libebur128-dev"])]),
         .target(name: "CurlShim", dependencies: ["CCurl"], path: "Sources/Foundations/CurlShim"),
         .target(name: "EspeakShim", dependencies: ["CEspeakNG"], path: "Sources/Foundations/EspeakShim"),
         .target(name: "SndFileShim", dependencies: ["CSndFile"], path: "Sources/Foundations/SndFileShim"),
+        .target(name: "Ebur128Shim", dependencies: ["CEbur128"], path: "Sources/Foundations/Ebur128Shim"),
         .target(name: "SQLiteDB", dependencies: ["CSQLite"], path: "Sources/Foundations/SQLiteDB"),
         // A validating pull parser for JSON that reports positions (category files, the MOE dictionary).
         .target(name: "JSONReading", path: "Sources/Foundations/JSONReading"),
@@ -60,6 +63,9 @@ let package = Package(
         .target(name: "HTTPFetch", dependencies: ["CCurl", "CurlShim"], path: "Sources/Foundations/HTTPFetch"),
         .target(name: "AudioFile", dependencies: ["CSndFile", "SndFileShim", "FileAccess"], path: "Sources/Foundations/AudioFile"),
         .target(name: "Speech", dependencies: ["CEspeakNG", "EspeakShim"], path: "Sources/Foundations/Speech"),
+        // EBU R128 loudness of word clips (libebur128), trimming and normalising to one target,
+        // and the checks an imported recording must pass.
+        .target(name: "ClipProcessing", dependencies: ["AudioFile", "Ebur128Shim"], path: "Sources/Foundations/ClipProcessing"),
         // Anki's legacy package (.apkg: a zip of a schema-11 collection and media) and its CSV import format.
         .target(name: "AnkiExport", dependencies: ["SQLiteDB"], path: "Sources/Foundations/AnkiExport"),
 
@@ -73,7 +79,7 @@ let package = Package(
         .target(name: "Catalog", dependencies: ["Vocabulary", "Store", "Cache", "SQLiteDB", "JSONReading", "TextMatching", "FileAccess"],
                 path: "Sources/Domains/Catalog"),
         // Clips from three tiers (recorded, legacy, espeak-ng).
-        .target(name: "Audio", dependencies: ["Vocabulary", "AudioFile", "Speech", "HTTPFetch", "TextMatching", "FileAccess", "Offloading"],
+        .target(name: "Audio", dependencies: ["Vocabulary", "AudioFile", "ClipProcessing", "Speech", "HTTPFetch", "TextMatching", "FileAccess", "Offloading"],
                 path: "Sources/Domains/Audio"),
         // The MOE revised Mandarin dictionary: import, lookup, stroke, radical and reading search.
         .target(name: "Mandarin", dependencies: ["SQLiteDB", "JSONReading"], path: "Sources/Domains/Mandarin"),
@@ -95,7 +101,7 @@ let package = Package(
                 path: "Sources/Application/AppCore"),
         // The composition root: builds the services for the CLI, the server and the tests.
         .target(name: "App", dependencies: [
-            "AppCore", "Catalog", "Cache", "Store", "Audio", "AudioFile", "Speech", "HTTPFetch", "Mandarin",
+            "AppCore", "Catalog", "Cache", "Store", "Audio", "AudioFile", "ClipProcessing", "Speech", "HTTPFetch", "Mandarin",
             "Definitions", "Quiz", "SQLiteDB", "FileAccess", "Offloading", "Vocabulary", "Learners", "FSRS", "SeededRandom", "TextMatching",
             "AnkiExport",
         ], path: "Sources/Application/App"),
@@ -148,15 +154,21 @@ let package = Package(
 
         // MARK: Tests (the same layers)
         .target(name: "TestSupport", path: "Tests/Support/TestSupport"),
+        // A fresh process in which libebur128 has not been touched yet, to see the lazy load and
+        // the load failure (neither can be seen inside the shared test process).
+        .executableTarget(name: "loudness-probe", dependencies: ["ClipProcessing", "Ebur128Shim", "AudioFile"],
+                          path: "Tests/Support/loudness-probe"),
         .testTarget(name: "TextMatchingTests", dependencies: ["TextMatching"], path: "Tests/Foundations/TextMatchingTests"),
         .testTarget(name: "FileAccessTests", dependencies: ["FileAccess", "SQLiteDB", "TestSupport"], path: "Tests/Foundations/FileAccessTests"),
+        .testTarget(name: "ClipProcessingTests", dependencies: ["ClipProcessing", "AudioFile", "Ebur128Shim", "CEbur128"],
+                    path: "Tests/Foundations/ClipProcessingTests"),
         .testTarget(name: "SQLiteDBTests", dependencies: ["SQLiteDB", "TestSupport"], path: "Tests/Foundations/SQLiteDBTests"),
         .testTarget(name: "StoreTests", dependencies: ["Store", "SQLiteDB", "TestSupport"], path: "Tests/Storage/StoreTests"),
         .testTarget(name: "CacheTests", dependencies: ["Cache", "Store", "SQLiteDB", "TestSupport"], path: "Tests/Storage/CacheTests"),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog", "Store", "SQLiteDB", "TestSupport"], path: "Tests/Domains/CatalogTests"),
         .testTarget(name: "MandarinTests", dependencies: ["Mandarin", "JSONReading", "SQLiteDB", "TestSupport"],
                     path: "Tests/Domains/MandarinTests", resources: [.copy("Fixtures")]),
-        .testTarget(name: "AudioTests", dependencies: ["Audio", "AudioFile", "Speech", "HTTPFetch", "Vocabulary", "TestSupport"],
+        .testTarget(name: "AudioTests", dependencies: ["Audio", "AudioFile", "ClipProcessing", "Speech", "HTTPFetch", "Vocabulary", "TestSupport"],
                     path: "Tests/Domains/AudioTests"),
         .testTarget(name: "AnkiExportTests", dependencies: ["AnkiExport", "SQLiteDB"], path: "Tests/Foundations/AnkiExportTests", exclude: ["Scripts"]),
         .testTarget(name: "FSRSTests", dependencies: ["FSRS", "SeededRandom"], path: "Tests/Domains/FSRSTests", resources: [.copy("Fixtures")]),
@@ -164,13 +176,14 @@ let package = Package(
         .testTarget(name: "LearningTests", dependencies: ["Definitions", "Quiz", "Learners", "FSRS", "SeededRandom", "HTTPFetch", "Store", "Catalog", "TestSupport"],
                     path: "Tests/Domains/LearningTests"),
         .testTarget(name: "AppCoreTests", dependencies: ["AppCore", "Catalog", "TestSupport"], path: "Tests/Application/AppCoreTests"),
-        .testTarget(name: "AppTests", dependencies: ["App", "AppCore", "Catalog", "Audio", "Mandarin", "Learners", "FSRS", "SeededRandom", "Quiz", "FileAccess", "Store", "SQLiteDB", "TestSupport"],
+        .testTarget(name: "AppTests", dependencies: ["App", "AppCore", "Catalog", "Audio", "Speech", "Mandarin", "Learners", "FSRS", "SeededRandom", "Quiz", "FileAccess", "Store", "SQLiteDB", "TestSupport"],
                     path: "Tests/Application/AppTests"),
         .testTarget(name: "HTTPTransportTests", dependencies: ["HTTPTransport", "TestSupport"], path: "Tests/FrontEnds/HTTPTransportTests"),
         // CLITests and HTTPTests run the built `vocab` and `vocab-full` programs (swift build --build-tests builds them).
         .testTarget(name: "CLITests", dependencies: ["TestSupport", "SQLiteDB"], path: "Tests/FrontEnds/CLITests"),
         .testTarget(name: "HTTPTests", dependencies: [
-            "HTTPAPI", "HTTPTransport", "App", "AppCore", "Catalog", "Cache", "Audio", "AudioFile", "HTTPFetch", "Mandarin", "Learners", "FSRS",
+            "HTTPAPI", "HTTPTransport", "App", "AppCore", "Catalog", "Cache", "Audio", "AudioFile", "ClipProcessing", "HTTPFetch", "Mandarin", "Speech",
+            "Learners", "FSRS",
             "TestSupport",
             .product(name: "CompressNIO", package: "compress-nio"),
         ], path: "Tests/FrontEnds/HTTPTests"),

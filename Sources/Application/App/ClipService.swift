@@ -4,7 +4,8 @@ import Offloading
 import Vocabulary
 
 /// An entry's clip from the clip store, rendered from the tiers first when it is missing or was
-/// made from other inputs. `vocab say` and the server's audio endpoint both come here, so they
+/// made from other inputs (a recording added, replaced or removed since: see
+/// `Pronouncer.inputs`). `vocab say` and the server's audio endpoints both come here, so they
 /// name, render and reuse clips the same way.
 public struct ClipService: Sendable {
     public let store: ClipStore
@@ -21,11 +22,17 @@ public struct ClipService: Sendable {
     }
 
     /// The stored clip, and whether it was rendered for this call.
-    public func clip(for request: ClipRequest, entry: EntryReference, format: AudioFormat) async throws -> (clip: StoredClip, rendered: Bool) {
-        let key = ClipKey(entry: entry, accent: request.accent, format: format)
-        let inputs = ClipStore.inputs(of: request)
+    public func clip(for request: ClipRequest, format: AudioFormat) async throws -> (clip: StoredClip, rendered: Bool) {
+        // A handful of stat calls: cheap enough to check on every request, so a clip source
+        // changed while the server runs is noticed at once.
+        try await clip(for: request, format: format, inputs: pronouncer.inputs(of: request))
+    }
+
+    /// The same, with the inputs' fingerprint already computed (`pronouncer.inputs(of:)`).
+    public func clip(for request: ClipRequest, format: AudioFormat, inputs: String) async throws -> (clip: StoredClip, rendered: Bool) {
+        let key = request.key(format: format)
         if let stored = store.stored(key, inputs: inputs) { return (stored, false) }
-        return try await flights.run(key) { [store, pronouncer, deadline] in
+        return try await flights.run(RenderFlights.Key(clip: key, inputs: inputs)) { [store, pronouncer, deadline] in
             // Another process (or an earlier flight) may have finished it meanwhile.
             if let stored = store.stored(key, inputs: inputs) { return (stored, false) }
             return try await withDeadline(seconds: deadline) {
@@ -39,10 +46,14 @@ public struct ClipService: Sendable {
 
 /// One render per clip at a time: later requests for a clip being rendered wait for it.
 actor RenderFlights {
+    struct Key: Hashable {
+        var clip: ClipKey
+        var inputs: String
+    }
     typealias Result = (clip: StoredClip, rendered: Bool)
-    private var running: [ClipKey: Task<Result, any Error>] = [:]
+    private var running: [Key: Task<Result, any Error>] = [:]
 
-    func run(_ key: ClipKey, _ work: @escaping @Sendable () async throws -> Result) async throws -> Result {
+    func run(_ key: Key, _ work: @escaping @Sendable () async throws -> Result) async throws -> Result {
         if let task = running[key] {
             return (try await task.value.clip, false)
         }

@@ -61,7 +61,10 @@ public struct ExportService: Sendable {
             if format == .apkg, let clip = item.clip {
                 if let clips {
                     do {
-                        let stored = try await clips.clip(for: clip.request, entry: clip.entry, format: .ogg).clip
+                        // Filed by the entry's identity, where say, render and serve find it too.
+                        var request = clip.request
+                        request.entry = clip.entry
+                        let stored = try await clips.clip(for: request, format: .ogg).clip
                         let name = Self.mediaName(for: ClipKey(entry: clip.entry, accent: clip.request.accent, format: .ogg))
                         media.append(AnkiMedia(name: name, path: stored.path))
                         sound = "[sound:\(name)]"

@@ -44,7 +44,7 @@ public final class VocabServices: Sendable {
     public func synthesizer() -> (EspeakSynthesizer?, reason: String?) {
         speech.withLock { state in
             if case .notYet = state {
-                do { state = .ready(try EspeakSynthesizer()) } catch { state = .unavailable(String(describing: error)) }
+                do { state = .ready(try EspeakSynthesizer(dataDirectory: home.speechDirectory)) } catch { state = .unavailable(String(describing: error)) }
             }
             switch state {
             case .ready(let s): return (s, nil)
@@ -57,26 +57,40 @@ public final class VocabServices: Sendable {
     /// The three tiers in order: recorded, legacy, speech. Without libespeak-ng the first two
     /// still serve, and `speechUnavailable` says why speech does not.
     public func pronouncer(audioRoot: String? = nil) -> (pronouncer: Pronouncer, speechUnavailable: String?) {
-        let root = audioRoot ?? environment.audioDirectory
-        var sources: [any ClipSource] = [
-            RecordedClipSource(audioRoot: root, cacheDirectory: home.remoteClipCache, http: CurlHTTPClient()),
-            LegacyClipSource(audioRoot: root),
-        ]
+        var sources = localSources(audioRoot: audioRoot)
         let (synthesizer, reason) = synthesizer()
         if let synthesizer { sources.append(SynthesizedClipSource(synthesizer: synthesizer)) }
         return (Pronouncer(sources: sources), reason)
     }
 
+    /// The recorded and legacy tiers only: enough to fingerprint clips (planning a render) or to
+    /// survey them, without starting the synthesizer.
+    public func planner(audioRoot: String? = nil) -> Pronouncer {
+        Pronouncer(sources: localSources(audioRoot: audioRoot))
+    }
+
+    public func recordedSource(audioRoot: String? = nil) -> RecordedClipSource {
+        RecordedClipSource(audioRoot: audioRoot ?? environment.audioDirectory, cacheDirectory: home.remoteClipCache, http: CurlHTTPClient())
+    }
+
+    public func legacySource(audioRoot: String? = nil) -> LegacyClipSource {
+        LegacyClipSource(audioRoot: audioRoot ?? environment.audioDirectory)
+    }
+
+    private func localSources(audioRoot: String?) -> [any ClipSource] {
+        [recordedSource(audioRoot: audioRoot), legacySource(audioRoot: audioRoot)]
+    }
+
     /// Rendered clips of `say` and the server, by entry identity.
     public var clipStore: ClipStore { ClipStore(root: home.clipsDirectory) }
 
-    /// What to pronounce for a word in an accent: its catalog entry when it has one (with the
-    /// entry's clip references for the accent), else the text itself.
-    public func clipSubject(_ word: String, accent: Accent, catalog: CatalogService) async -> (request: ClipRequest, entry: EntryReference, inCatalog: Bool) {
+    /// What to pronounce for a word in an English accent: its catalog entry when it has one
+    /// (with the entry's clip references for the accent), else the text itself.
+    public func clipSubject(_ word: String, accent: Accent, catalog: CatalogService) async -> (request: ClipRequest, inCatalog: Bool) {
         if let hit = try? await catalog.entries(for: word).first {
-            return (ClipRequest(word: hit.word.word, accent: accent, references: hit.word.audio(for: accent)), hit.reference, true)
+            return (ClipRequest(word: hit.word.word, accent: accent, references: hit.word.audio(for: accent), entry: hit.reference), true)
         }
-        return (ClipRequest(word: word, accent: accent), EntryReference(.text, word), false)
+        return (ClipRequest(word: word, accent: accent, entry: EntryReference(.text, word)), false)
     }
 
     // MARK: Mandarin

@@ -19,6 +19,9 @@ public struct HomeLayout: Sendable, Equatable {
     /// Rendered clips, by entry identity (`<accent>/<source>/<id>.<format>`): written by
     /// `vocab say` and served by `vocab serve` from the same place.
     public var clipsDirectory: String { root + "/clips" }
-    /// Recorded clips downloaded from URLs, by URL hash.
+    /// Recorded clips downloaded from URLs, by URL hash, and the URLs' remembered failures.
     public var remoteClipCache: String { root + "/audio-cache" }
+    /// The speech engine's private espeak-ng data folder (links to the system's and one voice
+    /// variant, see `EspeakSynthesizer`).
+    public var speechDirectory: String { root + "/speech" }
 }

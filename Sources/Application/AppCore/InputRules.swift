@@ -43,11 +43,19 @@ public enum InputRules {
                       suggestions: closestOrAll(text, valid))
     }
 
-    /// An accent, in any case, by name or alias (uk, us, en-gb…).
-    public static func accent(_ text: String) throws(Failure) -> Accent {
-        if let accent = Accent.parse(text) { return accent }
-        throw Failure(.badInput, code: "bad_accent", message: "'\(Failure.quote(text))' is not an accent; use british or american.",
-                      suggestions: closestOrAll(text, Accent.allCases.map(\.rawValue)))
+    /// An accent, in any case, by name or alias (uk, us, en-gb, cmn…), among those `allowed`
+    /// (catalog words are English; Mandarin is for dictionary titles).
+    public static func accent(_ text: String, allowed: [Accent] = Accent.english) throws(Failure) -> Accent {
+        if let accent = Accent.parse(text), allowed.contains(accent) { return accent }
+        let names = allowed.map(\.rawValue)
+        let list = names.count == 2 ? names.joined(separator: " or ") : names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "")
+        if Accent.parse(text) == .mandarin {
+            throw Failure(.badInput, code: "bad_accent",
+                          message: "catalog words are spoken in \(list); Mandarin is for dictionary titles (vocab say TITLE, GET /v1/moe/{title}/audio).",
+                          suggestions: names)
+        }
+        throw Failure(.badInput, code: "bad_accent", message: "'\(Failure.quote(text))' is not an accent; use \(list).",
+                      suggestions: closestOrAll(text, names))
     }
 
     /// A whole number given as text, within `range`.

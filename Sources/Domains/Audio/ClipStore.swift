@@ -4,24 +4,32 @@ import Foundation
 import TextMatching
 import Vocabulary
 
-/// Which clip: the entry it pronounces, the accent and the file format. Every clip vocab
-/// writes (`say`, `render`, the server's cache) is filed by this key, so two entries never
-/// share a file: 行 and 水 are two files, and so are `May` the month and `may` the verb.
+/// Which clip: the entry it pronounces, the accent, the reading (Mandarin titles have several)
+/// and the file format. Every clip vocab writes (`say`, `render`, the server's cache, `audio
+/// import`) is filed by this key, so two entries never share a file: 行 and 水 are two files, and
+/// so are `May` the month and `may` the verb, and 行 read xíng and 行 read háng.
 public struct ClipKey: Sendable, Hashable {
     public var entry: EntryReference
     public var accent: Accent
+    public var reading: String?
     public var format: AudioFormat
 
-    public init(entry: EntryReference, accent: Accent, format: AudioFormat) {
+    public init(entry: EntryReference, accent: Accent, reading: String? = nil, format: AudioFormat) {
         self.entry = entry
         self.accent = accent
+        self.reading = reading
         self.format = format
     }
 
     /// `<accent>/<source>/<id>.<format>`, readable: `british/catalog/animals/cat.wav`. Catalog
-    /// ids keep their category folder; free text gets a short readable name and a hash of the
-    /// exact text (`text/hello-1f2e3d4c`), since any text can be spoken and file names are short.
-    public var relativePath: String {
+    /// ids keep their category folder; a Mandarin title is a folder with one file per reading,
+    /// named by its numbered pinyin (`mandarin/moe/行/hang2.wav`); free text gets a short readable
+    /// name and a hash of the exact text (`text/hello-1f2e3d4c`), since any text can be spoken
+    /// and file names are short.
+    public var relativePath: String { "\(relativeStem).\(format.fileExtension)" }
+
+    /// The path without its extension.
+    public var relativeStem: String {
         let name: String
         switch entry.source {
         case .catalog:
@@ -30,14 +38,18 @@ public struct ClipKey: Sendable, Hashable {
             let slug = ClipNaming.slug(entry.id)
             name = "\(slug.isEmpty ? "clip" : String(slug.prefix(40)))-\(Self.hash(entry.id))"
         case .moe:
-            name = Self.fileSafe(entry.id)
+            name = Self.fileSafe(entry.id) + (reading.map { "/" + Pinyin.fileName($0) } ?? "")
         }
-        return "\(accent.rawValue)/\(entry.source.rawValue)/\(name).\(format.fileExtension)"
+        return "\(accent.rawValue)/\(entry.source.rawValue)/\(name)"
     }
 
     /// Letters, digits, "-" and "_" as they are (in any script); every other byte as %XX, so
     /// no name is ".", "..", hidden, or holds a separator.
     static func fileSafe(_ text: String) -> String {
+        // Most names are plain ASCII letters, digits and hyphens: they are their own file name.
+        if !text.isEmpty, text.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) || $0 == 0x2D || $0 == 0x5F }) {
+            return text
+        }
         var out = ""
         for scalar in text.unicodeScalars {
             if scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "-" || scalar == "_" {
@@ -57,9 +69,10 @@ public struct ClipKey: Sendable, Hashable {
     }
 }
 
-/// What is known about a stored clip, kept beside it (`<clip>.json`): which tier made it, from
-/// what, and a fingerprint of the inputs it was made from (the entry's clip references), so a
-/// changed reference makes the clip stale instead of serving the old one.
+/// What is known about a stored clip, kept inside it (as JSON in the file's comment: a WAV's
+/// LIST/INFO chunk, a FLAC or Ogg Vorbis comment): which tier made it, from what, and a fingerprint of the inputs it was made from (`Pronouncer.inputs`: the files each
+/// tier would read, with their size and time, or their absence), so a recording added, replaced
+/// or removed makes the clip stale instead of serving the old one.
 public struct ClipRecord: Codable, Sendable, Equatable {
     public var word: String
     public var entry: String
@@ -68,8 +81,10 @@ public struct ClipRecord: Codable, Sendable, Equatable {
     public var source: String
     public var duration: Double
     public var inputs: String
+    public var reading: String?
 
-    public init(word: String, entry: EntryReference, accent: Accent, tier: Tier, source: String, duration: Double, inputs: String) {
+    public init(word: String, entry: EntryReference, accent: Accent, tier: Tier, source: String, duration: Double, inputs: String,
+                reading: String? = nil) {
         self.word = word
         self.entry = entry.description
         self.accent = accent
@@ -77,6 +92,40 @@ public struct ClipRecord: Codable, Sendable, Equatable {
         self.source = source
         self.duration = duration
         self.inputs = inputs
+        self.reading = reading
+    }
+}
+
+extension ClipRecord {
+    /// As stored in a clip's comment: compact, keys sorted, so the same record is the same bytes.
+    /// Written by hand: JSONEncoder took as long as writing the clip. `ClipRecord`'s decoder reads
+    /// it back (tested).
+    public var json: String {
+        var fields = [("accent", Self.quoted(accent.rawValue)), ("duration", String(duration)), ("entry", Self.quoted(entry)),
+                      ("inputs", Self.quoted(inputs))]
+        if let reading { fields.append(("reading", Self.quoted(reading))) }
+        fields += [("source", Self.quoted(source)), ("tier", Self.quoted(tier.rawValue)), ("word", Self.quoted(word))]
+        return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
+    }
+
+    static func quoted(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 {
+                    out += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count) + String(scalar.value, radix: 16)
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
     }
 }
 
@@ -92,44 +141,41 @@ public struct StoredClip: Sendable {
 }
 
 /// Clips filed by `ClipKey` under one folder: the vocab home's `clips/` for `say` and the
-/// server, the output folder for `render`. Files are written under a temporary name and
-/// renamed, the record after the clip, so a reader that finds a record finds its clip whole.
+/// server, the output folder for `render`. Each clip carries its record in its own metadata
+/// and is written under a temporary name and renamed, so a reader finds a clip whole with its
+/// record or not at all. (A record in a file of its own doubled the files a render creates,
+/// and creating files was most of a render's time on a busy ext4.)
 public struct ClipStore: Sendable {
     public let root: String
 
     public init(root: String) { self.root = root }
 
     public func path(for key: ClipKey) -> String { root + "/" + key.relativePath }
-    func recordPath(for key: ClipKey) -> String { path(for: key) + ".json" }
 
     /// The stored clip for `key` if it was made from the same inputs and is still a file.
     public func stored(_ key: ClipKey, inputs: String) -> StoredClip? {
         let audio = path(for: key)
-        guard let data = FileManager.default.contents(atPath: recordPath(for: key)),
-              let record = try? JSONDecoder().decode(ClipRecord.self, from: data),
-              record.inputs == inputs, ContainedFile.isRegular(audio) else { return nil }
+        guard let record = Self.record(of: audio), record.inputs == inputs else { return nil }
         return StoredClip(path: audio, record: record)
     }
 
-    /// Writes a pronunciation's clip and its record.
+    /// The record a clip carries, if it is a clip vocab wrote.
+    public static func record(of path: String) -> ClipRecord? {
+        guard let text = AudioFile.comment(of: path) else { return nil }
+        return try? JSONDecoder().decode(ClipRecord.self, from: Data(text.utf8))
+    }
+
+    /// Writes a pronunciation's clip with its record.
     @discardableResult
     public func save(_ pronunciation: Pronunciation, key: ClipKey, word: String, inputs: String) throws -> StoredClip {
         let audio = path(for: key)
-        try AudioFile.write(pronunciation.clip.pcm, to: audio, format: key.format)
         let record = ClipRecord(word: word, entry: key.entry, accent: key.accent, tier: pronunciation.clip.tier,
                                 source: pronunciation.clip.source, duration: (pronunciation.clip.pcm.duration * 1000).rounded() / 1000,
-                                inputs: inputs)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        try DurableFile.write(Array(try encoder.encode(record)), to: recordPath(for: key), durable: false)
+                                inputs: inputs, reading: key.reading)
+        try AudioFile.write(pronunciation.clip.pcm, to: audio, format: key.format, comment: record.json)
         return StoredClip(path: audio, record: record)
     }
 
-    /// The fingerprint of what a clip is made from: the request's references. A new recording
-    /// for a word changes it; the words themselves are in the key.
-    public static func inputs(of request: ClipRequest) -> String {
-        "recorded=\(request.references?.recorded ?? "")\u{1F}legacy=\(request.references?.legacy ?? "")"
-    }
 }
 
 extension String {

@@ -33,7 +33,8 @@ public struct IPA: Codable, Sendable, Hashable {
     public var british: String
     public var american: String
 
-    public func callAsFunction(_ accent: Accent) -> String { accent == .british ? british : american }
+    /// The transcription for an English accent (Mandarin has none: it is given as British).
+    public func callAsFunction(_ accent: Accent) -> String { accent == .american ? american : british }
 }
 
 public struct Word: Codable, Sendable, Hashable {

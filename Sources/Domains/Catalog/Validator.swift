@@ -10,6 +10,12 @@ public struct ValidationIssue: Sendable, Equatable, CustomStringConvertible, Cod
     public var word: String?
     public var message: String
 
+    public init(file: String, word: String? = nil, message: String) {
+        self.file = file
+        self.word = word
+        self.message = message
+    }
+
     public var description: String {
         let text = word.map { "\(file): word '\($0)': \(message)" } ?? "\(file): \(message)"
         // Words and values come from the file: a control character in one must reach the
@@ -131,7 +137,7 @@ public struct CatalogValidator: Sendable {
         }
 
         if let ipa = fields.object("ipa") {
-            for accent in Accent.allCases {
+            for accent in Accent.english {
                 if let value = ipa.text(accent.rawValue), value.contains("/") || value.contains("[") {
                     issue("ipa.\(accent.rawValue) must not contain slashes or brackets")
                 }
@@ -158,7 +164,7 @@ public struct CatalogValidator: Sendable {
 
         if w["audio"] != nil, let byAccent = fields.object("audio", expected: "an object keyed by accent") {
             for accent in byAccent.object.keys.sorted() {
-                if Accent(rawValue: accent) == nil { issue("audio for unknown accent '\(accent)'") }
+                if Accent(rawValue: accent)?.isEnglish != true { issue("audio for unknown accent '\(accent)' (british, american)") }
                 guard let refs = byAccent.object(accent, expected: "an object keyed by tier (recorded, legacy)") else { continue }
                 for key in refs.object.keys.sorted() {
                     guard key == "recorded" || key == "legacy" else {

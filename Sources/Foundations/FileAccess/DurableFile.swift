@@ -73,7 +73,9 @@ public enum DurableFile {
         try replace(target, with: temporary)
     }
 
-    /// Writes bytes to `path` atomically (temporary file, flush, rename).
+    /// Writes bytes to `path` atomically (temporary file, flush, rename). Not `durable`: no
+    /// flush of the file nor of its folder, only the rename (a rendered clip can be rendered
+    /// again; flushing the folder after each of thousands of clips made a render wait on the disk).
     public static func write(_ bytes: [UInt8], to path: String, durable: Bool = true) throws {
         let temporary = TemporaryFile.path(beside: path, tag: "writing")
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
@@ -96,6 +98,14 @@ public enum DurableFile {
         if let failure {
             unlink(temporary)
             throw failure
+        }
+        if !durable {
+            guard rename(temporary, path) == 0 else {
+                let error = FileError.system("cannot move \(temporary) to \(path)")
+                unlink(temporary)
+                throw error
+            }
+            return
         }
         do { try replace(path, with: temporary) } catch {
             unlink(temporary)

@@ -13,6 +13,10 @@ static int (*p_close)(SNDFILE *);
 static sf_count_t (*p_readf_float)(SNDFILE *, float *, sf_count_t);
 static sf_count_t (*p_writef_float)(SNDFILE *, const float *, sf_count_t);
 static const char *(*p_strerror)(SNDFILE *);
+static SF_CHUNK_ITERATOR *(*p_get_chunk_iterator)(SNDFILE *, const SF_CHUNK_INFO *);
+static int (*p_set_string)(SNDFILE *, int, const char *);
+static const char *(*p_get_string)(SNDFILE *, int);
+static int (*p_get_chunk_size)(const SF_CHUNK_ITERATOR *, SF_CHUNK_INFO *);
 
 static void load(void) {
     library = dlopen("libsndfile.so.1", RTLD_NOW | RTLD_LOCAL);
@@ -26,7 +30,12 @@ static void load(void) {
     p_readf_float = dlsym(library, "sf_readf_float");
     p_writef_float = dlsym(library, "sf_writef_float");
     p_strerror = dlsym(library, "sf_strerror");
-    if (!p_open || !p_open_fd || !p_close || !p_readf_float || !p_writef_float || !p_strerror) {
+    p_get_chunk_iterator = dlsym(library, "sf_get_chunk_iterator");
+    p_get_chunk_size = dlsym(library, "sf_get_chunk_size");
+    p_set_string = dlsym(library, "sf_set_string");
+    p_get_string = dlsym(library, "sf_get_string");
+    if (!p_open || !p_open_fd || !p_close || !p_readf_float || !p_writef_float || !p_strerror
+        || !p_get_chunk_iterator || !p_get_chunk_size || !p_set_string || !p_get_string) {
         snprintf(load_error, sizeof load_error, "libsndfile.so.1 lacks an expected function");
         library = NULL;
     }
@@ -41,3 +50,7 @@ int vocab_sf_close(SNDFILE *file) { return vocab_sndfile_available() ? p_close(f
 sf_count_t vocab_sf_readf_float(SNDFILE *file, float *ptr, sf_count_t frames) { return vocab_sndfile_available() ? p_readf_float(file, ptr, frames) : 0; }
 sf_count_t vocab_sf_writef_float(SNDFILE *file, const float *ptr, sf_count_t frames) { return vocab_sndfile_available() ? p_writef_float(file, ptr, frames) : 0; }
 const char *vocab_sf_strerror(SNDFILE *file) { return vocab_sndfile_available() ? p_strerror(file) : load_error; }
+SF_CHUNK_ITERATOR *vocab_sf_get_chunk_iterator(SNDFILE *file, const SF_CHUNK_INFO *info) { return vocab_sndfile_available() ? p_get_chunk_iterator(file, info) : NULL; }
+int vocab_sf_get_chunk_size(const SF_CHUNK_ITERATOR *iterator, SF_CHUNK_INFO *info) { return vocab_sndfile_available() ? p_get_chunk_size(iterator, info) : SF_ERR_UNSUPPORTED_ENCODING; }
+int vocab_sf_set_string(SNDFILE *file, int type, const char *text) { return vocab_sndfile_available() ? p_set_string(file, type, text) : SF_ERR_UNSUPPORTED_ENCODING; }
+const char *vocab_sf_get_string(SNDFILE *file, int type) { return vocab_sndfile_available() ? p_get_string(file, type) : NULL; }

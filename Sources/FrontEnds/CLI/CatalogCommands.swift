@@ -193,14 +193,15 @@ struct ValidateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "validate",
         abstract: "Check the category files and report every problem with its file and word.",
-        discussion: "Exits 0 when the data is valid, 65 when it is not. Nothing is written.")
+        discussion: "Also reports clip references (audio.<accent>.recorded or .legacy) that name no file inside Audio/. Exits 0 when the data is valid, 65 when it is not. Nothing is written.")
 
     @OptionGroup var options: GlobalOptions
 
     func run() async throws {
         let source = CatalogSource(directory: options.environment.categoriesDirectory)
         let files = try source.read()
-        let (decoded, issues) = CatalogValidator().validate(files)
+        var (decoded, issues) = CatalogValidator().validate(files)
+        issues += AudioLibrary(services: options.services).referenceIssues(decoded, names: files.map(\.name))
         if options.json {
             struct Report: Encodable { let valid: Bool; let files: Int; let words: Int; let issues: [ValidationIssue] }
             try Output.json(Report(valid: issues.isEmpty, files: files.count, words: decoded.reduce(0) { $0 + $1.words.count }, issues: issues))

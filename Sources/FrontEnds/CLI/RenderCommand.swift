@@ -6,35 +6,54 @@ import AudioFile
 import Catalog
 import CLICore
 import Foundation
+import Mandarin
 
 struct RenderCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
         abstract: "Render pronunciations for many words at once, on every core.",
         discussion: """
-            Renders a category, a level, both, or (with neither) the whole catalog, one clip per \\
-            entry and accent, to DIR/<accent>/catalog/<category>/<word>.<format>, and writes \\
-            DIR/manifest.json (or .csv) listing word, entry, accent, tier, source, duration and \\
-            path. Clips already rendered from the same clip references are kept, so an \\
-            interrupted run resumes where it stopped (--force renders everything again). Each \\
-            file is written to a temporary name and renamed, so no half-written clip is left. \\
-            A failure on one word is reported and the batch goes on; the exit code is 1 if any \\
-            clip failed. espeak-ng can only run one synthesis per process, so the work is \\
-            shared among --jobs worker processes.
+            Renders a category, a level, both, or (with neither) the whole catalog, one clip per \
+            entry and accent, to DIR/<accent>/catalog/<category>/<word>.<format>, and writes \
+            DIR/manifest.json (or .csv) listing word, entry, accent, tier, source, duration and \
+            path. Every clip comes from the first tier that has a usable one (recorded, legacy, \
+            espeak-ng), trimmed and brought to the same loudness (-20 LUFS); the same word gives \
+            the same bytes whatever else is in the batch.
+
+            A clip already rendered from the same inputs is kept, so an interrupted run resumes \
+            where it stopped. The inputs include the file each tier would use (its size and \
+            time) and whether it exists: after 'vocab audio import', a new legacy file or a \
+            removed recording, only the clips it affects are rendered again (--force renders \
+            everything). Each file is written to a temporary name and renamed, so no \
+            half-written clip is left. A failure on one word is reported and the batch goes on; \
+            the exit code is 1 if any clip failed. Clips that fell back past a broken recording \
+            are counted in the summary ('vocab audio status' lists them with their reasons). \
+            espeak-ng can run one synthesis per process, so the work is shared among --jobs \
+            worker processes.
+
+            Mandarin (after 'vocab import moe'): --moe FILE renders the titles listed in FILE, \
+            one per line (a reading may follow the title: '行 háng'; '-' reads standard input); \
+            --moe-strokes N renders the characters with N strokes and --moe-radical R those \
+            under a radical (both together: N strokes under R). Each title gets one clip per \
+            reading (--first-reading: only the first), spoken from its pinyin, to \
+            DIR/mandarin/moe/<title>/<reading>.<format>.
 
             Examples:
               vocab render --category animals --level starters --accent british --out clips
               vocab render --accent both --out all-clips --format ogg --manifest csv
+              vocab render --moe titles.txt --out moe-clips
+              vocab render --moe-strokes 6 --moe-radical 行 --out moe-clips
+              printf '銀行\\n行 háng\\n' | vocab render --moe - --out moe-clips
             """)
 
     enum AccentChoice: String, ExpressibleByArgument, CaseIterable, Sendable {
         case british, american, both
         init?(argument: String) {
             if argument.lowercased() == "both" { self = .both; return }
-            guard let accent = Accent.parse(argument) else { return nil }
+            guard let accent = Accent.parse(argument), accent.isEnglish else { return nil }
             self = accent == .british ? .british : .american
         }
-        var accents: [Accent] { self == .both ? Accent.allCases : [self == .british ? .british : .american] }
+        var accents: [Accent] { self == .both ? Accent.english : [self == .british ? .british : .american] }
     }
 
     @Option(name: .long, help: "Only this category.")
@@ -45,6 +64,18 @@ struct RenderCommand: AsyncParsableCommand {
 
     @Option(name: .long, help: "british, american or both (also uk, us).")
     var accent: AccentChoice = .both
+
+    @Option(name: .long, help: ArgumentHelp("Mandarin: render the titles listed in this file, one per line ('-': standard input).", valueName: "file"))
+    var moe: String?
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Mandarin: render the characters with this many strokes.", valueName: "n"))
+    var moeStrokes: Int?
+
+    @Option(name: .long, help: ArgumentHelp("Mandarin: render the characters under this radical (水, or a variant such as 氵).", valueName: "radical"))
+    var moeRadical: String?
+
+    @Flag(name: .long, help: "Mandarin: only the first reading of each title.")
+    var firstReading = false
 
     @Option(name: .long, help: "Output folder.")
     var out: String
@@ -63,25 +94,30 @@ struct RenderCommand: AsyncParsableCommand {
 
     @OptionGroup var options: GlobalOptions
 
+    var isMandarin: Bool { moe != nil || moeStrokes != nil || moeRadical != nil }
+
     func validate() throws {
         _ = try checked { () throws(Failure) in try InputRules.bounded(jobs, name: "--jobs", range: 1...64) }
+        if isMandarin, category != nil || level != nil {
+            throw ValidationError("--category and --level select catalog words; they do not go with --moe, --moe-strokes or --moe-radical.")
+        }
+        if moe != nil, moeStrokes != nil || moeRadical != nil {
+            throw ValidationError("--moe reads titles from a file; use either it or --moe-strokes/--moe-radical.")
+        }
+        if firstReading, !isMandarin { throw ValidationError("--first-reading is for Mandarin titles (--moe, --moe-strokes, --moe-radical).") }
+        if let moeStrokes { _ = try checked { () throws(Failure) in try InputRules.bounded(moeStrokes, name: "--moe-strokes", range: Limits.strokes) } }
+        if let moeRadical { _ = try RadicalInput.check(moeRadical) }
     }
 
     func run() async throws {
-        let catalog = try await options.openCatalog()
-        let entries = try await catalog.allEntries(category: category, level: level?.level)
+        let services = options.services
+        let jobs = isMandarin ? try mandarinJobs(services) : try await catalogJobs()
         let store = ClipStore(root: URL(fileURLWithPath: out).standardizedFileURL.path)
-        // One clip per entry and accent: a word listed under two categories is one entry; the
-        // homographs `May` and `may` are two.
-        let jobs = entries.flatMap { entry in
-            accent.accents.map { accent in
-                RenderJob(entry: entry.reference, word: entry.word.word, accent: accent, references: entry.word.audio(for: accent), format: format)
-            }
-        }
         let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         let renderer = BatchRenderer(store: store, workers: self.jobs,
                                      workerCommand: [executable, "render-worker", "--audio", options.environment.audioDirectory,
-                                                     "--home", options.environment.home.root])
+                                                     "--home", options.environment.home.root],
+                                     planner: services.planner())
         let (kept, pending) = renderer.plan(jobs, force: force)
         let workers = min(self.jobs, max(1, pending.count))
         if !options.json {
@@ -91,25 +127,110 @@ struct RenderCommand: AsyncParsableCommand {
         let rendered = try renderer.render(pending) { progress.advance(failed: $0.status == .failed) }
         progress.finish()
         var results = kept + rendered
-        results.sort { ($0.accent.rawValue, $0.word.lowercased(), $0.entry) < ($1.accent.rawValue, $1.word.lowercased(), $1.entry) }
+        results.sort { ($0.accent.rawValue, $0.word.lowercased(), $0.entry, $0.reading ?? "") < ($1.accent.rawValue, $1.word.lowercased(), $1.entry, $1.reading ?? "") }
         let manifestPath = "\(store.root)/manifest.\(manifest.rawValue)"
         try RenderManifest.write(results, to: manifestPath, format: manifest)
 
         let failed = results.filter { $0.status == .failed }
+        let fellBack = rendered.filter { !$0.brokenSkips.isEmpty }
         let done = rendered.count - failed.count
         if options.json {
-            struct Report: Encodable { let manifest: String; let clips: Int; let rendered: Int; let kept: Int; let failed: [RenderResult] }
-            try Output.json(Report(manifest: manifestPath, clips: results.count, rendered: done, kept: kept.count, failed: failed))
+            struct Report: Encodable {
+                let manifest: String; let clips: Int; let rendered: Int; let kept: Int; let failed: [RenderResult]; let fellBack: [RenderResult]
+            }
+            try Output.json(Report(manifest: manifestPath, clips: results.count, rendered: done, kept: kept.count, failed: failed, fellBack: fellBack))
         } else {
             for f in failed.prefix(20) { Output.error("failed: \(f.word) (\(f.accent.rawValue)): \(f.error ?? "unknown error")") }
             if failed.count > 20 { Output.error("… and \(failed.count - 20) more failures, listed in the manifest.") }
+            for r in fellBack.prefix(10) {
+                let why = r.brokenSkips.map { "\($0.tier.rawValue): \($0.reason)" }.joined(separator: "; ")
+                Output.error("fell back to \(r.tier?.rawValue ?? "?"): \(r.word) (\(r.accent.rawValue)): \(why)")
+            }
+            if fellBack.count > 10 { Output.error("… and \(fellBack.count - 10) more; 'vocab audio status' lists every broken clip.") }
             var tiers: [String: Int] = [:]
             for r in results where r.status == .rendered { tiers[r.tier?.rawValue ?? "?", default: 0] += 1 }
             let byTier = tiers.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
             Output.line("Rendered \(done), kept \(kept.count), failed \(failed.count)"
-                + (byTier.isEmpty ? "" : " (\(byTier))") + ". Manifest: \(manifestPath)")
+                + (byTier.isEmpty ? "" : " (\(byTier))")
+                + (fellBack.isEmpty ? "" : "; \(fellBack.count) fell back past a broken recorded or legacy clip")
+                + ". Manifest: \(manifestPath)")
         }
         if !failed.isEmpty { throw ExitCode(1) }
+    }
+
+    /// One job per entry and accent: a word listed under two categories is one entry; the
+    /// homographs `May` and `may` are two.
+    private func catalogJobs() async throws -> [RenderJob] {
+        let catalog = try await options.openCatalog()
+        let entries = try await catalog.allEntries(category: category, level: level?.level)
+        return entries.flatMap { entry in
+            accent.accents.map { accent in
+                RenderJob(entry: entry.reference, word: entry.word.word, accent: accent, references: entry.word.audio(for: accent), format: format)
+            }
+        }
+    }
+
+    /// One job per title and reading (or first reading).
+    private func mandarinJobs(_ services: VocabServices) throws -> [RenderJob] {
+        let dictionary = try services.mandarin()
+        var wanted: [(title: String, reading: String?)] = []
+        if let moe {
+            let text: String
+            if moe == "-" {
+                text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+            } else {
+                guard let data = FileManager.default.contents(atPath: moe) else {
+                    throw Failure(.missingInput, code: "missing_file", message: "cannot read the title list \(moe).")
+                }
+                text = String(decoding: data, as: UTF8.self)
+            }
+            for line in text.split(whereSeparator: \.isNewline) {
+                let trimmed = line.trimmingCharacters(in: .whitespaces)
+                guard !trimmed.isEmpty, !trimmed.hasPrefix("#") else { continue }
+                let (title, reading) = ClipNaming.splitTitle(trimmed)
+                guard let title else {
+                    throw Failure(.badInput, code: "bad_title", message: "'\(Failure.quote(trimmed))' in \(moe) is not a Mandarin title (one title a line, a reading may follow).")
+                }
+                wanted.append((title, reading))
+            }
+        } else {
+            let radical = try moeRadical.map { try RadicalInput.check($0) }
+            let list: CharacterList
+            if let moeStrokes {
+                list = try dictionary.characters(strokes: moeStrokes, radical: radical, limit: Int.max / 2)
+            } else {
+                list = try dictionary.characters(radical: radical ?? "", limit: Int.max / 2)
+            }
+            wanted = list.characters.map { ($0.title, nil) }
+        }
+        var jobs: [RenderJob] = []
+        var skipped: [String] = []
+        for (title, reading) in wanted {
+            let readings: [String]
+            do {
+                readings = MandarinClips.readings(of: try dictionary.lookup(title))
+            } catch let error as MOEError {
+                if case .unknownTitle = error, moe != nil { throw error }
+                skipped.append(title)
+                continue
+            }
+            let chosen: [String]
+            if let reading {
+                chosen = [try MandarinClips.request(title: title, readings: readings, wanted: reading).reading ?? reading]
+            } else {
+                chosen = firstReading ? Array(readings.prefix(1)) : readings
+            }
+            if chosen.isEmpty { skipped.append(title) }
+            for pinyin in chosen {
+                let request = try MandarinClips.request(title: title, readings: readings, wanted: pinyin)
+                jobs.append(RenderJob(entry: EntryReference(.moe, title), word: title, accent: .mandarin, references: nil, format: format,
+                                      reading: request.reading, spoken: request.spoken, isFirstReading: request.isFirstReading))
+            }
+        }
+        if !skipped.isEmpty, !options.json {
+            Output.error("vocab: \(skipped.count) title(s) have no reading in pinyin and are skipped: \(skipped.prefix(8).joined(separator: ", "))\(skipped.count > 8 ? ", …" : "").")
+        }
+        return jobs
     }
 }
 
@@ -134,16 +255,12 @@ struct RenderWorkerCommand: AsyncParsableCommand {
         sigaddset(&signals, SIGINT)
         sigaddset(&signals, SIGTERM)
         pthread_sigmask(SIG_UNBLOCK, &signals, nil)
-        let data = try Data(contentsOf: URL(fileURLWithPath: jobsFile))
-        let decoder = JSONDecoder()
-        let jobs = try data.split(separator: 0x0A).filter { !$0.isEmpty }.map { try decoder.decode(RenderJob.self, from: $0) }
+        let text = String(decoding: try Data(contentsOf: URL(fileURLWithPath: jobsFile)), as: UTF8.self)
+        let jobs = text.split(separator: "\n").compactMap(RenderWire.job)
         let services = VocabServices(environment: VocabEnvironment(categories: nil, home: home))
         let pronouncer = services.pronouncer(audioRoot: audio).pronouncer
-        let encoder = JSONEncoder()
         await BatchRenderer.work(jobs, store: ClipStore(root: out), pronouncer: pronouncer) { result in
-            guard var line = try? encoder.encode(result) else { return }
-            line.append(0x0A)
-            FileHandle.standardOutput.write(line)
+            Output.write(RenderWire.line(result))
         }
     }
 }

@@ -138,8 +138,9 @@ struct ReviewScreen {
     static func play(_ card: ReviewCard, clips: ClipService, catalog: CatalogService) async {
         guard card.content.source != "moe" else { return }
         let entry = try? await catalog.entries(for: card.content.front).first
-        let request = ClipRequest(word: card.content.front, accent: .british, references: entry?.word.audio(for: .british))
-        guard let stored = try? await clips.clip(for: request, entry: entry?.reference ?? EntryReference(.text, card.content.front), format: .wav)
+        let request = ClipRequest(word: card.content.front, accent: .british, references: entry?.word.audio(for: .british),
+                                  entry: entry?.reference ?? EntryReference(.text, card.content.front))
+        guard let stored = try? await clips.clip(for: request, format: .wav)
         else { return }
         _ = try? playClip(stored.clip.path)
     }

@@ -15,28 +15,42 @@ struct SayCommand: AsyncParsableCommand {
         commandName: "say",
         abstract: "Write (and optionally play) a word's pronunciation.",
         discussion: """
-            Three tiers are tried in order: the word's recorded clip (a file under Audio/ or a \\
-            URL, cached on disk after the first download), then the legacy clip collection \\
-            (Audio/legacy/<accent>/<word>.wav), then espeak-ng synthesis, which always works. \\
-            A missing, unreachable or undecodable clip falls through to the next tier; the \\
-            output says which tier answered and why earlier ones were skipped.
+            Three tiers are tried in order: the entry's recorded clip (one imported with 'vocab \
+            audio import', or its reference in the category file: a file under Audio/ or a URL, \
+            cached on disk after the first download), then the legacy clip (imported, referenced, \
+            or a file in Audio/legacy/<accent>/ named after the word in any spelling: Sheep.wav, \
+            ice-cream.wav), then espeak-ng synthesis, which always works. A missing, unreachable \
+            or broken clip falls through to the next tier; the output says which tier answered \
+            and why earlier ones were skipped. Every clip is trimmed and brought to the same \
+            loudness (-20 LUFS), whichever tier made it.
 
-            Without -o the clip is kept in the vocab home under the entry's identity \\
-            (clips/<accent>/catalog/<category>/<word>.wav), where 'vocab serve' finds it too, \\
-            and reused while the word's clip references stay the same.
+            Mandarin: a title of the MOE dictionary (after 'vocab import moe') is spoken from the \
+            pinyin of one reading, the first unless --reading names another (tone marks or \
+            numbers). Han text that is not a catalog word is taken as a title; --accent \
+            mandarin says so explicitly.
+
+            Without -o the clip is kept in the vocab home under the entry's identity \
+            (clips/<accent>/catalog/<category>/<word>.wav, clips/mandarin/moe/<title>/<reading>.wav), \
+            where 'vocab serve' finds it too.
 
             Examples:
               vocab say cat --accent british
               vocab say "ice cream" --accent us -o ice-cream.ogg
               vocab say elephant --play
               vocab say cat --tier tts --json
+              vocab say 行                      # the first reading, xíng
+              vocab say 行 --reading háng       # or --reading hang2
+              vocab say 銀行 --accent mandarin -o yinhang.wav
             """)
 
-    @Argument(help: "The word or phrase (catalog words use their recorded and legacy clips).")
+    @Argument(help: "The word or phrase (catalog words use their recorded and legacy clips), or a Mandarin title.")
     var word: String
 
-    @Option(name: .long, help: "british or american (also uk, gb, en-gb, us, en-us).")
-    var accent: Accent = .british
+    @Option(name: .long, help: "british, american or mandarin (also uk, gb, en-gb, us, en-us, cmn, zh).")
+    var accent: Accent?
+
+    @Option(name: .long, help: "Mandarin: which reading, in pinyin with tone marks or numbers (default: the first).")
+    var reading: String?
 
     @Option(name: .shortAndLong, help: "Output file (default: the clip store in the vocab home, printed).")
     var output: String?
@@ -56,35 +70,46 @@ struct SayCommand: AsyncParsableCommand {
         // Before any synthesis: an empty, dot-only, control-laden or 10,000-character word is a
         // mistake, not something to speak.
         _ = try checked { () throws(Failure) in try InputRules.text(word, name: "word") }
+        if let reading { _ = try checked { () throws(Failure) in try InputRules.text(reading, name: "reading", pathSafe: false) } }
+        if reading != nil, let accent, accent != .mandarin {
+            throw ValidationError("--reading is for Mandarin titles; it does not go with --accent \(accent.rawValue).")
+        }
     }
 
     func run() async throws {
         let services = options.services
-        let catalog = try await options.openCatalog()
         let text = try InputRules.text(word, name: "word")
-        let (request, entry, inCatalog) = await services.clipSubject(text, accent: accent, catalog: catalog)
-        if !inCatalog, !options.json {
-            Output.error("vocab: '\(Failure.quote(text))' is not in the catalog; trying legacy clips and speech.")
+        let request: ClipRequest
+        if try await isMandarin(text, services: services) {
+            let dictionary = try services.mandarin()
+            request = try MandarinClips.request(title: text, reading: reading, dictionary: dictionary)
+        } else {
+            let catalog = try await options.openCatalog()
+            let (subject, inCatalog) = await services.clipSubject(text, accent: accent ?? .british, catalog: catalog)
+            if !inCatalog, !options.json {
+                Output.error("vocab: '\(Failure.quote(text))' is not in the catalog; trying legacy clips and speech.")
+            }
+            request = subject
         }
+        let accent = request.accent
         let format = self.format ?? output.flatMap(AudioFormat.from(path:)) ?? .wav
         let pronouncer = services.pronouncer().pronouncer
-        var skipped: [TierSkip] = []
+        let inputs = pronouncer.inputs(of: request)
+        // Rendered every time (a fraction of a second), so the tiers' reasons are current.
+        let pronunciation = try await pronouncer.pronounce(request, only: tier)
+        let skipped = pronunciation.skipped
         let clip: StoredClip
         if let output {
-            // A file of the user's choosing: rendered for this call, not kept in the store.
-            let pronunciation = try await pronouncer.pronounce(request, only: tier)
-            try AudioFile.write(pronunciation.clip.pcm, to: output, format: format)
-            skipped = pronunciation.skipped
-            clip = StoredClip(path: output, record: ClipRecord(word: request.word, entry: entry, accent: accent, tier: pronunciation.clip.tier,
-                                                               source: pronunciation.clip.source,
-                                                               duration: (pronunciation.clip.pcm.duration * 1000).rounded() / 1000,
-                                                               inputs: ClipStore.inputs(of: request)))
+            // A file of the user's choosing: rendered for this call, not kept in the store, but
+            // carrying its record like every clip vocab writes (the same bytes as `render`'s).
+            let record = ClipRecord(word: request.word, entry: request.key(format: format).entry, accent: accent,
+                                    tier: pronunciation.clip.tier, source: pronunciation.clip.source,
+                                    duration: (pronunciation.clip.pcm.duration * 1000).rounded() / 1000,
+                                    inputs: inputs, reading: request.reading)
+            try AudioFile.write(pronunciation.clip.pcm, to: output, format: format, comment: record.json)
+            clip = StoredClip(path: output, record: record)
         } else {
-            // Rendered every time (a fraction of a second), so the tiers' reasons are current.
-            let pronunciation = try await pronouncer.pronounce(request, only: tier)
-            skipped = pronunciation.skipped
-            clip = try services.clipStore.save(pronunciation, key: ClipKey(entry: entry, accent: accent, format: format),
-                                               word: request.word, inputs: ClipStore.inputs(of: request))
+            clip = try services.clipStore.save(pronunciation, key: request.key(format: format), word: request.word, inputs: inputs)
         }
 
         var player: String?
@@ -96,17 +121,30 @@ struct SayCommand: AsyncParsableCommand {
         }
         if options.json {
             struct Report: Encodable {
-                let word: String, entry: String, accent: Accent, tier: Tier, source: String, duration: Double, path: String
+                let word: String, entry: String, accent: Accent, reading: String?, tier: Tier, source: String, duration: Double, path: String
                 let format: AudioFormat, skipped: [TierSkip], played: Bool
             }
-            try Output.json(Report(word: request.word, entry: entry.description, accent: accent, tier: clip.record.tier,
-                                   source: clip.record.source, duration: clip.record.duration, path: clip.path, format: format,
-                                   skipped: skipped, played: player != nil))
+            try Output.json(Report(word: request.word, entry: clip.record.entry, accent: accent, reading: request.reading,
+                                   tier: clip.record.tier, source: clip.record.source, duration: clip.record.duration, path: clip.path,
+                                   format: format, skipped: skipped, played: player != nil))
             return
         }
         for skip in skipped { Output.line("  skipped \(skip.tier.rawValue): \(skip.reason)") }
-        Output.line(String(format: "%@ (%@): %@ from %@, %.2f s → %@", request.word, accent.rawValue,
+        let label = request.reading.map { "\(request.word) \($0)" } ?? request.word
+        Output.line(String(format: "%@ (%@): %@ from %@, %.2f s → %@", label, accent.rawValue,
                            clip.record.tier.rawValue, clip.record.source, clip.record.duration, clip.path))
         if let player { Output.line("played with \(player)") }
+    }
+
+    /// Mandarin when asked for (--accent mandarin, --reading), or when Han text is not a
+    /// catalog word and the dictionary is there to look it up.
+    private func isMandarin(_ text: String, services: VocabServices) async throws -> Bool {
+        if accent == .mandarin || reading != nil { return true }
+        // Chinese text that is no catalog word is Mandarin even before the dictionary is
+        // imported: then its missing import is the answer, not the English voice reading
+        // "Chinese letter" for each character.
+        guard accent == nil, text.contains(where: ClipNaming.isHan) else { return false }
+        let catalog = try await options.openCatalog()
+        return (try? await catalog.entries(for: text)) == nil
     }
 }

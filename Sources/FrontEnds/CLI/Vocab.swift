@@ -22,7 +22,7 @@ public struct Vocab: AsyncParsableCommand {
                 CategoriesCommand.self, WordsCommand.self, ShowCommand.self, SearchCommand.self,
                 IndexCommand.self, ValidateCommand.self, StatsCommand.self,
             ]),
-            CommandGroup(name: "Audio", subcommands: [SayCommand.self, RenderCommand.self, RenderWorkerCommand.self]),
+            CommandGroup(name: "Audio", subcommands: [SayCommand.self, RenderCommand.self, AudioCommand.self, RenderWorkerCommand.self]),
             CommandGroup(name: "Mandarin", subcommands: [ImportCommand.self, LookupCommand.self, StrokesCommand.self, RadicalCommand.self]),
             CommandGroup(name: "Learning", subcommands: [
                 LibraryCommand.self, ReviewCommand.self, ProgressCommand.self, ExportCommand.self, QuizCommand.self,

@@ -3,20 +3,27 @@ import AppCore
 import Audio
 import AudioFile
 import Catalog
+import Dispatch
 import FileAccess
 import HTTPTransport
 import HTTPTypes
 import Hummingbird
 import Offloading
 
-/// GET /v1/audio/{word}?accent=&format=: the word's pronunciation from the first tier that has
-/// it, through the same clip store as `vocab say`, with the tier in `X-Vocab-Tier`.
+/// GET /v1/audio/{word}?accent=&format=: a catalog word's pronunciation, and
+/// GET /v1/moe/{title}/audio?reading=&format=: a Mandarin title's, in one of its readings. Both
+/// come from the first tier that has a usable clip, through the same clip store as `vocab say`,
+/// with the tier in `X-Vocab-Tier`.
 struct AudioRoutes: Sendable {
     let catalog: CatalogService
+    let services: VocabServices
     /// Nil when the server has no audio tier at all.
     let clips: ClipService?
     let cache: ResponseCache
-    /// Recently served clips, bounded in bytes.
+    /// How long a repeated request may be answered from memory before the route looks at the
+    /// clip's sources again (nanoseconds; `ServerSettings.audioFreshness`).
+    let freshness: UInt64
+    /// Recently served clips by clip and inputs, bounded in bytes.
     let memory = ResponseCache(maxEntries: 8192, maxBytes: 64 << 20)
 
     /// Which tier produced the clip: recorded, legacy or tts.
@@ -30,23 +37,43 @@ struct AudioRoutes: Sendable {
 
     func collection() -> RouteCollection<VocabRequestContext> {
         let routes = RouteCollection(context: VocabRequestContext.self)
-        routes.get("audio/{word}") { request, context in try await clip(request, context: context) }
+        routes.get("audio/{word}") { request, context in try await word(request, context: context) }
+        routes.get("moe/{title}/audio") { request, context in try await title(request, context: context) }
         return routes
     }
 
-    func clip(_ request: Request, context: some RequestContext) async throws -> Representation {
+    func word(_ request: Request, context: some RequestContext) async throws -> Representation {
         let word = try HTTPInput.pathText(context.parameters["word"], name: "word")
         let query = QueryParameters(request.uri.query)
         let accent = try query["accent"].map { try InputRules.accent($0) } ?? .british
         let format = try query["format"].map(Self.format) ?? .wav
-        let memoryKey = "\(word)\u{0}\(accent.rawValue)\u{0}\(format.rawValue)"
-        if let hit = memory[memoryKey] { return hit }   // stored with X-Vocab-Cache: hit
         let entry = try await catalog.entries(for: word)[0]
+        let subject = ClipRequest(word: entry.word.word, accent: accent, references: entry.word.audio(for: accent), entry: entry.reference)
+        return try await serve(subject, format: format, request: request)
+    }
+
+    func title(_ request: Request, context: some RequestContext) async throws -> Representation {
+        let title = try HTTPInput.pathText(context.parameters["title"], name: "title")
+        let query = QueryParameters(request.uri.query)
+        let reading = try query["reading"].map { try InputRules.text($0, name: "reading", pathSafe: false) }
+        let format = try query["format"].map(Self.format) ?? .wav
+        let services = self.services
+        let subject = try await BlockingWork.run { try MandarinClips.request(title: title, reading: reading, dictionary: services.mandarin()) }
+        return try await serve(subject, format: format, request: request)
+    }
+
+    /// The clip for `subject`: from memory while its inputs (the files each tier would read)
+    /// are unchanged, else from the clip store, rendered when missing or stale.
+    func serve(_ subject: ClipRequest, format: AudioFormat, request: Request) async throws -> Representation {
         guard let clips else {
             throw Failure(.unavailable, code: "audio_unavailable", message: "no audio tier is available on this server.")
         }
-        let subject = ClipRequest(word: entry.word.word, accent: accent, references: entry.word.audio(for: accent))
-        let (stored, rendered) = try await clips.clip(for: subject, entry: entry.reference, format: format)
+        let inputs = try await BlockingWork.run { clips.pronouncer.inputs(of: subject) }
+        let memoryKey = "\(subject.key(format: format).relativePath)\u{0}\(inputs)"
+        if let hit = memory[memoryKey] {   // stored with X-Vocab-Cache: hit
+            return remember(hit, for: request)
+        }
+        let (stored, rendered) = try await clips.clip(for: subject, format: format, inputs: inputs)
         let path = stored.path
         let bytes = try await BlockingWork.run { try ContainedFile.read(path, limit: Self.maxClipBytes) }
         var served = Representation(bytes: bytes, contentType: Self.mediaTypes[format] ?? "application/octet-stream",
@@ -55,10 +82,17 @@ struct AudioRoutes: Sendable {
         memory.store(served, for: memoryKey)
         if rendered {
             served.headers[Self.cacheHeader] = "miss"
-        } else {
-            _ = cache.remember(served, for: request)
+            return served
         }
-        return served
+        return remember(served, for: request)
+    }
+
+    /// Files the answer under the request's target for a short while (see `freshness`).
+    private func remember(_ representation: Representation, for request: Request) -> Representation {
+        guard freshness > 0 else { return representation }
+        var fresh = representation
+        fresh.freshUntil = DispatchTime.now().uptimeNanoseconds + freshness
+        return cache.remember(fresh, for: request)
     }
 
     static func format(_ text: String) throws -> AudioFormat {
@@ -66,4 +100,5 @@ struct AudioRoutes: Sendable {
         throw Failure(.badInput, code: "bad_format", message: "'\(Failure.quote(text))' is not an audio format; use wav, ogg or flac.",
                       suggestions: InputRules.closestOrAll(text, AudioFormat.allCases.map(\.rawValue)))
     }
+
 }

@@ -18,14 +18,19 @@ public struct ServerSettings: Sendable {
     public var logLevel: Logger.Level
     public var version: String
     public var connections: ConnectionLimits
+    /// How long a repeated audio request may be answered from memory before the clip's sources
+    /// are looked at again (seconds): a recording imported, replaced or removed while the server
+    /// runs is served after at most this long.
+    public var audioFreshness: Double
 
     public init(host: String = "127.0.0.1", port: Int = 8080, logLevel: Logger.Level = .info, version: String = "0.1.0",
-                connections: ConnectionLimits = ConnectionLimits()) {
+                connections: ConnectionLimits = ConnectionLimits(), audioFreshness: Double = 1) {
         self.host = host
         self.port = port
         self.logLevel = logLevel
         self.version = version
         self.connections = connections
+        self.audioFreshness = audioFreshness
     }
 
     /// The levels `--log-level` accepts, quietest last.
@@ -85,7 +90,7 @@ public struct VocabServer: Sendable {
         router.add(middleware: RequestGuard())
         router.get("/healthz") { _, _ in try health() }
         router.addRoutes(CatalogRoutes(catalog: catalog, cache: cache).collection(), atPath: "/v1")
-        router.addRoutes(AudioRoutes(catalog: catalog, clips: clips, cache: cache).collection(), atPath: "/v1")
+        router.addRoutes(AudioRoutes(catalog: catalog, services: services, clips: clips, cache: cache, freshness: UInt64(max(0, settings.audioFreshness) * 1e9)).collection(), atPath: "/v1")
         router.addRoutes(MandarinRoutes(services: services, cache: cache).collection(), atPath: "/v1")
         router.addRoutes(LearnerRoutes(learning: learning, exports: ExportService(clips: clips), attempts: attempts).collection(), atPath: "/v1")
         return router

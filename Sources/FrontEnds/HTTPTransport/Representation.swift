@@ -17,6 +17,10 @@ public struct Representation: Sendable, ResponseGenerator {
     }
     public let contentType: String
     public let cacheControl: String
+    /// For answers that can change while the server runs (a clip whose recording is replaced):
+    /// the moment, in `DispatchTime` nanoseconds, after which a cache must ask the route again.
+    /// Nil: valid as long as the process runs (the catalog's answers).
+    public var freshUntil: UInt64?
     // The response headers, built once: per request only the choice among them is made.
     private var plainFields: HTTPFields = [:]
     private var gzipFields: HTTPFields = [:]

@@ -2,8 +2,9 @@ import Foundation
 
 /// Finished catalog responses by request, shared by all connections. The catalog a server
 /// opened never changes under it (a re-index replaces the file, not the open one), so entries
-/// stay valid for the life of the process; the cache is bounded by entries and bytes and
-/// forgets the oldest first.
+/// stay valid for the life of the process, unless they say otherwise (`freshUntil`: audio,
+/// whose sources can change); the cache is bounded by entries and bytes and forgets the oldest
+/// first.
 public final class ResponseCache: @unchecked Sendable {
     private let lock = NSLock()
     private var entries: [String: Representation] = [:]
@@ -20,8 +21,10 @@ public final class ResponseCache: @unchecked Sendable {
 
     public subscript(key: String) -> Representation? {
         lock.lock()
-        defer { lock.unlock() }
-        return entries[key]
+        let hit = entries[key]
+        lock.unlock()
+        if let until = hit?.freshUntil, DispatchTime.now().uptimeNanoseconds > until { return nil }
+        return hit
     }
 
     public func store(_ value: Representation, for key: String) {

@@ -22,7 +22,8 @@ func toneBytes(_ format: AudioFormat = .wav, seconds: Double = 0.4) throws -> [U
 }
 
 /// One synthesizer for the whole test process, as in the product: libespeak-ng is process-global.
-let sharedSynthesizer: EspeakSynthesizer = try! EspeakSynthesizer()
+/// Its data folder (links and the steady variant) is kept between runs, as a vocab home keeps it.
+let sharedSynthesizer: EspeakSynthesizer = try! EspeakSynthesizer(dataDirectory: NSTemporaryDirectory() + "vocab-audio-tests-speech")
 
 @Suite("Three-tier audio: recorded, legacy, espeak-ng", .serialized)
 struct AudioTiersTests {
@@ -99,7 +100,33 @@ struct AudioTiersTests {
         default: #expect(reason.contains("cannot decode"))
         }
         let cached = (try? FileManager.default.contentsOfDirectory(atPath: dir.file("cache"))) ?? []
-        #expect(cached.isEmpty, "nothing broken is cached")
+        #expect(cached.count == 1 && cached.allSatisfy { $0.hasSuffix(".failed") }, "nothing broken is cached, only the failure is remembered: \(cached)")
+
+        // The failure is remembered: the next request does not wait for the URL again.
+        let before = server.requests(to: "/cat.wav")
+        let again = try await pronouncer(timeout: 1).pronounce(ClipRequest(word: "cat", accent: .british, references: refs))
+        #expect(again.clip.tier == .legacy)
+        #expect(again.skipped.first?.reason.contains("(remembered; tried again in about 10 min)") == true, "\(again.skipped)")
+        #expect(server.requests(to: "/cat.wav") == before)
+    }
+
+    @Test func aRememberedFailureIsTriedAgainOnceItIsOld() async throws {
+        try withLegacyClip()
+        let bytes = try toneBytes(.wav)
+        let server = try LoopbackHTTPServer { _ in .init(contentType: "audio/wav", body: bytes) }
+        defer { server.stop() }
+        let refs = AudioReferences(recorded: server.baseURL + "/cat.wav")
+        let source = RecordedClipSource(audioRoot: audioRoot, cacheDirectory: dir.file("cache"), http: CurlHTTPClient(), failureMemory: 60)
+        // A failure an hour old is forgotten.
+        try FileManager.default.createDirectory(atPath: dir.file("cache"), withIntermediateDirectories: true)
+        let marker = source.cachePath(for: refs.recorded!) + ".failed"
+        try Data("HTTP 503".utf8).write(to: URL(fileURLWithPath: marker))
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: marker)
+        #expect(source.rememberedFailure(for: refs.recorded!) == nil)
+        let clip = try await source.clip(for: ClipRequest(word: "cat", accent: .british, references: refs))
+        #expect(clip.tier == .recorded)
+        #expect(server.requests(to: "/cat.wav") == 1)
+        #expect(!FileManager.default.fileExists(atPath: marker), "a success clears the remembered failure")
     }
 
     @Test func aCorruptLocalFileAndASilentClipFallThrough() async throws {
@@ -124,7 +151,7 @@ struct AudioTiersTests {
         #expect(ClipNaming.slug("o'clock") == "oclock")
         #expect(ClipNaming.slug("café") == "cafe")
         #expect(ClipNaming.slug("T-shirt") == "t_shirt")
-        #expect(ClipNaming.legacyPaths(for: "Ice Cream", accent: .american).first == "american/ice_cream.wav")
+        #expect(ClipNaming.matchKeys(for: ClipRequest(word: "Ice Cream", accent: .american)) == ["ice_cream"])
     }
 
     @Test func forcingATierDoesNotFallThrough() async throws {

@@ -46,7 +46,7 @@ struct AudioCommandTests {
         let (_, env) = try runner()
         let result = try runProcess(Repository.vocabExecutable, ["say", "cat", "--tier", "recorded"], environment: env)
         #expect(result.status == 1)
-        #expect(result.stderr.contains("no recorded clip referenced"))
+        #expect(result.stderr.contains("no recorded clip for british (none imported, none referenced)"))
         let bad = try runProcess(Repository.vocabExecutable, ["say", "cat", "--accent", "scottish"], environment: env)
         #expect(bad.status == 64)
     }
@@ -95,9 +95,9 @@ struct AudioCommandTests {
         #expect(result.status == 1)
         #expect(result.stderr.contains("failed: red (british)"))
         let csv = try String(contentsOfFile: out + "/manifest.csv", encoding: .utf8)
-        #expect(csv.hasPrefix("word,entry,accent,status,tier,source,duration,path,error\n"))
-        #expect(csv.contains("red,catalog:colours/red,british,failed"))
-        #expect(csv.contains("blue,catalog:colours/blue,british,rendered,tts,espeak-ng en-gb"))
+        #expect(csv.hasPrefix("word,entry,accent,reading,status,tier,source,duration,path,error\n"))
+        #expect(csv.contains("red,catalog:colours/red,british,,failed"))
+        #expect(csv.contains("blue,catalog:colours/blue,british,,rendered,tts,espeak-ng en-gb"))
     }
 }
 
@@ -108,6 +108,9 @@ struct SayIdentityTests {
         let home = try TemporaryDirectory("say-identity")
         defer { home.remove() }
         let env = ["VOCAB_HOME": home.path, "VOCAB_CATEGORIES": Repository.categories]
+        // Chinese titles are spoken from the dictionary's pinyin (without it, say refuses them).
+        let imported = try runProcess(Repository.vocabExecutable, ["import", "moe", Repository.moeSample], environment: env)
+        #expect(imported.status == 0, "\(imported.stderr)")
         var paths: [String] = []
         for word in ["行", "水", "May", "may"] {
             let result = try runProcess(Repository.vocabExecutable, ["say", word, "--json"], environment: env)
@@ -116,6 +119,7 @@ struct SayIdentityTests {
             paths.append(try #require(report["path"] as? String))
         }
         #expect(Set(paths).count == 4, "\(paths)")
+        #expect(paths[0].hasSuffix("/mandarin/moe/行/xing2.wav") && paths[1].hasSuffix("/mandarin/moe/水/shui3.wav"), "\(paths)")
         #expect(paths[2].hasSuffix("/british/catalog/family-and-friends/may.wav") && paths[3].hasSuffix("/british/catalog/everyday-words/may.wav"))
         for word in ["", "..", ".", String(repeating: "x", count: 10_000)] {
             let refused = try runProcess(Repository.vocabExecutable, ["say", word], environment: env)

@@ -1,4 +1,7 @@
+import Audio
 import AudioFile
+import ClipProcessing
+import HTTPAPI
 import Foundation
 import Testing
 
@@ -14,15 +17,14 @@ struct AudioAPITests {
             #expect(first.header("x-vocab-cache") == "miss")
             #expect(first.header("cache-control") == "public, max-age=86400")
             #expect(Array(first.body.prefix(4)) == Array("RIFF".utf8))
-            // Filed by the entry's identity, with the tier recorded beside the clip.
+            // Filed by the entry's identity, with the tier recorded inside the clip.
             let files = try FileManager.default.subpathsOfDirectory(atPath: s.clips).filter { $0.hasSuffix(".wav") }
             #expect(files == ["british/catalog/animals/cat.wav"])
-            let record = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: s.clips + "/british/catalog/animals/cat.wav.json"))) as? [String: Any]
-            #expect(record?["tier"] as? String == "recorded")
-            #expect(record?["entry"] as? String == "catalog:animals/cat")
+            let record = ClipStore.record(of: s.clips + "/british/catalog/animals/cat.wav")
+            #expect(record?.tier == .recorded)
+            #expect(record?.entry == "catalog:animals/cat")
 
-            // The source can go: the rendered copy answers.
-            try FileManager.default.removeItem(atPath: s.dir.file("Audio/recorded/cat.wav"))
+            // The second request is answered from the rendered copy.
             let second = try await s.get("/v1/audio/cat?accent=british&format=wav")
             #expect(second.status == 200)
             #expect(second.header("x-vocab-tier") == "recorded")
@@ -42,6 +44,11 @@ struct AudioAPITests {
             let wav = try await s.get("/v1/audio/dog?accent=british")
             #expect(wav.status == 200)
             #expect(wav.header("x-vocab-tier") == "legacy")
+            // Served at the one loudness target, whatever the legacy clip's own level.
+            let served = s.dir.file("served.wav")
+            try Data(wav.body).write(to: URL(fileURLWithPath: served))
+            let lufs = try Loudness.measure(AudioFile.read(served)).integratedLUFS
+            #expect(abs(lufs - ClipProcessor.Settings().targetLUFS) <= 1, "\(lufs) LUFS")
             let ogg = try await s.get("/v1/audio/dog?accent=british&format=ogg")
             #expect(ogg.status == 200)
             #expect(ogg.header("content-type") == "audio/ogg")
@@ -69,7 +76,8 @@ struct AudioAPITests {
             #expect(Set(bodies.map(\.body)).count == 1)
             #expect(bodies.filter { $0.header("x-vocab-cache") == "miss" }.count <= 1)
             let files = try FileManager.default.contentsOfDirectory(atPath: s.clips + "/british/catalog/animals")
-            #expect(files.sorted() == ["dog.ogg", "dog.ogg.json"], "\(files)")
+            #expect(files.sorted() == ["dog.ogg"], "one file per clip, its record inside: \(files)")
+            #expect(ClipStore.record(of: s.clips + "/british/catalog/animals/dog.ogg")?.tier == .legacy)
         }
     }
 
@@ -90,5 +98,89 @@ struct AudioAPITests {
             // The accents' aliases are the command line's too.
             #expect(try await s.get("/v1/audio/cat?accent=uk").status == 200)
         }
+    }
+}
+
+@Suite("vocab serve: Mandarin audio, freshness, broken clips")
+struct AudioFreshnessAPITests {
+    @Test("GET /v1/moe/{title}/audio speaks the reading asked for, the first by default")
+    func mandarin() async throws {
+        try await withServer(moe: true) { s in
+            let first = try await s.get("/v1/moe/%E8%A1%8C/audio")
+            #expect(first.status == 200, "\(first.text.prefix(300))")
+            #expect(first.header("x-vocab-tier") == "tts")
+            #expect(first.header("content-type") == "audio/wav")
+            let hang = try await s.get("/v1/moe/%E8%A1%8C/audio?reading=h%C3%A1ng")
+            #expect(hang.status == 200)
+            let differs = hang.body != first.body, numbered = try await s.get("/v1/moe/%E8%A1%8C/audio?reading=HANG2").body == hang.body
+            #expect(differs && numbered)
+            let files = try FileManager.default.subpathsOfDirectory(atPath: s.clips).filter { $0.hasSuffix(".wav") }
+            #expect(Set(files) == ["mandarin/moe/行/xing2.wav", "mandarin/moe/行/hang2.wav"])
+
+            let wrong = try await s.get("/v1/moe/%E8%A1%8C/audio?reading=hang7")
+            #expect(wrong.status == 404)
+            #expect(try wrong.error()["code"] as? String == "unknown_reading")
+            #expect(try wrong.error()["suggestions"] as? [String] == ["xíng", "háng", "xìng", "hàng"])
+            #expect(try await s.get("/v1/moe/%E8%A1%8C%E8%A1%8C%E8%A1%8C/audio").status == 404)
+            // Catalog words are English; Mandarin has its own endpoint.
+            let accent = try await s.get("/v1/audio/cat?accent=mandarin")
+            #expect(accent.status == 400)
+            #expect(try accent.error()["message"] as? String == "catalog words are spoken in british or american; Mandarin is for dictionary titles (vocab say TITLE, GET /v1/moe/{title}/audio).")
+        }
+        try await withServer { s in
+            let missing = try await s.get("/v1/moe/%E8%A1%8C/audio")
+            #expect(missing.status == 404)
+            #expect(try missing.error()["code"] as? String == "dictionary_not_imported")
+        }
+    }
+
+    @Test("a clip source added, replaced or removed while the server runs is noticed")
+    func freshness() async throws {
+        let server = try await TestServer.start(settings: ServerSettings(port: 0, audioFreshness: 0))
+        do {
+            let legacy = server.dir.file("Audio/legacy/british/fish.wav")
+            let first = try await server.get("/v1/audio/fish")
+            #expect(first.header("x-vocab-tier") == "tts")
+            #expect(try await server.get("/v1/audio/fish").header("x-vocab-cache") == "hit")
+
+            try AudioFile.write(ServerFixture.tone(500), to: legacy, format: .wav)
+            let added = try await server.get("/v1/audio/fish")
+            #expect(added.header("x-vocab-tier") == "legacy")
+            #expect(added.header("x-vocab-cache") == "miss")
+
+            try AudioFile.write(ServerFixture.tone(700), to: legacy, format: .wav)
+            let replaced = try await server.get("/v1/audio/fish")
+            #expect(replaced.header("x-vocab-cache") == "miss")
+            let changed = replaced.body != added.body
+            #expect(changed)
+
+            try FileManager.default.removeItem(atPath: legacy)
+            let removed = try await server.get("/v1/audio/fish")
+            #expect(removed.header("x-vocab-tier") == "tts")
+            let same = removed.body == first.body
+            #expect(same, "speech is the same bytes as before")
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
+
+    @Test("a truncated legacy WAV is never served")
+    func truncated() async throws {
+        let server = try await TestServer.start { dir in
+            let path = dir.file("Audio/legacy/british/dog.wav")
+            let data = try Data(contentsOf: URL(fileURLWithPath: path))
+            try data.prefix(data.count * 45 / 100).write(to: URL(fileURLWithPath: path))
+        }
+        do {
+            let dog = try await server.get("/v1/audio/dog")
+            #expect(dog.status == 200)
+            #expect(dog.header("x-vocab-tier") == "tts")
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
     }
 }

@@ -23,7 +23,7 @@ struct OpenAPITests {
         let registered = Set(try await server.routeList())
         let documented = Set(doc.operations.map { "\($0.method) \($0.path)" })
         #expect(registered == documented, "only in server: \(registered.subtracting(documented)); only in document: \(documented.subtracting(registered))")
-        #expect(registered.count == 17)
+        #expect(registered.count == 18)
     }
 
     @Test("examples and schemas in the document are well formed; /v1/me asks for the bearer token, the rest is public")
@@ -119,6 +119,11 @@ struct OpenAPITests {
                 ("/v1/audio/{word}", "/v1/audio/zebra"),
                 ("/v1/moe/{title}", "/v1/moe/%E5%A5%BD"),
                 ("/v1/moe/{title}", "/v1/moe/%E8%A1%8C%E6%98%9F"),
+                ("/v1/moe/{title}/audio", "/v1/moe/%E8%A1%8C/audio"),
+                ("/v1/moe/{title}/audio", "/v1/moe/%E8%A1%8C/audio?reading=hang2&format=ogg"),
+                ("/v1/moe/{title}/audio", "/v1/moe/%E8%A1%8C/audio?reading=hang7"),
+                ("/v1/moe/{title}/audio", "/v1/moe/%E8%A1%8C/audio?format=mp3"),
+                ("/v1/moe/{title}/audio", "/v1/moe/%E8%A1%8C%E8%A1%8C%E8%A1%8C/audio"),
                 ("/v1/moe/strokes/{n}", "/v1/moe/strokes/9"),
                 ("/v1/moe/strokes/{n}", "/v1/moe/strokes/0"),
             ]

@@ -7,6 +7,7 @@ import Catalog
 import Foundation
 import HTTPFetch
 import Mandarin
+import Speech
 import TestSupport
 import HTTPAPI
 
@@ -99,7 +100,10 @@ final class TestServer: Sendable {
 
     /// The services the server is built from, over the fixture in `dir`.
     static func services(_ dir: TemporaryDirectory) -> VocabServices {
-        VocabServices(environment: VocabEnvironment(categoriesDirectory: dir.file("Categories"), audioDirectory: dir.file("Audio"),
+        // The speech engine is one per process and keeps the data folder of whoever starts it
+        // first: start it on a folder that outlives every test's temporary home.
+        _ = try? EspeakSynthesizer(dataDirectory: NSTemporaryDirectory() + "vocab-audio-tests-speech")
+        return VocabServices(environment: VocabEnvironment(categoriesDirectory: dir.file("Categories"), audioDirectory: dir.file("Audio"),
                                                     home: HomeLayout(root: dir.file("home"))))
     }
 

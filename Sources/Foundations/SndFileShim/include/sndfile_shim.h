@@ -16,4 +16,11 @@ int vocab_sf_close(SNDFILE *file);
 sf_count_t vocab_sf_readf_float(SNDFILE *file, float *ptr, sf_count_t frames);
 sf_count_t vocab_sf_writef_float(SNDFILE *file, const float *ptr, sf_count_t frames);
 const char *vocab_sf_strerror(SNDFILE *file);
+/* The header's chunks as written, before libsndfile corrects them: a truncated WAV's data
+   chunk still declares its original size, while SF_INFO.frames is shrunk to what the file holds. */
+SF_CHUNK_ITERATOR *vocab_sf_get_chunk_iterator(SNDFILE *file, const SF_CHUNK_INFO *info);
+int vocab_sf_get_chunk_size(const SF_CHUNK_ITERATOR *iterator, SF_CHUNK_INFO *info);
+/* Text stored in the file's own metadata (WAV LIST/INFO, FLAC and Ogg Vorbis comments). */
+int vocab_sf_set_string(SNDFILE *file, int type, const char *text);
+const char *vocab_sf_get_string(SNDFILE *file, int type);
 #endif
