@@ -25,16 +25,19 @@ public struct ClipService: Sendable {
     public func clip(for request: ClipRequest, format: AudioFormat) async throws -> (clip: StoredClip, rendered: Bool) {
         // A handful of stat calls: cheap enough to check on every request, so a clip source
         // changed while the server runs is noticed at once.
-        try await clip(for: request, format: format, inputs: pronouncer.inputs(of: request))
+        let pronouncer = self.pronouncer
+        return try await clip(for: request, format: format, inputs: BlockingWork.run { pronouncer.inputs(of: request) })
     }
 
     /// The same, with the inputs' fingerprint already computed (`pronouncer.inputs(of:)`).
     public func clip(for request: ClipRequest, format: AudioFormat, inputs: String) async throws -> (clip: StoredClip, rendered: Bool) {
         let key = request.key(format: format)
-        if let stored = store.stored(key, inputs: inputs) { return (stored, false) }
+        let store = self.store
+        // Reading a stored clip's record opens the file: off the cooperative threads.
+        if let stored = try await BlockingWork.run({ store.stored(key, inputs: inputs) }) { return (stored, false) }
         return try await flights.run(RenderFlights.Key(clip: key, inputs: inputs)) { [store, pronouncer, deadline] in
             // Another process (or an earlier flight) may have finished it meanwhile.
-            if let stored = store.stored(key, inputs: inputs) { return (stored, false) }
+            if let stored = try await BlockingWork.run({ store.stored(key, inputs: inputs) }) { return (stored, false) }
             return try await withDeadline(seconds: deadline) {
                 let pronunciation = try await pronouncer.pronounce(request)
                 let stored = try await BlockingWork.run { try store.save(pronunciation, key: key, word: request.word, inputs: inputs) }
