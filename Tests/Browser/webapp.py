@@ -68,6 +68,7 @@ def main():
     ap.add_argument("--category", default="animals")
     ap.add_argument("--level", default="starters")
     ap.add_argument("--words", default="cat,dog", help="two words of the category at the level")
+    ap.add_argument("--moe", help="a title of the imported Mandarin dictionary to open from search")
     ap.add_argument("--screenshots")
     args = ap.parse_args()
     first, second = args.words.split(",")[:2]
@@ -243,6 +244,18 @@ def main():
         go("/search/ca")
         wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "ul.cards li"))
         shot("search")
+
+        # A Mandarin entry, reached from search: characters, readings with senses, radical and strokes.
+        if args.moe:
+            go(f"/search/{args.moe}")
+            wait.until(EC.element_to_be_clickable((By.PARTIAL_LINK_TEXT, "Mandarin dictionary"))).click()
+            han = wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, ".moe .han"))).text
+            readings = [e.text for e in driver.find_elements(By.CSS_SELECTOR, ".moe .reading h2")]
+            senses = driver.find_elements(By.CSS_SELECTOR, ".moe .reading li")
+            radical = driver.find_element(By.CSS_SELECTOR, ".moe .han + p").text
+            check(han == args.moe and readings and all(readings) and senses and "Radical" in radical and "strokes" in radical,
+                  f"the Mandarin entry {han}: readings {readings}, {len(senses)} senses, {radical}")
+            shot("mandarin")
     finally:
         driver.quit()
         server.stop()

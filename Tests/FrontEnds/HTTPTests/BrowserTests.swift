@@ -13,7 +13,7 @@ struct BrowserTests {
     static let python = "/usr/bin/python3"
     static let script = Repository.root + "/Tests/Browser/webapp.py"
 
-    @Test("sign in, browse a category at a level, play a clip, save words, review with the keyboard, see progress change, rate offline (sent once when the server is back), sign out")
+    @Test("sign in, browse a category at a level, play a clip, save words, review with the keyboard, see progress change, rate offline (sent once when the server is back), sign out; a Mandarin entry from search")
     func journey() async throws {
         let tools = try await runProcessOnThread(Self.python, ["-c", "import selenium, shutil; assert shutil.which('chromium') and shutil.which('chromedriver')"])
         try #require(tools.status == 0, "Chromium, chromedriver or python3-selenium is missing: run scripts/install-deps test (\(tools.stderr))")
@@ -22,13 +22,14 @@ struct BrowserTests {
         try ServerFixture.write(in: dir)
         let env = ["VOCAB_HOME": dir.file("home"), "VOCAB_CATEGORIES": dir.file("Categories"), "VOCAB_AUDIO": dir.file("Audio")]
         #expect(try await runProcessOnThread(Repository.vocabExecutable, ["users", "add", "anna"], environment: env).status == 0)
+        #expect(try await runProcessOnThread(Repository.vocabExecutable, ["import", "moe", ServerFixture.moeSample], environment: env).status == 0)
         let passwd = try await runProcessOnThread(Repository.vocabExecutable, ["users", "passwd", "anna"], environment: env,
                                                   input: "correct horse battery\n")
         #expect(passwd.status == 0, "\(passwd.stderr)")
 
         let run = try await runProcessOnThread(Self.python, [Self.script, "--vocab", Repository.vocabExecutable, "--name", "anna",
                                                              "--password", "correct horse battery", "--category", "animals",
-                                                             "--level", "starters", "--words", "cat,dog"], environment: env)
+                                                             "--level", "starters", "--words", "cat,dog", "--moe", "好"], environment: env)
         print(run.stdout)
         #expect(run.status == 0, "\(run.stdout.suffix(2000))\n\(run.stderr.suffix(4000))")
         let line = try #require(run.stdout.split(separator: "\n").last { $0.hasPrefix("RESULT ") }, "no RESULT line")

@@ -29,7 +29,9 @@ function say(text) { status.textContent = text; }
 function show(title, ...content) {
   document.title = `${title} · vocab`;
   main.replaceChildren(h("h1", {}, title), ...content);
-  main.focus({ preventScroll: false });
+  // Focus moves to the new content for screen readers and keyboards; the view starts at the top.
+  main.focus({ preventScroll: true });
+  window.scrollTo(0, 0);
 }
 
 function levelQuery() { return state.level || undefined; }
