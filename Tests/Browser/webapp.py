@@ -224,6 +224,9 @@ def main():
             });""")
         check(len(client_id) == 1, f"the rating waits in IndexedDB: {client_id}")
         result["offlineClientId"] = client_id[0]
+        go("/")
+        wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, ".tile")) > 0)
+        check(True, "offline, the categories come from the service worker's cache")
         server.start()
         for _ in range(2):   # reloading again must not send it twice
             go("/progress")

@@ -43,10 +43,11 @@ public struct WebAssets: Sendable {
     /// The folder shipped with the program.
     public static var bundledFolder: String? { Bundle.module.url(forResource: "Web", withExtension: nil)?.path }
 
-    /// Reads every file of `folder` (off the cooperative threads); index.html is also `/`.
-    public static func load(from folder: String? = bundledFolder) async throws -> WebAssets {
-        guard let folder else { throw missing("Web") }
+    /// Reads every file of `folder` (the bundled one by default; off the cooperative threads,
+    /// finding the bundle included); index.html is also `/`.
+    public static func load(from folder: String? = nil) async throws -> WebAssets {
         let files = try await BlockingWork.run { () throws -> [String: Representation] in
+            guard let folder = folder ?? bundledFolder else { throw missing("Web") }
             let fm = FileManager.default
             guard let names = try? fm.contentsOfDirectory(atPath: folder) else { throw missing(folder) }
             var files: [String: Representation] = [:]

@@ -72,7 +72,7 @@ struct WebAppServingTests {
         }
     }
 
-    @Test("the service worker caches exactly the shell the server serves, and each module index.html loads is in it")
+    @Test("the service worker caches exactly the shell the server serves, each module index.html loads, and the categories at every level")
     func serviceWorkerShell() async throws {
         try await withServer { s in
             let worker = try await s.get("/sw.js").text
@@ -80,6 +80,14 @@ struct WebAppServingTests {
             let cached = Set(list.split(separator: ",").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "\" ")) })
             #expect(cached == Set(Self.shell.filter { $0 != "/sw.js" }))
             for path in cached { #expect(try await s.get(path).status == 200, "\(path)") }
+            // The categories at every level are kept from the start, for the first page offline.
+            let categories = try #require(worker.firstMatch(of: /const CATEGORIES = \[([^\]]*)\]/)?.1)
+            let targets = categories.split(separator: ",").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "\" ")) }
+            #expect(targets.count == 4)
+            for target in targets {
+                let r = try await s.get(target)
+                #expect(r.status == 200 && r.header("content-type") == "application/json; charset=utf-8", "\(target)")
+            }
             // Every module imported by another is served and cached.
             for module in ["/app.js", "/api.js", "/charts.js", "/offline.js"] {
                 for m in try await s.get(module).text.matches(of: /from "\.(\/[a-z]+\.js)"/) {

@@ -4,8 +4,14 @@
 const SHELL = "vocab-shell-v1", DATA = "vocab-data-v1";
 const FILES = ["/", "/index.html", "/style.css", "/app.js", "/api.js", "/charts.js", "/offline.js", "/icon.svg", "/manifest.webmanifest"];
 
+// The categories at every level are small and the first thing a child opens: kept from the start.
+const CATEGORIES = ["/v1/categories", "/v1/categories?level=starters", "/v1/categories?level=movers", "/v1/categories?level=flyers"];
+
 self.addEventListener("install", (event) => {
-  event.waitUntil(caches.open(SHELL).then((cache) => cache.addAll(FILES)).then(() => self.skipWaiting()));
+  event.waitUntil(Promise.all([
+    caches.open(SHELL).then((cache) => cache.addAll(FILES)),
+    caches.open(DATA).then((cache) => cache.addAll(CATEGORIES)).catch(() => {}),
+  ]).then(() => self.skipWaiting()));
 });
 
 self.addEventListener("activate", (event) => {
