@@ -98,6 +98,13 @@ def main():
             driver.save_screenshot(os.path.join(args.screenshots, f"{name}-{label}.png"))
         driver.set_window_size(*DESKTOP)
 
+    def fits_phone(name):
+        # Responsive: at a phone's width the page never scrolls sideways.
+        driver.set_window_size(*PHONE)
+        wide = driver.execute_script("return document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        driver.set_window_size(*DESKTOP)
+        check(wide <= 0, f"the {name} page fits a {PHONE[0]} px phone")
+
     def ready():
         wait.until(lambda d: d.execute_script("return document.documentElement.dataset.ready === 'true'"))
 
@@ -131,6 +138,7 @@ def main():
         tile = driver.find_element(By.CSS_SELECTOR, f'a.tile[href="#/category/{args.category}"]')
         check(tile.find_element(By.CSS_SELECTOR, ".emoji").get_attribute("aria-hidden") == "true", "the emoji is decoration; the name is the label")
         shot("categories")
+        fits_phone("categories")
         tile.click()
         wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "ul.cards li"))
         words = [e.text for e in driver.find_elements(By.CSS_SELECTOR, "ul.cards h2")]
@@ -140,6 +148,7 @@ def main():
             assert r["height"] >= 44 and r["width"] >= 44, f"play button {r} smaller than 44 px"
         check(True, "play buttons are at least 44 x 44 px")
         shot("category")
+        fits_phone("category")
 
         # Play a clip: the audio element loads it and knows its duration.
         driver.find_element(By.CSS_SELECTOR, f'button.play[aria-label="Play {first}, British"]').click()
@@ -178,6 +187,7 @@ def main():
         go(f"/word/{first}")
         heading()
         shot("word")
+        fits_phone("word")
         go("/library")
         wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "ul.cards li")) == before + 2)
         check(True, "my library lists them")
@@ -191,6 +201,7 @@ def main():
         wait.until(lambda d: d.execute_script("return document.getElementById('player').dataset.word") == front)
         check(True, f"Space revealed {front} and played its clip")
         shot("review")
+        fits_phone("review")
         driver.switch_to.active_element.send_keys("3")
         wait.until(lambda d: d.find_element(By.ID, "front").text != front if d.find_elements(By.ID, "front") else d.find_elements(By.ID, "done"))
         check(True, f"3 rated {front} Good and the next card came")
@@ -200,7 +211,11 @@ def main():
         after_reviews = driver.find_element(By.ID, "reviews-total").text
         check(int(driver.find_element(By.ID, "items").text) == before + 2 and after_reviews.startswith("1 review"),
               f"progress changed: {after_reviews}")
+        charts = driver.find_elements(By.CSS_SELECTOR, "main svg.chart[role=img]")
+        check(len(charts) >= 3 and all(c.get_attribute("aria-label") for c in charts),
+              f"{len(charts)} charts drawn, each with a text label")
         shot("progress")
+        fits_phone("progress")
 
         # Offline: the shell from the service worker, a due card from the last queue, the rating
         # queued and sent once the server is back.

@@ -340,6 +340,9 @@ async function progressPage() {
     r.retention === undefined ? h("p", {}, "No reviews past learning yet.")
       : h("figure", {}, meter({ title: "True retention", value: r.retention }), h("figcaption", {}, `${r.reviewsInRetention} reviews counted.`)),
     h("h2", {}, "Learned words by category and level"),
+    rows.length === 0 ? null : h("figure", {}, barChart({
+      title: "Words saved per category and level (learned in the table below)", height: 180,
+      bars: rows.map((c) => ({ label: `${c.category.slice(0, 8)} ${c.level[0].toUpperCase()}`, value: c.saved })) })),
     rows.length === 0 ? h("p", {}, "Save words to see them here.") :
       h("table", {}, h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Category"), h("th", { scope: "col" }, "Level"),
         h("th", { scope: "col" }, "Saved"), h("th", { scope: "col" }, "Learned"), h("th", { scope: "col" }, "Words"))),

@@ -13,6 +13,7 @@ function el(name, attrs = {}, text) {
 // Vertical bars with a label under each and the value above it.
 export function barChart({ title, bars, width = 720, height = 200, labelEvery = 1 }) {
   const svg = el("svg", { viewBox: `0 0 ${width} ${height}`, class: "chart", role: "img", "aria-label": title });
+  svg.style.maxWidth = `${width}px`;   // drawn at most at its own size (CSSOM, which the CSP allows)
   svg.append(el("title", {}, title));
   const max = Math.max(1, ...bars.map((b) => b.value));
   const top = 18, bottom = 22, gap = 2;
