@@ -179,7 +179,7 @@ let package = Package(
         .testTarget(name: "CLITests", dependencies: ["TestSupport", "SQLiteDB"], path: "Tests/FrontEnds/CLITests"),
         .testTarget(name: "HTTPTests", dependencies: [
             "HTTPAPI", "HTTPTransport", "App", "AppCore", "Catalog", "Cache", "Audio", "AudioFile", "HTTPFetch", "Mandarin", "Learners", "FSRS",
-            "SQLiteDB", "TestSupport",
+            "SQLiteDB", "WebApp", "TestSupport",
             .product(name: "CompressNIO", package: "compress-nio"),
         ], path: "Tests/FrontEnds/HTTPTests"),
     ]

@@ -40,8 +40,18 @@ public struct WebAssets: Sendable {
         "png": ("image/png", false),
     ]
 
-    /// The folder shipped with the program.
-    public static var bundledFolder: String? { Bundle.module.url(forResource: "Web", withExtension: nil)?.path }
+    /// The folder shipped with the program: the resource bundle beside the executable (where
+    /// `swift build` puts it, and `make install` copies it), else Web/ in the source tree this
+    /// program was built from. Found by hand rather than through `Bundle.module`, which stops
+    /// the process when its bundle is missing; here that is a clear error instead.
+    public static var bundledFolder: String? {
+        let fm = FileManager.default
+        let candidates = [
+            Bundle.main.bundleURL.appendingPathComponent("vocab_WebApp.resources/Web").path,
+            URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Web").path,
+        ]
+        return candidates.first { fm.fileExists(atPath: $0 + "/index.html") }
+    }
 
     /// Reads every file of `folder` (the bundled one by default; off the cooperative threads,
     /// finding the bundle included); index.html is also `/`.

@@ -2,8 +2,10 @@ import CompressNIO
 import Foundation
 import NIOCore
 import HTTPAPI
+import AppCore
 import TestSupport
 import Testing
+import WebApp
 
 /// `vocab serve` serves the web app at `/` beside the JSON API: the files of Web/ with their
 /// media types, ETags, gzip and cache headers, over real HTTP on loopback.
@@ -94,6 +96,20 @@ struct WebAppServingTests {
                     #expect(cached.contains(String(m.1)), "\(module) imports \(m.1), which the worker does not cache")
                 }
             }
+        }
+    }
+
+    @Test("the files are found beside the built program; a missing folder is a clear error (exit 66, not a crash)")
+    func missingFiles() async throws {
+        let found = try #require(WebAssets.bundledFolder)
+        #expect(found.hasSuffix("vocab_WebApp.resources/Web"), "\(found)")
+        let dir = try TemporaryDirectory("web-missing")
+        defer { dir.remove() }
+        do {
+            _ = try await WebAssets.load(from: dir.file("nowhere"))
+            Issue.record("loaded from a folder that does not exist")
+        } catch let failure as Failure {
+            #expect(failure.code == "web_app_missing" && failure.kind.exitCode == 66)
         }
     }
 }
