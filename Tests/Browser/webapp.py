@@ -104,6 +104,15 @@ def main():
         wide = driver.execute_script("return document.documentElement.scrollWidth - document.documentElement.clientWidth")
         driver.set_window_size(*DESKTOP)
         check(wide <= 0, f"the {name} page fits a {PHONE[0]} px phone")
+        # Every image has alternative text, every control a name, every field a label.
+        unnamed = driver.execute_script("""
+            const named = (e) => (e.getAttribute('aria-label') || e.textContent || '').trim().length > 0;
+            const labelled = (e) => e.labels?.length > 0 || e.getAttribute('aria-label') || e.closest('label');
+            return [...document.querySelectorAll('img:not([alt])')].map(e => 'img ' + e.src)
+              .concat([...document.querySelectorAll('button, a[href]')].filter(e => !named(e)).map(e => e.outerHTML.slice(0, 80)))
+              .concat([...document.querySelectorAll('input, select, textarea')].filter(e => !labelled(e)).map(e => e.outerHTML.slice(0, 80)))
+              .concat(document.documentElement.lang ? [] : ['no lang on html']);""")
+        check(not unnamed, f"the {name} page names every image, control and field: {unnamed}")
 
     def ready():
         wait.until(lambda d: d.execute_script("return document.documentElement.dataset.ready === 'true'"))
@@ -158,6 +167,7 @@ def main():
 
         # Sign in with name and password.
         go("/signin")
+        fits_phone("sign-in")
         driver.find_element(By.ID, "name").send_keys(args.name)
         driver.find_element(By.ID, "password").send_keys("wrong password!!")
         driver.find_element(By.CSS_SELECTOR, "form.signin button[type=submit]").click()
