@@ -42,10 +42,13 @@ bench: release
 	scripts/bench-moe
 
 # bin/vocab is the small launcher; it runs libexec/vocab/vocab-full for all but `vocab words`.
+# The web app's files are a resource bundle that vocab-full finds beside itself.
 install: release
 	install -d $(PREFIX)/bin $(PREFIX)/libexec/vocab $(PREFIX)/share/vocab
 	install -m 755 $(BIN) $(PREFIX)/bin/vocab
 	install -m 755 $(BIN)-full $(PREFIX)/libexec/vocab/vocab-full
+	rm -rf $(PREFIX)/libexec/vocab/vocab_WebApp.resources
+	cp -r .build/release/vocab_WebApp.resources $(PREFIX)/libexec/vocab/
 	cp -r Categories $(PREFIX)/share/vocab/
 
 clean:

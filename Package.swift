@@ -104,6 +104,8 @@ let package = Package(
             "AppCore", "Catalog", "Cache", "Store", "Audio", "AudioFile", "ClipProcessing", "Speech", "HTTPFetch", "Mandarin",
             "Definitions", "Quiz", "SQLiteDB", "FileAccess", "Offloading", "Vocabulary", "Learners", "FSRS", "SeededRandom", "TextMatching",
             "AnkiExport",
+            // Password hashes of learners who sign in to the web app.
+            .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
         ], path: "Sources/Application/App"),
 
         // MARK: Front ends
@@ -122,9 +124,15 @@ let package = Package(
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Logging", package: "swift-log"),
         ], path: "Sources/FrontEnds/HTTPTransport"),
+        // The web app `vocab serve` answers at /: plain HTML, CSS and JavaScript modules (Web/, shipped
+        // as resources beside the binary), served as representations with ETag and gzip.
+        .target(name: "WebApp", dependencies: [
+            "AppCore", "HTTPTransport", "Offloading",
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+        ], path: "Sources/FrontEnds/WebApp", resources: [.copy("Web")]),
         // The JSON API of `vocab serve`: one route collection per area, errors from App's classifier.
         .target(name: "HTTPAPI", dependencies: [
-            "App", "AppCore", "HTTPTransport", "Catalog", "Mandarin", "AudioFile", "Audio", "Offloading", "Learners", "FSRS",
+            "App", "AppCore", "HTTPTransport", "WebApp", "Catalog", "Mandarin", "AudioFile", "Audio", "Offloading", "Learners", "FSRS",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
             .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -183,7 +191,7 @@ let package = Package(
         .testTarget(name: "CLITests", dependencies: ["TestSupport", "SQLiteDB"], path: "Tests/FrontEnds/CLITests"),
         .testTarget(name: "HTTPTests", dependencies: [
             "HTTPAPI", "HTTPTransport", "App", "AppCore", "Catalog", "Cache", "Audio", "AudioFile", "ClipProcessing", "HTTPFetch", "Mandarin", "Speech",
-            "Learners", "FSRS",
+            "Learners", "FSRS", "SQLiteDB", "WebApp",
             "TestSupport",
             .product(name: "CompressNIO", package: "compress-nio"),
         ], path: "Tests/FrontEnds/HTTPTests"),

@@ -11,7 +11,7 @@ extension ServerSettings.LogLevel: ExpressibleByArgument {}
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Serve the catalog, audio and dictionary as a JSON HTTP API.",
+        abstract: "Serve the catalog, audio and dictionary as a JSON HTTP API, and the web app at /.",
         discussion: """
             The backend an app can use instead of a hosted document database. All endpoints \\
             are GET (and HEAD), JSON except audio; openapi.json in the repository describes them:
@@ -22,6 +22,8 @@ struct ServeCommand: AsyncParsableCommand {
               /v1/search?q=&limit=
               /v1/audio/{word}?accent=british|american&format=wav|ogg|flac
               /v1/moe/{title}, /v1/moe/strokes/{n}   (after 'vocab import moe')
+            A learner's own data is under /v1/me (API token, or the web app's session after \\
+            'vocab users passwd NAME'). The web app is at / (open http://127.0.0.1:8080/).
             Catalog answers carry an ETag (If-None-Match gives 304) and are gzipped for clients \\
             that accept it. A clip is rendered once, kept in <home>/clips (where 'vocab say' \\
             keeps its clips too), and its tier named in the X-Vocab-Tier header. Bad input gets \\

@@ -20,8 +20,10 @@ struct UsersCommand: AsyncParsableCommand {
               vocab users list
               vocab users token anna
               vocab users revoke anna
+              vocab users passwd anna              (asks twice, without echo)
+              printf '%s\\n' "$PASSWORD" | vocab users passwd anna
             """,
-        subcommands: [UsersAddCommand.self, UsersListCommand.self, UsersTokenCommand.self, UsersRevokeCommand.self],
+        subcommands: [UsersAddCommand.self, UsersListCommand.self, UsersTokenCommand.self, UsersRevokeCommand.self, UsersPasswdCommand.self],
         defaultSubcommand: UsersListCommand.self)
 }
 
@@ -116,5 +118,63 @@ struct UsersRevokeCommand: AsyncParsableCommand {
         } else {
             Output.line("Revoked \(count) token\(count == 1 ? "" : "s") of \(learner.name).")
         }
+    }
+}
+
+struct UsersPasswdCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "passwd", abstract: "Set a learner's password for signing in to the web app ('vocab serve').",
+        discussion: """
+            At a terminal the password is asked for twice, without echo; otherwise the first line \\
+            of standard input is the password. Passwords need \(PasswordRules.minLength) characters or more \\
+            (at most \(PasswordRules.maxBytes) bytes). Only a bcrypt hash (cost \(PasswordRules.cost)) is kept. \\
+            Setting a password signs the learner out of every browser; API tokens keep working.
+            """)
+    @Argument(help: "The learner's name.") var name: String
+    @OptionGroup var options: GlobalOptions
+
+    func run() async throws {
+        let service = try await options.learningService()
+        let learner = try await service.learner(named: name)
+        let password: String
+        if isatty(STDIN_FILENO) == 1 {
+            password = try Self.prompt("New password for \(learner.name): ")
+            try PasswordRules.check(password)
+            guard try Self.prompt("Again: ") == password else {
+                throw Failure(.badInput, code: "password_mismatch", message: "the two passwords differ; nothing was changed.")
+            }
+        } else {
+            guard let line = readLine(strippingNewline: true) else {
+                throw Failure(.missingInput, code: "no_password", message: "no password on standard input; nothing was changed.")
+            }
+            password = line
+        }
+        try await service.setPassword(password, for: learner)
+        if options.json {
+            struct Report: Encodable { let name: String; let password: Bool }
+            try Output.json(Report(name: learner.name, password: true))
+        } else {
+            Output.line("Set the password of \(learner.name).")
+        }
+    }
+
+    /// Reads a line from the terminal with echo off, restoring the terminal whatever happens.
+    static func prompt(_ text: String) throws -> String {
+        FileHandle.standardError.write(Data(text.utf8))
+        var saved = termios()
+        let hasTerminal = tcgetattr(STDIN_FILENO, &saved) == 0
+        if hasTerminal {
+            var quiet = saved
+            quiet.c_lflag &= ~tcflag_t(ECHO)
+            tcsetattr(STDIN_FILENO, TCSAFLUSH, &quiet)
+        }
+        defer {
+            if hasTerminal { tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved) }
+            FileHandle.standardError.write(Data("\n".utf8))
+        }
+        guard let line = readLine(strippingNewline: true) else {
+            throw Failure(.missingInput, code: "no_password", message: "no password given; nothing was changed.")
+        }
+        return line
     }
 }

@@ -1,6 +1,7 @@
 import App
 import AppCore
 import Hummingbird
+import HTTPTypes
 import HummingbirdAuth
 import Learners
 import NIOCore
@@ -33,27 +34,84 @@ extension APIError {
     }
 }
 
-/// Turns `Authorization: Bearer TOKEN` into the learner it belongs to. A header that is there
-/// but malformed, unknown or revoked is a 401 at once (not an anonymous request); too many of
-/// those from one address within a minute get 429 until the minute is over.
-struct BearerAuthenticator: AuthenticatorMiddleware {
+/// Turns `Authorization: Bearer TOKEN` (apps) or the session cookie (the web app) into the
+/// learner it belongs to; the header wins when both are sent. A credential that is there but
+/// malformed, unknown, revoked or expired is a 401 at once (not an anonymous request); too many
+/// of those from one address within a minute get 429 until the minute is over. A request that
+/// changes data and is signed in by the cookie must carry the session's CSRF token.
+struct LearnerAuthenticator: AuthenticatorMiddleware {
     typealias Context = VocabRequestContext
     let learning: LearningService
     let attempts: FailedAttempts
 
     func authenticate(request: Request, context: Context) async throws -> Learner? {
-        guard let header = request.headers[.authorization] else { return nil }
-        let address = context.remoteAddress?.ipAddress ?? "unknown"
-        if let wait = attempts.blocked(address) {
-            throw APIError(Failure(.tooManyRequests, code: "too_many_attempts",
-                                   message: "too many failed sign-ins from this address; try again in \(wait) s."),
-                           headers: [.retryAfter: "\(wait)"])
+        if let header = request.headers[.authorization] {
+            let address = try attempts.check(context)
+            guard let token = request.headers.bearer?.token, let learner = try await learning.learner(bearer: token) else {
+                attempts.fail(address)
+                throw APIError.unauthorized(header.hasPrefix("Bearer ") ? "the token is unknown or revoked." : "use Authorization: Bearer TOKEN.")
+            }
+            return learner
         }
-        guard let token = request.headers.bearer?.token, let learner = try await learning.learner(bearer: token) else {
+        guard let session = SessionCookie.token(in: request) else { return nil }
+        let learner = try await SessionCookie.learner(of: session, learning: learning, attempts: attempts, context: context)
+        try SessionCookie.checkForgery(request, session: session)
+        return learner
+    }
+}
+
+/// The web app's session cookie: HttpOnly (scripts never see it), SameSite=Strict (other sites'
+/// pages do not make the browser send it), Path=/, for as long as the session lasts. It is not
+/// marked Secure because `vocab serve` speaks plain HTTP; behind a TLS proxy the proxy may add it.
+///
+/// The defence against cross-site request forgery is a per-session token echoed in a header:
+/// POST /v1/session and GET /v1/session give the page `csrf`, and every request that is signed
+/// in by the cookie and is not GET or HEAD must send it as `X-CSRF-Token`, else 403. Another
+/// site can make a browser send the cookie (SameSite aside) but cannot read the token or set
+/// the header on a cross-site request without a CORS preflight, which this server never grants.
+/// Signing in itself takes JSON only, which a cross-site form cannot send.
+enum SessionCookie {
+    static let name = "vocab_session"
+    static let csrfHeader = HTTPField.Name("X-CSRF-Token")!
+
+    static func token(in request: Request) -> String? {
+        guard let value = request.cookies[name]?.value, !value.isEmpty else { return nil }
+        return value
+    }
+
+    static func set(_ session: String) -> String {
+        Cookie(name: name, value: session, maxAge: Int(Sessions.lifetime), path: "/", httpOnly: true, sameSite: .strict).description
+    }
+
+    /// Tells the browser to forget the cookie.
+    static let clear = Cookie(name: name, value: "", maxAge: 0, path: "/", httpOnly: true, sameSite: .strict).description
+
+    /// The session's learner, or 401 (clearing the cookie, counted as a failed sign-in) or 429.
+    static func learner(of session: String, learning: LearningService, attempts: FailedAttempts,
+                        context: VocabRequestContext) async throws -> Learner {
+        let address = try attempts.check(context)
+        guard let learner = try await learning.learner(session: session) else {
             attempts.fail(address)
-            throw APIError.unauthorized(header.hasPrefix("Bearer ") ? "the token is unknown or revoked." : "use Authorization: Bearer TOKEN.")
+            var error = APIError.unauthorized("the session has ended; sign in again.")
+            error.headers[.setCookie] = clear
+            throw error
         }
         return learner
+    }
+
+    static func checkForgery(_ request: Request, session: String) throws {
+        guard request.method != .get, request.method != .head else { return }
+        let expected = Array(Sessions.csrf(for: session).utf8)
+        guard let sent = request.headers[csrfHeader], Self.equal(Array(sent.utf8), expected) else {
+            throw APIError(status: .forbidden, code: "csrf_token_missing",
+                           message: "a request signed in by the session cookie that changes data needs the session's X-CSRF-Token header.")
+        }
+    }
+
+    /// Compares without stopping at the first difference.
+    static func equal(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        guard a.count == b.count else { return false }
+        return zip(a, b).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
     }
 }
 
@@ -76,6 +134,17 @@ final class FailedAttempts: Sendable {
             guard let entry = table[address], t - entry.start < Self.window, entry.count >= Self.allowed else { return nil }
             return max(1, Int((Self.window - (t - entry.start)).rounded(.up)))
         }
+    }
+
+    /// The client's address, or 429 when it has failed too often in this window.
+    func check(_ context: VocabRequestContext) throws -> String {
+        let address = context.remoteAddress?.ipAddress ?? "unknown"
+        if let wait = blocked(address) {
+            throw APIError(Failure(.tooManyRequests, code: "too_many_attempts",
+                                   message: "too many failed sign-ins from this address; try again in \(wait) s."),
+                           headers: [.retryAfter: "\(wait)"])
+        }
+        return address
     }
 
     func fail(_ address: String) {

@@ -25,7 +25,7 @@ struct LearnerRoutes: Sendable {
     func collection() -> RouteCollection<VocabRequestContext> {
         let routes = RouteCollection(context: VocabRequestContext.self)
         // Only here: a public endpoint does not care what Authorization header a client sends.
-        routes.add(middleware: BearerAuthenticator(learning: learning, attempts: attempts))
+        routes.add(middleware: LearnerAuthenticator(learning: learning, attempts: attempts))
         routes.get("me") { _, context in try Self.json(MeBody(try context.learner())) }
         routes.get("me/library") { _, context in try await library(context) }
         routes.post("me/library") { request, context in try await save(request, context: context) }

@@ -3,7 +3,7 @@ import HTTPTransport
 import Hummingbird
 
 /// Refuses, before routing, what no endpoint accepts: methods a path does not take (the public
-/// API is GET and HEAD; a learner's library takes POST and DELETE, reviews POST), request
+/// API is GET and HEAD; a learner's library takes POST and DELETE, reviews POST, the session POST and DELETE), request
 /// targets longer than the limit, paths with dot segments, backslashes or control characters
 /// (raw or percent-encoded). Routes then see only plausible paths.
 struct RequestGuard<Context: RequestContext>: RouterMiddleware {
@@ -20,6 +20,7 @@ struct RequestGuard<Context: RequestContext>: RouterMiddleware {
         if path == "/v1/me/library" { return [.get, .head, .post] }
         if path.hasPrefix("/v1/me/library/") { return [.delete] }
         if path == "/v1/me/reviews" { return [.post] }
+        if path == "/v1/session" { return [.get, .head, .post, .delete] }
         return [.get, .head]
     }
 

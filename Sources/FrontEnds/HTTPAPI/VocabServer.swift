@@ -9,6 +9,7 @@ import HummingbirdCore
 import Logging
 import NIOCore
 import ServiceLifecycle
+import WebApp
 
 /// Where and how `vocab serve` listens.
 public struct ServerSettings: Sendable {
@@ -41,7 +42,7 @@ public struct ServerSettings: Sendable {
 }
 
 /// The HTTP service: the catalog as JSON under /v1, pronunciations with their tier, the MOE
-/// dictionary when imported, and /healthz. Built on Hummingbird 2 from the same services as
+/// dictionary when imported, per-learner data under /v1/me, /healthz, and the web app at /. Built on Hummingbird 2 from the same services as
 /// the command line.
 public struct VocabServer: Sendable {
     public let settings: ServerSettings
@@ -51,6 +52,7 @@ public struct VocabServer: Sendable {
     let speech: Bool
     let learning: LearningService
     let attempts = FailedAttempts()
+    let web: WebAssets
     let logger: Logger
 
     /// Opens what the server needs from `services`: the catalog (its answers cached in memory)
@@ -69,7 +71,7 @@ public struct VocabServer: Sendable {
         let learning = services.learning(catalog: catalog, store: try services.learnerStore())
         return VocabServer(settings: settings, services: services, catalog: catalog,
                            clips: ClipService(store: services.clipStore, pronouncer: pronouncer), speech: speechUnavailable == nil,
-                           learning: learning, logger: logger)
+                           learning: learning, web: try await WebAssets.load(), logger: logger)
     }
 
     func requestLog<Context: RequestContext>(_ context: Context.Type = Context.self) -> RequestLog<Context> {
@@ -88,10 +90,12 @@ public struct VocabServer: Sendable {
         router.add(middleware: ErrorMiddleware())
         router.add(middleware: RepeatedRequests(cache: cache))
         router.add(middleware: RequestGuard())
+        router.add(middleware: WebAppMiddleware(assets: web, cache: cache))
         router.get("/healthz") { _, _ in try health() }
         router.addRoutes(CatalogRoutes(catalog: catalog, cache: cache).collection(), atPath: "/v1")
         router.addRoutes(AudioRoutes(catalog: catalog, services: services, clips: clips, cache: cache, freshness: UInt64(max(0, settings.audioFreshness) * 1e9)).collection(), atPath: "/v1")
         router.addRoutes(MandarinRoutes(services: services, cache: cache).collection(), atPath: "/v1")
+        router.addRoutes(SessionRoutes(learning: learning, attempts: attempts).collection(), atPath: "/v1")
         router.addRoutes(LearnerRoutes(learning: learning, exports: ExportService(clips: clips), attempts: attempts).collection(), atPath: "/v1")
         return router
     }

@@ -29,6 +29,31 @@ struct LearnerStoreTests {
         #expect(try await store.learner(named: "ANNA")?.name == "Anna")
     }
 
+    @Test("sessions: found by their hash until they expire or end; a new password ends every session of its learner only; expired ones are forgotten at the next sign-in")
+    func sessions() async throws {
+        defer { dir.remove() }
+        let anna = try await learner("anna"), ben = try await learner("ben")
+        let phone = Sessions.generate(), laptop = Sessions.generate(), bens = Sessions.generate()
+        #expect(Sessions.isWellFormed(phone) && !Sessions.isWellFormed(Tokens.generate()) && !Sessions.isWellFormed(phone + "x"))
+        #expect(Sessions.csrf(for: phone) != Sessions.csrf(for: laptop) && !Sessions.csrf(for: phone).contains(phone.dropFirst(3)))
+        try await store.addSession(hash: Sessions.hash(phone), for: anna.id, at: t0, expires: t0 + 100)
+        try await store.addSession(hash: Sessions.hash(laptop), for: anna.id, at: t0, expires: t0 + 1000)
+        try await store.addSession(hash: Sessions.hash(bens), for: ben.id, at: t0, expires: t0 + 1000)
+        #expect(try await store.learner(sessionHash: Sessions.hash(phone), at: t0 + 99)?.id == anna.id)
+        #expect(try await store.learner(sessionHash: Sessions.hash(phone), at: t0 + 100) == nil, "expired")
+        #expect(try await store.learner(sessionHash: Sessions.hash(bens), at: t0)?.id == ben.id)
+        // A sign-in after the phone's expiry forgets that row.
+        try await store.addSession(hash: Sessions.hash(Sessions.generate()), for: anna.id, at: t0 + 200, expires: t0 + 300)
+        let db = try Database(path: dir.file("user.sqlite"), mode: .readOnly)
+        #expect(try db.scalar("SELECT count(*) FROM sessions WHERE hash = ?", [.blob(Sessions.hash(phone))])?.intValue == 0)
+        #expect(try await store.removeSession(hash: Sessions.hash(laptop)))
+        #expect(try await !store.removeSession(hash: Sessions.hash(laptop)))
+        #expect(try await store.learner(sessionHash: Sessions.hash(laptop), at: t0) == nil)
+        try await store.setPasswordHash("$2b$12$x", of: anna.id)
+        #expect(try db.scalar("SELECT count(*) FROM sessions WHERE learner_id = ?", [.integer(anna.id)])?.intValue == 0)
+        #expect(try await store.learner(sessionHash: Sessions.hash(bens), at: t0)?.id == ben.id, "ben's session goes on")
+    }
+
     @Test("only a token's SHA-256 is stored; a revoked token finds nobody")
     func tokens() async throws {
         defer { dir.remove() }

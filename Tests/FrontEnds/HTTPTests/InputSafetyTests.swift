@@ -65,7 +65,8 @@ struct InputSafetyTests {
                 #expect(r.header("allow") == "GET, HEAD")
                 #expect(try r.error()["code"] as? String == "method_not_allowed")
             }
-            for target in ["/", "/v1", "/v1/nothing", "/v2/categories", "/v1/categories/animals/words/extra", "/v1/moe/strokes/6/x"] {
+            // `/` is the web app (WebAppServingTests); other paths outside the API are 404s.
+            for target in ["/nothing.html", "/v1", "/v1/nothing", "/v2/categories", "/v1/categories/animals/words/extra", "/v1/moe/strokes/6/x"] {
                 let r = try await s.get(target)
                 #expect(r.status == 404, "\(target)")
                 #expect(try r.error()["code"] as? String == "not_found", "\(target)")

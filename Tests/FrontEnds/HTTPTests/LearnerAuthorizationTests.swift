@@ -95,21 +95,27 @@ struct LearnerAuthorizationTests {
             // Each kind of bad credential from its own address, so that the 20-failure limit
             // per address (tested below) does not turn these 401s into 429s.
             let unknown = Tokens.prefix + String(repeating: "A", count: 43)
-            let bad: [(column: String, header: String?, address: String)] = [
-                ("no token", nil, "127.0.0.2"),
-                ("malformed", "Bearer vocab_not-a-token", "127.0.0.3"),
-                ("not Bearer", "Basic YW5uYTpzZWNyZXQ=", "127.0.0.4"),
-                ("unknown", "Bearer \(unknown)", "127.0.0.5"),
-                ("revoked", "Bearer \(people.carl.token)", "127.0.0.6"),
+            // Carl signs in to the web app and out again: his ended session cookie is one more bad credential.
+            let carl = try await people.carl.signedIn(s, data: people.data)
+            let ended = try #require(carl.session)
+            #expect(try await s.send("DELETE", "/v1/session", headers: carl.credentials).status == 204)
+            let bad: [(column: String, headers: [String: String], address: String)] = [
+                ("no token", [:], "127.0.0.2"),
+                ("malformed", ["Authorization": "Bearer vocab_not-a-token"], "127.0.0.3"),
+                ("not Bearer", ["Authorization": "Basic YW5uYTpzZWNyZXQ="], "127.0.0.4"),
+                ("unknown", ["Authorization": "Bearer \(unknown)"], "127.0.0.5"),
+                ("revoked", ["Authorization": "Bearer \(people.carl.token)"], "127.0.0.6"),
+                ("unknown cookie", ["Cookie": "vocab_session=\(Sessions.generate())", "X-CSRF-Token": ended.csrf], "127.0.0.7"),
+                ("ended cookie", ["Cookie": ended.cookie, "X-CSRF-Token": ended.csrf], "127.0.0.8"),
             ]
             #expect(Tokens.isWellFormed(unknown))
             for endpoint in Self.endpoints {
-                for (column, header, address) in bad {
+                for (column, headers, address) in bad {
                     let before = try await people.snapshot()
                     // Aimed at Anna's first item: it would change if the request got through.
                     let item = people.annaItems[0].id
                     let r = try await s.send(endpoint.method, endpoint.target(item), json: endpoint.json?(item),
-                                             headers: header.map { ["Authorization": $0] } ?? [:], from: address)
+                                             headers: headers, from: address)
                     let after = try await people.snapshot()
                     var problems: [String] = []
                     if r.status != 401 { problems.append("status \(r.status)") }
@@ -123,12 +129,22 @@ struct LearnerAuthorizationTests {
                                       readerItems: people.annaItems, column: "anna → ben", matrix)
             try await Self.crossReads(s, people, reader: people.ben, victim: people.anna, readerWords: People.benWords, victimWords: People.annaWords,
                                       readerItems: people.benItems, column: "ben → anna", matrix)
+            // The same with the web app's session cookies (and their CSRF tokens) instead of tokens.
+            let annaWeb = try await people.anna.signedIn(s, data: people.data), benWeb = try await people.ben.signedIn(s, data: people.data)
+            try await Self.crossReads(s, people, reader: annaWeb, victim: benWeb, readerWords: People.annaWords, victimWords: People.benWords,
+                                      readerItems: people.annaItems, column: "anna cookie → ben", matrix)
+            try await Self.crossReads(s, people, reader: benWeb, victim: annaWeb, readerWords: People.benWords, victimWords: People.annaWords,
+                                      readerItems: people.benItems, column: "ben cookie → anna", matrix)
             try await Self.crossWrites(s, people, reader: people.anna, victim: people.ben, readerItems: people.annaItems, victimItems: people.benItems,
                                        readerClientID: "a-1", victimClientID: "b-1", victimWord: "fish", column: "anna → ben", matrix)
             try await Self.crossWrites(s, people, reader: people.ben, victim: people.anna, readerItems: people.benItems, victimItems: people.annaItems,
                                        readerClientID: "b-1", victimClientID: "a-1", victimWord: "elephant", column: "ben → anna", matrix)
+            try await Self.crossWrites(s, people, reader: annaWeb, victim: benWeb, readerItems: people.annaItems, victimItems: people.benItems,
+                                       readerClientID: "a-1", victimClientID: "b-1", victimWord: "apple", column: "anna cookie → ben", matrix)
+            try await Self.crossWrites(s, people, reader: benWeb, victim: annaWeb, readerItems: people.benItems, victimItems: people.annaItems,
+                                       readerClientID: "b-1", victimClientID: "a-1", victimWord: "cake", column: "ben cookie → anna", matrix)
 
-            let columns = bad.map(\.column) + ["anna → ben", "ben → anna"]
+            let columns = bad.map(\.column) + ["anna → ben", "ben → anna", "anna cookie → ben", "ben cookie → anna"]
             print("Authorisation matrix (\(Self.endpoints.count) operations × \(columns.count) callers):\n" + matrix.table(columns: columns))
             print("leaks: \(matrix.leaks.count)")
             for endpoint in Self.endpoints {
@@ -151,7 +167,7 @@ struct LearnerAuthorizationTests {
             matrix.record(label, column, "\(r.status) \(cell)", leak: problems.isEmpty ? nil : problems.joined(separator: ", "))
         }
         for endpoint in endpoints where endpoint.method == "GET" {
-            let r = try await s.send("GET", endpoint.target(0), token: reader.token)
+            let r = try await s.send("GET", endpoint.target(0), headers: reader.credentials)
             var problems: [String] = r.status == 200 ? [] : ["status \(r.status)"]
             var foreign = endpoint.path.hasSuffix(".apkg") ? [] : foreignWords(r.text)
             var cell = "own only"
@@ -233,7 +249,7 @@ struct LearnerAuthorizationTests {
         func attempt(_ label: String, _ method: String, _ target: String, json: String?,
                      expect: (RawResponse) throws -> String?) async throws -> String {
             let before = try await people.data.snapshot(of: victim)
-            let r = try await s.send(method, target, token: reader.token, json: json)
+            let r = try await s.send(method, target, json: json, headers: reader.credentials)
             let after = try await people.data.snapshot(of: victim)
             var problems: [String] = []
             if let problem = try expect(r) { problems.append(problem) }

@@ -11,6 +11,25 @@ struct TestLearner: Sendable {
     var id: Int64 { learner.id }
     var name: String { learner.name }
     var authorization: [String: String] { ["Authorization": "Bearer \(token)"] }
+    /// When set, requests sign in with this web session (cookie and CSRF token) instead of the token.
+    var session: (cookie: String, csrf: String)?
+    /// The headers a request of this learner carries.
+    var credentials: [String: String] {
+        if let session { return ["Cookie": session.cookie, "X-CSRF-Token": session.csrf] }
+        return authorization
+    }
+
+    /// The same learner signed in to the web app: a password set, then POST /v1/session over HTTP.
+    func signedIn(_ server: TestServer, data: LearnerData, password: String = "correct horse battery") async throws -> TestLearner {
+        try await data.learning.setPassword(password, for: learner)
+        let r = try await server.send("POST", "/v1/session", json: #"{"name":"\#(name)","password":"\#(password)"}"#)
+        guard r.status == 200, let cookie = r.sessionCookie, let csrf = try r.object()["csrf"] as? String else {
+            throw ClientError("sign-in of \(name) failed: \(r.status) \(r.text)")
+        }
+        var copy = self
+        copy.session = (cookie, csrf)
+        return copy
+    }
 }
 
 /// The test's own way into the server's learner data: the same user.sqlite, through a
@@ -57,7 +76,15 @@ extension TestServer {
               headers: [String: String] = [:], from source: String? = nil) async throws -> RawResponse {
         var all = headers
         if let token { all["Authorization"] = "Bearer \(token)" }
-        if json != nil { all["Content-Type"] = "application/json" }
+        if json != nil { all["Content-Type"] = all["Content-Type"] ?? "application/json" }
         return try await RawHTTP.get(port: port, target, method: method, headers: all, body: json.map { Array($0.utf8) }, from: source)
+    }
+}
+
+extension RawResponse {
+    /// The session cookie a response sets, as a request's Cookie header sends it back.
+    var sessionCookie: String? {
+        guard let header = header("set-cookie"), let pair = header.split(separator: ";").first, pair.hasPrefix("vocab_session=") else { return nil }
+        return String(pair)
     }
 }

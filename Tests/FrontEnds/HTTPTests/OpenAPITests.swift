@@ -23,10 +23,10 @@ struct OpenAPITests {
         let registered = Set(try await server.routeList())
         let documented = Set(doc.operations.map { "\($0.method) \($0.path)" })
         #expect(registered == documented, "only in server: \(registered.subtracting(documented)); only in document: \(documented.subtracting(registered))")
-        #expect(registered.count == 18)
+        #expect(registered.count == 21)
     }
 
-    @Test("examples and schemas in the document are well formed; /v1/me asks for the bearer token, the rest is public")
+    @Test("examples and schemas in the document are well formed; /v1/me asks for the bearer token or the session cookie, the rest is public")
     func documentIsConsistent() throws {
         let doc = try Self.document()
         #expect(doc.version.hasPrefix("3."))
@@ -48,8 +48,15 @@ struct OpenAPITests {
             if !op.parameters.filter({ $0["in"] as? String != "header" }).isEmpty || op.hasBody {
                 #expect(op.responses.keys.contains("400"), "\(label) takes input but documents no 400")
             }
-            if op.path.hasPrefix("/v1/me") {
-                #expect(op.security == ["bearer"], "\(label) does not ask for the bearer token")
+            if op.path == "/v1/session" {
+                #expect(op.security == (op.method == "POST" ? [] : ["session"]), "\(label): \(op.security)")
+                for status in ["401", "429"] { #expect(op.responses[status] != nil, "\(label) documents no \(status)") }
+                if op.method == "DELETE" { #expect(op.responses["403"] != nil, "\(label): no 403 for a missing CSRF token") }
+            } else if op.path.hasPrefix("/v1/me") {
+                #expect(op.security == ["bearer", "session"], "\(label) does not ask for the bearer token or the session")
+                if op.method == "POST" || op.method == "DELETE" {
+                    #expect(op.responses["403"] != nil, "\(label): no 403 for a missing CSRF token")
+                }
                 for status in ["401", "414", "429"] { #expect(op.responses[status] != nil, "\(label) documents no \(status)") }
                 let challenge = (op.responses["401"]?["headers"] as? [String: Any])?["WWW-Authenticate"] as? [String: Any]
                 #expect(challenge?["required"] as? Bool == true, "\(label): 401 without WWW-Authenticate")
@@ -133,19 +140,21 @@ struct OpenAPITests {
                 seen.insert(path)
                 try Self.check(try await s.get(target), against: op, in: doc, label: target)
             }
-            #expect(seen == Set(doc.operations.filter { !$0.path.hasPrefix("/v1/me") }.map(\.path)))
+            #expect(seen == Set(doc.operations.filter { !$0.path.hasPrefix("/v1/me") && $0.path != "/v1/session" }.map(\.path)))
         }
     }
 
-    @Test("live responses of every /v1/me operation, with a real token, fit the documented schemas; every documented status is seen")
+    @Test("live responses of every /v1/me and /v1/session operation, with a real token and a real session, fit the documented schemas; every documented status is seen")
     func learnerResponsesFitSchemas() async throws {
         let doc = try Self.document()
         try await withServer(moe: true) { s in
-            let anna = try await LearnerData.open(s).add("anna")
+            let data = try await LearnerData.open(s)
+            let anna = try await data.add("anna")
             var seen: [String: Set<String>] = [:]
-            func call(_ method: String, _ path: String, _ target: String? = nil, token: String?, json: String? = nil) async throws -> RawResponse {
+            func call(_ method: String, _ path: String, _ target: String? = nil, token: String?, json: String? = nil,
+                      headers: [String: String] = [:]) async throws -> RawResponse {
                 let op = try #require(doc.operations.first { $0.method == method && $0.path == path }, "\(method) \(path) not documented")
-                let r = try await s.send(method, target ?? path, token: token, json: json)
+                let r = try await s.send(method, target ?? path, token: token, json: json, headers: headers)
                 seen["\(method) \(path)", default: []].insert(String(r.status))
                 try Self.check(r, against: op, in: doc, label: "\(method) \(target ?? path) \(json ?? "")")
                 return r
@@ -196,13 +205,38 @@ struct OpenAPITests {
                 #expect(try await call(op.method, op.path, target(op), token: nil, json: body(op)).status == 401)
                 #expect(try await call(op.method, op.path, target(op) + long, token: a, json: body(op)).status == 414)
             }
+            // The web app's session: signing in, the cookie on every operation, CSRF refusals, signing out.
+            try await data.learning.setPassword("correct horse battery", for: anna.learner)
+            let signIn = #"{"name":"anna","password":"correct horse battery"}"#
+            #expect(try await call("POST", "/v1/session", token: nil, json: #"{"name":"anna","password":"wrong horse battery"}"#).status == 401)
+            #expect(try await call("POST", "/v1/session", token: nil, json: #"{"name":"anna"}"#).status == 400)
+            #expect(try await call("POST", "/v1/session", token: nil, json: signIn, headers: ["Content-Type": "text/plain"]).status == 415)
+            #expect(try await call("POST", "/v1/session", "/v1/session" + long, token: nil, json: signIn).status == 414)
+            let session = try await call("POST", "/v1/session", token: nil, json: signIn)
+            let cookie = try #require(session.sessionCookie)
+            let csrf = try #require(try session.object()["csrf"] as? String)
+            #expect(try await call("GET", "/v1/session", token: nil).status == 401)
+            #expect(try await call("GET", "/v1/session", token: nil, headers: ["Cookie": cookie]).status == 200)
+            #expect(try await call("GET", "/v1/session", "/v1/session" + long, token: nil, headers: ["Cookie": cookie]).status == 414)
+            for op in learnerOps where op.method != "GET" {
+                #expect(try await call(op.method, op.path, target(op), token: nil, json: body(op), headers: ["Cookie": cookie]).status == 403,
+                        "\(op.method) \(op.path) without the CSRF token")
+            }
+            #expect(try await call("GET", "/v1/me/library", token: nil, headers: ["Cookie": cookie]).status == 200)
+            #expect(try await call("DELETE", "/v1/session", token: nil, headers: ["Cookie": cookie]).status == 403)
+            #expect(try await call("DELETE", "/v1/session", "/v1/session" + long, token: nil, headers: ["Cookie": cookie]).status == 414)
+            #expect(try await call("DELETE", "/v1/session", token: nil, headers: ["Cookie": cookie, "X-CSRF-Token": csrf]).status == 204)
+            #expect(try await call("DELETE", "/v1/session", token: nil, headers: ["Cookie": cookie, "X-CSRF-Token": csrf]).status == 401)
             // Guessing: 20 failures from this address, then even the right token waits.
             for i in 0..<20 { _ = try await s.send("GET", "/v1/me", token: "vocab_guess\(i)") }
             for op in learnerOps {
                 let r = try await call(op.method, op.path, target(op), token: a, json: body(op))
                 #expect(r.status == 429, "\(op.method) \(op.path)")
             }
-            for op in learnerOps {
+            #expect(try await call("POST", "/v1/session", token: nil, json: signIn).status == 429)
+            #expect(try await call("GET", "/v1/session", token: nil, headers: ["Cookie": cookie]).status == 429)
+            #expect(try await call("DELETE", "/v1/session", token: nil, headers: ["Cookie": cookie, "X-CSRF-Token": csrf]).status == 429)
+            for op in learnerOps + doc.operations.filter({ $0.path == "/v1/session" }) {
                 let documented = Set(op.responses.keys)
                 #expect(seen["\(op.method) \(op.path)"] == documented,
                         "\(op.method) \(op.path): documented \(documented.sorted()), seen \((seen["\(op.method) \(op.path)"] ?? []).sorted())")

@@ -16,8 +16,16 @@ public protocol LearnerStore: Sendable {
     func learner(tokenHash: [UInt8]) async throws -> Learner?
     /// Revokes every live token of a learner; returns how many.
     func revokeTokens(of learner: Int64, at time: Double) async throws -> Int
+    /// Sets (or clears) a learner's password hash and ends every session of theirs, in one step.
     func setPasswordHash(_ hash: String?, of learner: Int64) async throws
     func passwordHash(of learner: Int64) async throws -> String?
+    /// Stores a browser session's hash (never the session token) until `expires`; sessions of
+    /// the learner that have expired are forgotten at the same time.
+    func addSession(hash: [UInt8], for learner: Int64, at time: Double, expires: Double) async throws
+    /// The learner whose session with this hash has not expired at `time`.
+    func learner(sessionHash: [UInt8], at time: Double) async throws -> Learner?
+    /// Ends a session; false when there was none.
+    func removeSession(hash: [UInt8]) async throws -> Bool
 
     // MARK: The library
     /// Saves an item with a new card due at `time`; an item saved before is returned as it is.

@@ -88,6 +88,31 @@ public final class SQLiteLearnerStore: LearnerStore {
     public func setPasswordHash(_ hash: String?, of learner: Int64) async throws {
         try await write { db in
             try db.run("UPDATE learners SET password_hash = ? WHERE id = ?", [hash.map { .text($0) } ?? .null, .integer(learner)])
+            try db.run("DELETE FROM sessions WHERE learner_id = ?", [.integer(learner)])
+        }
+    }
+
+    public func addSession(hash: [UInt8], for learner: Int64, at time: Double, expires: Double) async throws {
+        try await write { db in
+            try db.run("DELETE FROM sessions WHERE learner_id = ? AND expires_at <= ?", [.integer(learner), .real(time)])
+            try db.run("INSERT INTO sessions(hash, learner_id, created_at, expires_at) VALUES (?, ?, ?, ?)",
+                       [.blob(hash), .integer(learner), .real(time), .real(expires)])
+        }
+    }
+
+    public func learner(sessionHash: [UInt8], at time: Double) async throws -> Learner? {
+        try await read { db in
+            try db.query("""
+                SELECT l.id, l.name, l.created_at, l.settings FROM sessions s JOIN learners l ON l.id = s.learner_id
+                WHERE s.hash = ? AND s.expires_at > ?
+                """, [.blob(sessionHash), .real(time)], map: Self.learner).first
+        }
+    }
+
+    public func removeSession(hash: [UInt8]) async throws -> Bool {
+        try await write { db in
+            try db.run("DELETE FROM sessions WHERE hash = ?", [.blob(hash)])
+            return db.changes > 0
         }
     }
 

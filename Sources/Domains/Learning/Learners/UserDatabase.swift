@@ -34,7 +34,17 @@ public enum UserDatabase {
                 DELETE FROM documents WHERE collection = 'library';
                 """)
         },
+        Migrator.Step(3, "browser sessions: the hash of each session cookie, its learner and when it expires") { db in
+            try db.execute(sessionTable)
+        },
     ])
+
+    static let sessionTable = """
+        CREATE TABLE sessions(
+            hash BLOB PRIMARY KEY, learner_id INTEGER NOT NULL REFERENCES learners(id) ON DELETE CASCADE,
+            created_at REAL NOT NULL, expires_at REAL NOT NULL) WITHOUT ROWID;
+        CREATE INDEX sessions_learner ON sessions(learner_id, expires_at);
+        """
 
     static let learnerTables = """
         CREATE TABLE learners(

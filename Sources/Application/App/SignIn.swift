@@ -1,0 +1,68 @@
+import AppCore
+import HummingbirdBcrypt
+import Learners
+import Offloading
+
+/// The rules of a learner's password, written once for `vocab users passwd` and the server.
+public enum PasswordRules {
+    public static let minLength = 10
+    /// bcrypt reads at most 72 bytes: a longer password would be cut silently, so it is refused.
+    public static let maxBytes = 72
+    /// bcrypt's cost: 2^12 rounds, a few hundred milliseconds a check.
+    public static let cost: UInt8 = 12
+
+    public static func check(_ password: String) throws(Failure) {
+        guard password.count >= minLength else {
+            throw Failure(.badInput, code: "short_password", message: "a password needs at least \(minLength) characters.")
+        }
+        guard password.utf8.count <= maxBytes else {
+            throw Failure(.badInput, code: "long_password", message: "a password may have at most \(maxBytes) bytes of UTF-8.")
+        }
+        // The C library reads the password up to its first NUL.
+        guard !password.unicodeScalars.contains(where: InputRules.isForbidden) else {
+            throw Failure(.badInput, code: "bad_password", message: "a password may not contain control characters.")
+        }
+    }
+
+    /// Checked against when the name is unknown or has no password, so an answer takes as long
+    /// whether or not the name exists.
+    static let decoy = Bcrypt.hash("vocab decoy password", cost: cost)
+}
+
+extension LearningService {
+    /// Gives a learner a password (bcrypt, off the cooperative threads) and ends their browser
+    /// sessions. API tokens are not affected.
+    public func setPassword(_ password: String, for learner: Learner) async throws {
+        try PasswordRules.check(password)
+        let hash = try await BlockingWork.run { Bcrypt.hash(password, cost: PasswordRules.cost) }
+        try await store.setPasswordHash(hash, of: learner.id)
+    }
+
+    /// A new browser session for the learner with this name and password; nil when the name is
+    /// unknown, the learner has no password or the password is wrong (the caller cannot tell which).
+    public func signIn(name: String, password: String) async throws -> (learner: Learner, session: String)? {
+        let learner = try await store.learner(named: name)
+        let stored: String? = if let learner { try await store.passwordHash(of: learner.id) } else { nil }
+        let matches = try await BlockingWork.run {
+            Bcrypt.verify(password, hash: stored ?? PasswordRules.decoy) && stored != nil
+                && !password.unicodeScalars.contains(where: InputRules.isForbidden)
+        }
+        guard matches, let learner else { return nil }
+        let token = Sessions.generate()
+        let time = now()
+        try await store.addSession(hash: Sessions.hash(token), for: learner.id, at: time, expires: time + Sessions.lifetime)
+        return (learner, token)
+    }
+
+    /// The learner of a live session; nil for a malformed, unknown, ended or expired one.
+    public func learner(session token: String) async throws -> Learner? {
+        guard Sessions.isWellFormed(token) else { return nil }
+        return try await store.learner(sessionHash: Sessions.hash(token), at: now())
+    }
+
+    /// Ends a session; false when it was not live.
+    public func signOut(session token: String) async throws -> Bool {
+        guard Sessions.isWellFormed(token) else { return false }
+        return try await store.removeSession(hash: Sessions.hash(token))
+    }
+}

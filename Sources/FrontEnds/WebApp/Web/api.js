@@ -1,0 +1,60 @@
+// The JSON API as the pages use it. The server decides everything; this only adds the
+// session's CSRF token to state-changing requests and turns error bodies into exceptions.
+
+export class APIError extends Error {
+  constructor(status, body) {
+    super(body?.error?.message ?? `HTTP ${status}`);
+    this.status = status;
+    this.code = body?.error?.code ?? "http";
+    this.body = body;
+  }
+}
+
+let csrf = sessionStorage.getItem("vocab.csrf");
+
+export function setCSRF(token) {
+  csrf = token;
+  if (token) sessionStorage.setItem("vocab.csrf", token); else sessionStorage.removeItem("vocab.csrf");
+}
+
+export async function api(path, { method = "GET", body } = {}) {
+  const headers = { Accept: "application/json" };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (method !== "GET" && method !== "HEAD" && csrf) headers["X-CSRF-Token"] = csrf;
+  const response = await fetch(path, {
+    method, headers, credentials: "same-origin",
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (response.status === 204) return null;
+  const data = await response.json().catch(() => null);
+  if (!response.ok && response.status !== 409) throw new APIError(response.status, data);
+  if (response.status === 409) throw new APIError(409, data);
+  return data;
+}
+
+export const enc = encodeURIComponent;
+
+export const catalog = {
+  categories: (level) => api(`/v1/categories${level ? `?level=${level}` : ""}`),
+  words: (id, level, limit, offset) =>
+    api(`/v1/categories/${enc(id)}/words?limit=${limit}&offset=${offset}${level ? `&level=${level}` : ""}`),
+  word: (word) => api(`/v1/words/${enc(word)}`),
+  search: (q) => api(`/v1/search?q=${enc(q)}&limit=50`),
+  moe: (title) => api(`/v1/moe/${enc(title)}`),
+  audioURL: (word, accent) => `/v1/audio/${enc(word)}?accent=${accent}&format=ogg`,
+};
+
+export const session = {
+  current: () => api("/v1/session"),
+  signIn: (name, password) => api("/v1/session", { method: "POST", body: { name, password } }),
+  signOut: () => api("/v1/session", { method: "DELETE" }),
+};
+
+export const me = {
+  library: () => api("/v1/me/library"),
+  save: (word) => api("/v1/me/library", { method: "POST", body: { word, source: "catalog" } }),
+  remove: (id) => api(`/v1/me/library/${id}`, { method: "DELETE" }),
+  next: (limit = 10) => api(`/v1/me/review/next?limit=${limit}`),
+  rate: (rating) => api("/v1/me/reviews", { method: "POST", body: rating }),
+  progress: () => api("/v1/me/progress"),
+};

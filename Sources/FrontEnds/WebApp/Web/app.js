@@ -1,0 +1,419 @@
+// The pages of the web app, routed by the URL's hash (#/category/animals), so the server
+// serves one page and the JSON API. Each view reads the API and shows what it answers.
+import { api, APIError, catalog, me, session, setCSRF, enc } from "./api.js";
+import { barChart, meter } from "./charts.js";
+import { queueRating, flushQueue, pendingCount } from "./offline.js";
+
+const main = document.getElementById("main");
+const status = document.getElementById("status");
+const player = document.getElementById("player");
+const PAGE = 24;
+const LEVELS = { starters: "Starters", movers: "Movers", flyers: "Flyers" };
+const state = { user: null, level: localStorage.getItem("vocab.level") ?? "" };
+
+// Elements without innerHTML: text from the API is never parsed as markup.
+function h(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else if (k === "style") node.style.cssText = v;
+    else node.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) node.append(c);
+  return node;
+}
+
+function say(text) { status.textContent = text; }
+
+function show(title, ...content) {
+  document.title = `${title} · vocab`;
+  main.replaceChildren(h("h1", {}, title), ...content);
+  // Focus moves to the new content for screen readers and keyboards; the view starts at the top.
+  main.focus({ preventScroll: true });
+  window.scrollTo(0, 0);
+}
+
+function levelQuery() { return state.level || undefined; }
+
+// MARK: audio
+
+async function play(word, accent, button) {
+  player.src = catalog.audioURL(word, accent);
+  player.dataset.word = word;
+  player.dataset.accent = accent;
+  button?.setAttribute("aria-busy", "true");
+  try {
+    await player.play();
+  } catch (e) {
+    say(`Could not play ${word}: ${e.message}`);
+  } finally {
+    button?.removeAttribute("aria-busy");
+  }
+}
+
+function playButtons(word) {
+  return h("div", { class: "plays" },
+    h("button", { type: "button", class: "play", "data-accent": "british", "aria-label": `Play ${word}, British`, onclick: (e) => play(word, "british", e.currentTarget) }, "▶ UK"),
+    h("button", { type: "button", class: "play", "data-accent": "american", "aria-label": `Play ${word}, American`, onclick: (e) => play(word, "american", e.currentTarget) }, "▶ US"));
+}
+
+function ipaLine(ipa) {
+  return h("p", { class: "ipa" }, `UK /${ipa.british}/ · US /${ipa.american}/`);
+}
+
+// MARK: catalog pages
+
+async function categoriesPage() {
+  const list = await catalog.categories(levelQuery());
+  const levelName = LEVELS[state.level] ?? "all levels";
+  show("Categories",
+    h("p", {}, `${list.wordCount} words at ${levelName}.`),
+    h("ul", { class: "grid" }, list.categories.map((c) =>
+      h("li", {}, h("a", { class: "tile", href: `#/category/${enc(c.id)}`, style: `--tile:${c.color}` },
+        h("span", { class: "emoji", "aria-hidden": "true" }, c.icon),
+        h("span", { class: "en" }, c.name.en),
+        h("span", { class: "vi", lang: "vi" }, c.name.vi),
+        h("span", { class: "count" }, `${c.wordCount} word${c.wordCount === 1 ? "" : "s"}`))))));
+}
+
+function wordCard(w) {
+  return h("li", { class: "card" },
+    h("h2", {}, h("a", { href: `#/word/${enc(w.word)}` }, w.word)),
+    h("p", { class: "pos" }, w.pos.join(", ")),
+    ipaLine(w.ipa),
+    h("p", { lang: "vi" }, w.vi),
+    playButtons(w.word));
+}
+
+async function categoryPage(id, page) {
+  const offset = page * PAGE;
+  const body = await catalog.words(id, levelQuery(), PAGE, offset);
+  const pages = Math.max(1, Math.ceil(body.total / PAGE));
+  const go = (p) => { location.hash = `#/category/${enc(id)}/${p}`; };
+  show(`${body.category.icon} ${body.category.name.en}`,
+    h("p", { lang: "vi" }, `${body.category.name.vi} · ${body.total} words at ${LEVELS[state.level] ?? "all levels"}`),
+    h("ul", { class: "cards" }, body.words.map(wordCard)),
+    h("nav", { class: "pager", "aria-label": "Pages" },
+      h("button", { type: "button", disabled: page === 0, onclick: () => go(page - 1) }, "← Previous"),
+      h("span", {}, `Page ${page + 1} of ${pages}`),
+      h("button", { type: "button", disabled: page + 1 >= pages, onclick: () => go(page + 1) }, "Next →")));
+}
+
+async function wordPage(word) {
+  const body = await catalog.word(word);
+  const saveButton = state.user
+    ? h("button", { type: "button", class: "primary", id: "save", onclick: async (e) => {
+        e.currentTarget.disabled = true;
+        const r = await me.save(body.word);
+        say(r.added > 0 ? `Saved ${body.word} to your library.` : `${body.word} was already in your library.`);
+        e.currentTarget.textContent = "Saved ✓";
+      } }, "Save to my library")
+    : h("p", {}, h("a", { href: "#/signin" }, "Sign in"), " to save words to your library.");
+  show(body.word,
+    ...body.entries.map((w) => {
+      const example = w.examples[state.level] ?? Object.values(w.examples)[0];
+      return h("section", { class: "card" },
+        h("h2", {}, `${body.word} `, h("span", { class: "pos" }, w.pos.join(", ")), " · ", w.categories.join(", ")),
+        ipaLine(w.ipa),
+        playButtons(w.word),
+        h("p", {}, h("strong", {}, "English: "), w.definition.en),
+        h("p", { lang: "vi" }, h("strong", {}, "Tiếng Việt: "), w.vi, w.definition.vi ? ` — ${w.definition.vi}` : ""),
+        example ? h("p", {}, h("strong", {}, "Example: "), h("q", {}, example)) : null,
+        h("p", { class: "pos" }, `Levels: ${w.levels.map((l) => LEVELS[l] ?? l).join(", ")}`));
+    }),
+    saveButton);
+}
+
+async function searchPage(q) {
+  const input = h("input", { type: "search", name: "q", id: "q", value: q ?? "", autocomplete: "off", "aria-label": "Word, Vietnamese or Chinese characters" });
+  const form = h("form", { class: "search", role: "search", onsubmit: (e) => {
+    e.preventDefault();
+    location.hash = `#/search/${enc(input.value.trim())}`;
+  } }, input, h("button", { type: "submit", class: "primary" }, "Search"));
+  const results = [];
+  if (q) {
+    const body = await catalog.search(q);
+    results.push(h("p", {}, `${body.results.length} result${body.results.length === 1 ? "" : "s"} for “${q}”.`));
+    results.push(h("ul", { class: "cards" }, body.results.map(wordCard)));
+    if (/\p{Script=Han}/u.test(q)) results.push(h("p", {}, h("a", { href: `#/moe/${enc(q)}` }, `Look up ${q} in the Mandarin dictionary`)));
+  }
+  show("Search", form, ...results);
+  if (!q) input.focus();
+}
+
+async function moePage(title) {
+  const body = await catalog.moe(title);
+  show(body.title, ...body.entries.map((e) =>
+    h("article", { class: "card moe" },
+      h("p", { class: "han", lang: "zh-Hant" }, e.title),
+      e.radical ? h("p", {}, `Radical ${e.radical} · ${e.strokeCount} strokes (${e.nonRadicalStrokeCount} besides the radical)`) : null,
+      ...e.readings.map((r) => h("section", { class: "reading" },
+        h("h2", {}, [r.pinyin, r.bopomofo].filter(Boolean).join("  ")),
+        r.pinyin ? h("button", { type: "button", class: "play", "aria-label": `Play ${e.title}, ${r.pinyin}`,
+                                 onclick: (ev) => playMandarin(e.title, r.pinyin, ev.currentTarget) }, "▶ 國語") : null,
+        h("ol", {}, r.groups.flatMap((g) => g.definitions.map((d) =>
+          h("li", { lang: "zh-Hant" }, g.partOfSpeech ? h("span", { class: "pos" }, `(${g.partOfSpeech}) `) : null, d.text,
+            d.examples.length ? h("div", { class: "pos" }, d.examples.join(" ")) : null)))))))));
+}
+
+async function playMandarin(title, reading, button) {
+  player.src = `/v1/moe/${enc(title)}/audio?reading=${enc(reading)}`;
+  try { await player.play(); } catch { say("Mandarin speech is not available on this server."); }
+  button?.blur();
+}
+
+// MARK: signed in
+
+async function signInPage() {
+  const error = h("p", { class: "error", role: "alert", hidden: true });
+  const name = h("input", { id: "name", name: "username", autocomplete: "username", required: true });
+  const password = h("input", { id: "password", name: "password", type: "password", autocomplete: "current-password", required: true });
+  const form = h("form", { class: "signin", onsubmit: async (e) => {
+    e.preventDefault();
+    error.hidden = true;
+    try {
+      const who = await session.signIn(name.value, password.value);
+      signedIn(who);
+      location.hash = "#/review";
+    } catch (err) {
+      error.textContent = err.status === 429 ? err.message : "That name and password do not match.";
+      error.hidden = false;
+      password.select();
+    }
+  } },
+  h("label", { for: "name" }, "Name", name),
+  h("label", { for: "password" }, "Password", password),
+  error,
+  h("button", { type: "submit", class: "primary" }, "Sign in"));
+  show("Sign in", form);
+  name.focus();
+}
+
+function signedIn(who) {
+  state.user = who;
+  if (who) localStorage.setItem("vocab.user", JSON.stringify({ id: who.id, name: who.name }));
+  else localStorage.removeItem("vocab.user");
+  setCSRF(who?.csrf ?? null);
+  document.querySelectorAll("[data-signed-in]").forEach((n) => { n.hidden = !who; });
+  document.querySelectorAll("[data-signed-out]").forEach((n) => { n.hidden = !!who; });
+  document.getElementById("who").textContent = who ? `(${who.name})` : "";
+}
+
+async function requireUser() {
+  if (state.user) return true;
+  location.hash = "#/signin";
+  return false;
+}
+
+async function libraryPage() {
+  if (!(await requireUser())) return;
+  const body = await me.library();
+  const rows = body.items.map((item) => h("li", { class: "card" },
+    h("h2", {}, item.source === "catalog" ? h("a", { href: `#/word/${enc(item.word)}` }, item.word) : item.word),
+    h("p", {}, [item.content.vi, item.content.senses?.[0]?.text].filter(Boolean).join(" — ")),
+    h("p", { class: "pos" }, `${item.card.phase}, due ${when(item.card.due)}`),
+    h("button", { type: "button", "aria-label": `Remove ${item.word}`, onclick: async () => {
+      await me.remove(item.id);
+      say(`Removed ${item.word}.`);
+      route();
+    } }, "Remove")));
+  show("My library", h("p", {}, `${body.items.length} item${body.items.length === 1 ? "" : "s"}.`), h("ul", { class: "cards" }, rows));
+}
+
+function when(seconds) {
+  const d = seconds * 1000 - Date.now();
+  if (d <= 60_000) return "now";
+  const min = Math.round(d / 60_000);
+  if (min < 60) return `in ${min} min`;
+  const hours = Math.round(min / 60);
+  if (hours < 24) return `in ${hours} h`;
+  return `in ${Math.round(hours / 24)} days`;
+}
+
+const RATINGS = [["again", "Again"], ["hard", "Hard"], ["good", "Good"], ["easy", "Easy"]];
+let reviewKeys = null;
+
+async function reviewPage() {
+  if (!(await requireUser())) return;
+  await flushQueue(me.rate).catch(() => {});
+  let batch;
+  try {
+    batch = await me.next(10);
+    localStorage.setItem("vocab.queue", JSON.stringify(batch));
+    // The clips of these cards are kept by the service worker for review without the server.
+    const urls = batch.cards.filter((c) => c.content.source === "catalog")
+      .map((c) => catalog.audioURL(c.content.front, c.content.audio === "american" ? "american" : "british"));
+    navigator.serviceWorker?.controller?.postMessage({ type: "keep", urls });
+  } catch (e) {
+    if (e.status !== undefined) throw e;
+    batch = JSON.parse(localStorage.getItem("vocab.queue") ?? "null");
+    if (!batch) throw e;
+    say("Offline: reviewing the cards loaded before; ratings are sent when the server is back.");
+  }
+  const cards = batch.cards;
+  let i = 0;
+  const area = h("section", { class: "review", "aria-live": "polite" });
+  show("Review", area);
+  const done = () => {
+    const next = batch.nextDue ? `The next card is due ${when(batch.nextDue)}.` : "Nothing else is due.";
+    area.replaceChildren(h("p", { id: "done" }, `All done for now. ${next}`), h("p", {}, h("a", { href: "#/progress" }, "See your progress")));
+  };
+  const showCard = () => {
+    if (i >= cards.length) return done();
+    const card = cards[i];
+    const c = card.content;
+    const reveal = h("button", { type: "button", class: "primary", id: "reveal", onclick: () => back() }, "Show answer ", h("kbd", {}, "Space"));
+    area.replaceChildren(
+      h("p", {}, `${cards.length - i} to go · ${card.phase}`),
+      h("p", { class: "front", id: "front", lang: c.source === "moe" ? "zh-Hant" : "en" }, c.front),
+      reveal);
+    reveal.focus();
+    state.revealed = false;
+  };
+  const back = () => {
+    if (state.revealed || i >= cards.length) return;
+    state.revealed = true;
+    const card = cards[i];
+    const c = card.content;
+    const details = h("div", { class: "back", id: "back" },
+      c.ipa ? ipaLine(c.ipa) : null,
+      c.pinyin ? h("p", {}, [c.pinyin, c.bopomofo].filter(Boolean).join("  ")) : null,
+      c.vi ? h("p", { lang: "vi" }, c.vi) : null,
+      ...(c.senses ?? []).map((s) => h("p", {}, s.partOfSpeech ? h("span", { class: "pos" }, `(${s.partOfSpeech}) `) : null, s.text)),
+      c.example ? h("p", {}, h("q", {}, c.example)) : null,
+      c.source === "catalog" ? playButtons(c.front) : null);
+    const buttons = h("div", { class: "ratings", role: "group", "aria-label": "How well did you know it?" },
+      RATINGS.map(([key, label], n) => h("button", { type: "button", "data-rating": key, onclick: () => rate(n + 1) },
+        h("span", {}, h("kbd", {}, String(n + 1)), ` ${label}`), h("small", {}, when(card.next[key])))));
+    area.querySelector("#reveal").replaceWith(details, buttons);
+    buttons.querySelector('[data-rating="good"]').focus();
+    if (c.source === "catalog") play(c.front, c.audio === "american" ? "american" : "british");
+  };
+  const rate = async (rating) => {
+    if (!state.revealed) return;
+    state.revealed = false;
+    const card = cards[i];
+    const request = { item: card.item, rating, version: card.version, clientId: crypto.randomUUID() };
+    try {
+      await me.rate(request);
+    } catch (e) {
+      if (e.status === 409) say("This card was rated on another device; its new state is kept.");
+      else if (e.status === undefined) { await queueRating(request); say(`Offline: ${await pendingCount()} rating(s) will be sent when the server is back.`); }
+      else throw e;
+    }
+    i += 1;
+    localStorage.setItem("vocab.queue", JSON.stringify({ ...batch, cards: cards.slice(i) }));
+    showCard();
+  };
+  reviewKeys = (e) => {
+    if (e.target.closest("input, textarea")) return;
+    if ((e.key === " " || e.key === "Enter") && !state.revealed && e.target.id !== "reveal") { e.preventDefault(); back(); }
+    else if (e.key === " " && e.target.id === "reveal") { e.preventDefault(); back(); }
+    else if (["1", "2", "3", "4"].includes(e.key) && state.revealed) { e.preventDefault(); rate(Number(e.key)); }
+  };
+  showCard();
+}
+
+async function progressPage() {
+  if (!(await requireUser())) return;
+  const body = await me.progress();
+  const r = body.report;
+  const days = r.reviewsPerDay.map((d) => ({ label: d.date.slice(8), value: d.reviews }));
+  const levels = Object.keys(LEVELS).filter((l) => !state.level || l === state.level);
+  const rows = body.categories.filter((c) => levels.includes(c.level) && (c.saved > 0 || c.learned > 0));
+  show("Progress",
+    h("ul", { class: "stats", id: "stats" },
+      h("li", {}, h("strong", { id: "due-today" }, String(r.dueToday)), "due today"),
+      h("li", {}, h("strong", {}, String(r.dueTomorrow)), "due tomorrow"),
+      h("li", {}, h("strong", {}, String(r.dueNext7Days)), "due in 7 days"),
+      h("li", {}, h("strong", { id: "items" }, String(r.items)), "saved"),
+      h("li", {}, h("strong", { id: "learned" }, String(r.learned)), "learned"),
+      h("li", {}, h("strong", { id: "streak" }, String(r.streak)), `day streak`)),
+    h("h2", {}, "Due forecast"),
+    h("figure", {}, barChart({ title: "Cards due today, tomorrow and within 7 days", width: 360, height: 160,
+      bars: [{ label: "today", value: r.dueToday }, { label: "tomorrow", value: r.dueTomorrow }, { label: "7 days", value: r.dueNext7Days }] })),
+    h("h2", {}, "Reviews per day (last 30 days)"),
+    h("figure", {}, barChart({ title: `Reviews per day; ${r.reviewsPerDay.reduce((a, d) => a + d.reviews, 0)} in 30 days`, bars: days, labelEvery: 5 }),
+      h("figcaption", { id: "reviews-total" }, `${r.reviewsPerDay.reduce((a, d) => a + d.reviews, 0)} reviews in the last 30 days, ${r.reviewsPerDay.at(-1)?.reviews ?? 0} today.`)),
+    h("h2", {}, "Retention"),
+    r.retention === undefined ? h("p", {}, "No reviews past learning yet.")
+      : h("figure", {}, meter({ title: "True retention", value: r.retention }), h("figcaption", {}, `${r.reviewsInRetention} reviews counted.`)),
+    h("h2", {}, "Learned words by category and level"),
+    rows.length === 0 ? null : h("figure", {}, barChart({
+      title: "Words saved per category and level (learned in the table below)", height: 180,
+      bars: rows.map((c) => ({ label: `${c.category.slice(0, 8)} ${c.level[0].toUpperCase()}`, value: c.saved })) })),
+    rows.length === 0 ? h("p", {}, "Save words to see them here.") :
+      h("table", {}, h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Category"), h("th", { scope: "col" }, "Level"),
+        h("th", { scope: "col" }, "Saved"), h("th", { scope: "col" }, "Learned"), h("th", { scope: "col" }, "Words"))),
+      h("tbody", {}, rows.map((c) => h("tr", {}, h("td", {}, c.category), h("td", {}, LEVELS[c.level]),
+        h("td", {}, String(c.saved)), h("td", {}, String(c.learned)), h("td", {}, String(c.words)))))));
+}
+
+// MARK: routing
+
+async function route() {
+  reviewKeys = null;
+  const parts = location.hash.replace(/^#\/?/, "").split("/").map(decodeURIComponent);
+  const [page, a, b] = parts;
+  document.querySelectorAll("nav a").forEach((link) => {
+    const target = link.getAttribute("href").replace(/^#\/?/, "").split("/")[0];
+    if (target === (page ?? "")) link.setAttribute("aria-current", "page"); else link.removeAttribute("aria-current");
+  });
+  // A message meant for the next page (e.g. "Signed out.") survives the navigation once.
+  say(state.notice ?? "");
+  state.notice = null;
+  try {
+    switch (page ?? "") {
+      case "": return await categoriesPage();
+      case "category": return await categoryPage(a, Number(b ?? 0) || 0);
+      case "word": return await wordPage(a);
+      case "search": return await searchPage(a);
+      case "moe": return await moePage(a);
+      case "signin": return await signInPage();
+      case "library": return await libraryPage();
+      case "review": return await reviewPage();
+      case "progress": return await progressPage();
+      default: show("Not found", h("p", {}, h("a", { href: "#/" }, "Back to the categories")));
+    }
+  } catch (e) {
+    if (e instanceof APIError && e.status === 401) { signedIn(null); location.hash = "#/signin"; return; }
+    show("Something went wrong", h("p", { class: "error", role: "alert" },
+      e instanceof APIError ? e.message : "The server cannot be reached; pages you opened before still work offline."));
+  }
+}
+
+document.addEventListener("keydown", (e) => reviewKeys?.(e));
+window.addEventListener("hashchange", route);
+window.addEventListener("online", () => flushQueue(me.rate).then((n) => n && say(`Sent ${n} rating(s) made offline.`)).catch(() => {}));
+
+for (const radio of document.querySelectorAll('input[name="level"]')) {
+  radio.checked = radio.value === state.level;
+  radio.addEventListener("change", () => {
+    state.level = radio.value;
+    localStorage.setItem("vocab.level", state.level);
+    route();
+  });
+}
+
+document.getElementById("signout").addEventListener("click", async () => {
+  try { await session.signOut(); } finally {
+    signedIn(null);
+    state.notice = "Signed out.";
+    if (location.hash === "#/") route(); else location.hash = "#/";
+  }
+});
+
+if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(() => {});
+
+try {
+  signedIn(await session.current());
+} catch (e) {
+  // Offline: the learner signed in before, until the server says otherwise.
+  const known = e instanceof APIError ? null : JSON.parse(localStorage.getItem("vocab.user") ?? "null");
+  signedIn(known && { ...known, csrf: sessionStorage.getItem("vocab.csrf") });
+}
+await route();
+flushQueue(me.rate).catch(() => {});
+performance.mark("vocab-ready");
+document.documentElement.dataset.ready = "true";

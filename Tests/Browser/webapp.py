@@ -1,0 +1,295 @@
+#!/usr/bin/python3
+"""Drives the web app of `vocab serve` in Debian's headless Chromium (selenium + chromedriver).
+
+It starts the server itself (the offline part stops and restarts it on the same port), signs a
+learner in, browses a category at a level, plays a clip, saves a word, reviews it with the
+keyboard, sees progress change, reviews a due card while the server is down and checks the
+queued rating is sent when it is back, and signs out. Screenshots of the main pages at phone and
+desktop widths go to --screenshots when given. The last line is `RESULT {json}` with the
+measured figures and the offline rating's clientId, which the calling test checks in user.sqlite.
+
+Usage: webapp.py --vocab PATH --name NAME --password PW [--category animals --level starters
+       --words cat,dog] [--screenshots DIR]   (VOCAB_HOME, VOCAB_CATEGORIES, VOCAB_AUDIO as for vocab)
+"""
+import argparse, json, os, shutil, signal, socket, subprocess, sys, tempfile, time, urllib.request
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.common.exceptions import StaleElementReferenceException
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support import expected_conditions as EC
+from selenium.webdriver.support.ui import WebDriverWait
+
+PHONE, DESKTOP = (390, 844), (1280, 900)
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    def __init__(self, vocab, port):
+        self.vocab, self.port, self.process = vocab, port, None
+
+    def start(self):
+        self.process = subprocess.Popen([self.vocab, "serve", "--port", str(self.port), "--log-level", "warning"],
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        deadline = time.time() + 60
+        while time.time() < deadline:
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{self.port}/healthz", timeout=2).read()
+                return
+            except OSError:
+                if self.process.poll() is not None:
+                    raise SystemExit(f"vocab serve exited: {self.process.stderr.read().decode()}")
+                time.sleep(0.1)
+        raise SystemExit("vocab serve did not answer /healthz within 60 s")
+
+    def stop(self):
+        if self.process and self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            self.process.wait(timeout=30)
+
+
+def check(condition, message):
+    if not condition:
+        raise AssertionError(message)
+    print(f"ok: {message}", flush=True)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--vocab", required=True)
+    ap.add_argument("--name", required=True)
+    ap.add_argument("--password", required=True)
+    ap.add_argument("--category", default="animals")
+    ap.add_argument("--level", default="starters")
+    ap.add_argument("--words", default="cat,dog", help="two words of the category at the level")
+    ap.add_argument("--moe", help="a title of the imported Mandarin dictionary to open from search")
+    ap.add_argument("--screenshots")
+    args = ap.parse_args()
+    first, second = args.words.split(",")[:2]
+
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    server = Server(args.vocab, port)
+    server.start()
+    profile = tempfile.mkdtemp(prefix="vocab-chromium-")
+    options = webdriver.ChromeOptions()
+    options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
+    for flag in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", f"--user-data-dir={profile}",
+                 "--autoplay-policy=no-user-gesture-required", "--no-first-run", f"--window-size={DESKTOP[0]},{DESKTOP[1]}"]:
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options)
+    # Pages are re-rendered as answers arrive: an element read mid-render is simply read again.
+    wait = WebDriverWait(driver, 20, ignored_exceptions=[StaleElementReferenceException])
+    result = {}
+
+    def shot(name):
+        if not args.screenshots:
+            return
+        os.makedirs(args.screenshots, exist_ok=True)
+        for label, (w, h) in (("phone", PHONE), ("desktop", DESKTOP)):
+            driver.set_window_size(w, h)
+            time.sleep(0.3)
+            driver.save_screenshot(os.path.join(args.screenshots, f"{name}-{label}.png"))
+        driver.set_window_size(*DESKTOP)
+
+    def fits_phone(name):
+        # Responsive: at a phone's width the page never scrolls sideways.
+        driver.set_window_size(*PHONE)
+        wide = driver.execute_script("return document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        driver.set_window_size(*DESKTOP)
+        check(wide <= 0, f"the {name} page fits a {PHONE[0]} px phone")
+        # Every image has alternative text, every control a name, every field a label.
+        unnamed = driver.execute_script("""
+            const named = (e) => (e.getAttribute('aria-label') || e.textContent || '').trim().length > 0;
+            const labelled = (e) => e.labels?.length > 0 || e.getAttribute('aria-label') || e.closest('label');
+            return [...document.querySelectorAll('img:not([alt])')].map(e => 'img ' + e.src)
+              .concat([...document.querySelectorAll('button, a[href]')].filter(e => !named(e)).map(e => e.outerHTML.slice(0, 80)))
+              .concat([...document.querySelectorAll('input, select, textarea')].filter(e => !labelled(e)).map(e => e.outerHTML.slice(0, 80)))
+              .concat(document.documentElement.lang ? [] : ['no lang on html']);""")
+        check(not unnamed, f"the {name} page names every image, control and field: {unnamed}")
+
+    def ready():
+        wait.until(lambda d: d.execute_script("return document.documentElement.dataset.ready === 'true'"))
+
+    def heading():
+        return wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, "main h1"))).text
+
+    def go(hash_):
+        # A full load each time (a new hash alone would not reload the page).
+        driver.get("about:blank")
+        driver.get(f"{base}/#{hash_}")
+        ready()
+
+    try:
+        # The first visit: page weight (bytes over the wire, gzip) and time until the page is usable.
+        driver.get(base + "/")
+        ready()
+        perf = driver.execute_script("""
+            const nav = performance.getEntriesByType('navigation')[0];
+            const res = performance.getEntriesByType('resource').filter(r => !r.name.includes('/v1/'));
+            return {ready: performance.getEntriesByName('vocab-ready')[0].startTime,
+                    shell: nav.transferSize + res.reduce((a, r) => a + r.transferSize, 0),
+                    api: performance.getEntriesByType('resource').filter(r => r.name.includes('/v1/')).reduce((a, r) => a + r.transferSize, 0)};
+        """)
+        result.update(firstPageBytes=perf["shell"] + perf["api"], shellBytes=perf["shell"], timeToUsableMs=round(perf["ready"]))
+        check(perf["shell"] + perf["api"] < 100_000, f"first page {perf['shell'] + perf['api']} bytes transferred (< 100 KB)")
+        check(driver.find_elements(By.CSS_SELECTOR, ".tile"), "the categories grid is shown")
+
+        # The level switch filters everything; the choice is a labelled radio button.
+        driver.find_element(By.CSS_SELECTOR, f'input[name="level"][value="{args.level}"]').click()
+        wait.until(lambda d: args.level.capitalize() in d.find_element(By.CSS_SELECTOR, "main p").text)
+        tile = driver.find_element(By.CSS_SELECTOR, f'a.tile[href="#/category/{args.category}"]')
+        check(tile.find_element(By.CSS_SELECTOR, ".emoji").get_attribute("aria-hidden") == "true", "the emoji is decoration; the name is the label")
+        shot("categories")
+        fits_phone("categories")
+        tile.click()
+        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "ul.cards li"))
+        words = [e.text for e in driver.find_elements(By.CSS_SELECTOR, "ul.cards h2")]
+        check(first in words, f"the category at {args.level} lists {first}: {words[:6]}")
+        for w in driver.find_elements(By.CSS_SELECTOR, "ul.cards button.play"):
+            r = w.rect
+            assert r["height"] >= 44 and r["width"] >= 44, f"play button {r} smaller than 44 px"
+        check(True, "play buttons are at least 44 x 44 px")
+        shot("category")
+        fits_phone("category")
+
+        # Play a clip: the audio element loads it and knows its duration.
+        driver.find_element(By.CSS_SELECTOR, f'button.play[aria-label="Play {first}, British"]').click()
+        wait.until(lambda d: d.execute_script("const p = document.getElementById('player'); return p.readyState >= 1 && p.duration > 0"))
+        duration = driver.execute_script("return document.getElementById('player').duration")
+        check(duration > 0, f"the British clip of {first} loaded: {duration:.2f} s")
+
+        # Sign in with name and password.
+        go("/signin")
+        fits_phone("sign-in")
+        driver.find_element(By.ID, "name").send_keys(args.name)
+        driver.find_element(By.ID, "password").send_keys("wrong password!!")
+        driver.find_element(By.CSS_SELECTOR, "form.signin button[type=submit]").click()
+        wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, "form.signin .error")))
+        check(True, "a wrong password is refused with a message")
+        pw = driver.find_element(By.ID, "password")
+        pw.clear()
+        pw.send_keys(args.password + Keys.ENTER)
+        wait.until(lambda d: d.current_url.endswith("#/review"))
+        ready()
+        cookies = driver.get_cookies()
+        session = [c for c in cookies if c["name"] == "vocab_session"]
+        check(session and session[0]["httpOnly"] and session[0].get("sameSite") == "Strict", "signed in: an HttpOnly, SameSite=Strict cookie")
+        check(driver.execute_script("return document.cookie").find("vocab_session") < 0, "scripts cannot read the session cookie")
+
+        # Progress before.
+        go("/progress")
+        heading()
+        before = int(driver.find_element(By.ID, "items").text)
+
+        # Save two words from their pages.
+        for word in (first, second):
+            go(f"/word/{word}")
+            wait.until(EC.element_to_be_clickable((By.ID, "save"))).click()
+            wait.until(lambda d: "Saved" in d.find_element(By.ID, "status").text)
+        check(True, f"saved {first} and {second} from their word pages")
+        go(f"/word/{first}")
+        heading()
+        shot("word")
+        fits_phone("word")
+        go("/library")
+        wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "ul.cards li")) == before + 2)
+        check(True, "my library lists them")
+
+        # Review with the keyboard alone: Space shows the answer (and plays it), 3 rates Good.
+        go("/review")
+        front = wait.until(EC.visibility_of_element_located((By.ID, "front"))).text
+        body = driver.find_element(By.TAG_NAME, "body")
+        body.send_keys(Keys.SPACE)
+        wait.until(EC.visibility_of_element_located((By.ID, "back")))
+        wait.until(lambda d: d.execute_script("return document.getElementById('player').dataset.word") == front)
+        check(True, f"Space revealed {front} and played its clip")
+        shot("review")
+        fits_phone("review")
+        driver.switch_to.active_element.send_keys("3")
+        wait.until(lambda d: d.find_element(By.ID, "front").text != front if d.find_elements(By.ID, "front") else d.find_elements(By.ID, "done"))
+        check(True, f"3 rated {front} Good and the next card came")
+
+        go("/progress")
+        heading()
+        after_reviews = driver.find_element(By.ID, "reviews-total").text
+        check(int(driver.find_element(By.ID, "items").text) == before + 2 and after_reviews.startswith("1 review"),
+              f"progress changed: {after_reviews}")
+        charts = driver.find_elements(By.CSS_SELECTOR, "main svg.chart[role=img]")
+        check(len(charts) >= 3 and all(c.get_attribute("aria-label") for c in charts),
+              f"{len(charts)} charts drawn, each with a text label")
+        shot("progress")
+        fits_phone("progress")
+
+        # Offline: the shell from the service worker, a due card from the last queue, the rating
+        # queued and sent once the server is back.
+        go("/review")
+        wait.until(EC.visibility_of_element_located((By.ID, "front")))
+        wait.until(lambda d: d.execute_script("return !!navigator.serviceWorker.controller"))
+        server.stop()
+        go("/review")
+        offline_front = wait.until(EC.visibility_of_element_located((By.ID, "front"))).text
+        check("Offline" in driver.find_element(By.ID, "status").text, f"offline, the shell loads and {offline_front} is shown")
+        driver.find_element(By.TAG_NAME, "body").send_keys(Keys.SPACE)
+        wait.until(EC.visibility_of_element_located((By.ID, "back")))
+        driver.switch_to.active_element.send_keys("3")
+        wait.until(lambda d: "will be sent" in d.find_element(By.ID, "status").text)
+        client_id = driver.execute_script("""
+            return await new Promise((resolve, reject) => {
+              const r = indexedDB.open('vocab', 1);
+              r.onsuccess = () => { const q = r.result.transaction('ratings').objectStore('ratings').getAll();
+                                    q.onsuccess = () => resolve(q.result.map(x => x.clientId)); };
+              r.onerror = () => reject(r.error);
+            });""")
+        check(len(client_id) == 1, f"the rating waits in IndexedDB: {client_id}")
+        result["offlineClientId"] = client_id[0]
+        go("/")
+        wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, ".tile")) > 0)
+        check(True, "offline, the categories come from the service worker's cache")
+        server.start()
+        for _ in range(2):   # reloading again must not send it twice
+            go("/progress")
+            wait.until(lambda d: d.execute_script("""
+                return new Promise(resolve => { const r = indexedDB.open('vocab', 1);
+                  r.onsuccess = () => { const q = r.result.transaction('ratings').objectStore('ratings').count();
+                                        q.onsuccess = () => resolve(q.result === 0); }; });"""))
+        heading()
+        check(driver.find_element(By.ID, "reviews-total").text.startswith("2 review"), "back online, the queued rating arrived")
+
+        # Sign out: the cookie is gone and my pages ask to sign in again.
+        driver.find_element(By.ID, "signout").click()
+        wait.until(lambda d: "Signed out" in d.find_element(By.ID, "status").text)
+        check(not [c for c in driver.get_cookies() if c["name"] == "vocab_session"], "signed out: the cookie is cleared")
+        go("/library")
+        wait.until(lambda d: d.current_url.endswith("#/signin"))
+        check(True, "my library asks to sign in again")
+        go("/search/ca")
+        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "ul.cards li"))
+        shot("search")
+
+        # A Mandarin entry, reached from search: characters, readings with senses, radical and strokes.
+        if args.moe:
+            go(f"/search/{args.moe}")
+            wait.until(EC.element_to_be_clickable((By.PARTIAL_LINK_TEXT, "Mandarin dictionary"))).click()
+            han = wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, ".moe .han"))).text
+            readings = [e.text for e in driver.find_elements(By.CSS_SELECTOR, ".moe .reading h2")]
+            senses = driver.find_elements(By.CSS_SELECTOR, ".moe .reading li")
+            radical = driver.find_element(By.CSS_SELECTOR, ".moe .han + p").text
+            check(han == args.moe and readings and all(readings) and senses and "Radical" in radical and "strokes" in radical,
+                  f"the Mandarin entry {han}: readings {readings}, {len(senses)} senses, {radical}")
+            shot("mandarin")
+    finally:
+        driver.quit()
+        server.stop()
+        shutil.rmtree(profile, ignore_errors=True)
+    print("RESULT " + json.dumps(result), flush=True)
+
+
+if __name__ == "__main__":
+    main()

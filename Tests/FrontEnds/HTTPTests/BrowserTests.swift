@@ -1,0 +1,46 @@
+import Foundation
+import SQLiteDB
+import TestSupport
+import Testing
+
+/// The web app in a real browser: Tests/Browser/webapp.py drives Debian's headless Chromium
+/// through chromedriver against the built `vocab serve`, which it starts (and, for the offline
+/// part, stops and restarts on the same port). `scripts/install-deps test` installs Chromium,
+/// chromedriver and python3-selenium; without them this test fails, it is not skipped.
+@Suite("the web app in headless Chromium", .serialized)
+struct BrowserTests {
+    /// Debian's Python, which has Debian's selenium (another python3 may come first on PATH).
+    static let python = "/usr/bin/python3"
+    static let script = Repository.root + "/Tests/Browser/webapp.py"
+
+    @Test("sign in, browse a category at a level, play a clip, save words, review with the keyboard, see progress change, rate offline (sent once when the server is back), sign out; a Mandarin entry from search")
+    func journey() async throws {
+        let tools = try await runProcessOnThread(Self.python, ["-c", "import selenium, shutil; assert shutil.which('chromium') and shutil.which('chromedriver')"])
+        try #require(tools.status == 0, "Chromium, chromedriver or python3-selenium is missing: run scripts/install-deps test (\(tools.stderr))")
+        let dir = try TemporaryDirectory("vocab-browser")
+        defer { dir.remove() }
+        try ServerFixture.write(in: dir)
+        let env = ["VOCAB_HOME": dir.file("home"), "VOCAB_CATEGORIES": dir.file("Categories"), "VOCAB_AUDIO": dir.file("Audio")]
+        #expect(try await runProcessOnThread(Repository.vocabExecutable, ["users", "add", "anna"], environment: env).status == 0)
+        #expect(try await runProcessOnThread(Repository.vocabExecutable, ["import", "moe", ServerFixture.moeSample], environment: env).status == 0)
+        let passwd = try await runProcessOnThread(Repository.vocabExecutable, ["users", "passwd", "anna"], environment: env,
+                                                  input: "correct horse battery\n")
+        #expect(passwd.status == 0, "\(passwd.stderr)")
+
+        let run = try await runProcessOnThread(Self.python, [Self.script, "--vocab", Repository.vocabExecutable, "--name", "anna",
+                                                             "--password", "correct horse battery", "--category", "animals",
+                                                             "--level", "starters", "--words", "cat,dog", "--moe", "好"], environment: env)
+        print(run.stdout)
+        #expect(run.status == 0, "\(run.stdout.suffix(2000))\n\(run.stderr.suffix(4000))")
+        let line = try #require(run.stdout.split(separator: "\n").last { $0.hasPrefix("RESULT ") }, "no RESULT line")
+        let result = try #require(try JSONSerialization.jsonObject(with: Data(line.dropFirst(7).utf8)) as? [String: Any])
+        let clientID = try #require(result["offlineClientId"] as? String)
+        #expect((result["firstPageBytes"] as? Int ?? .max) < 100_000)
+
+        // What the server stored: the rating made offline exactly once, beside the one made online.
+        let db = try Database(path: dir.file("home/user.sqlite"), mode: .readOnly)
+        #expect(try db.scalar("SELECT count(*) FROM reviews WHERE client_id = ?", [.text(clientID)])?.intValue == 1)
+        #expect(try db.scalar("SELECT count(*) FROM reviews")?.intValue == 2)
+        #expect(try db.scalar("SELECT count(*) FROM sessions")?.intValue == 0, "signing out ended the session")
+    }
+}
