@@ -1,5 +1,9 @@
-import JSONReading
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import JSONReading
 import SQLiteDB
 
 /// Read-only queries over an imported moe.sqlite.
@@ -28,7 +32,7 @@ public final class MOEDictionary {
     /// Every entry with exactly this title (the dictionary has one per title, but nothing relies
     /// on it). Throws `unknownTitle` with the closest titles when there is none.
     public func lookup(_ title: String) throws -> [DictionaryEntry] {
-        let title = title.trimmingCharacters(in: .whitespacesAndNewlines)
+        let title = title.trimmingWhiteSpace()
         let entries = try database.query(
             "SELECT id, title, radical, stroke_count, non_radical_stroke_count FROM entry WHERE title = ? ORDER BY id",
             [.text(title)]

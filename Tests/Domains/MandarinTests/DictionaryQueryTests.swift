@@ -87,6 +87,19 @@ struct DictionaryQueryTests {
         #expect(try dictionary.radical(of: "行人") == nil)
     }
 
+    @Test func radicalFormsFoldWhatNFKCFoldsIntoARadical() {
+        // The Kangxi Radicals block, a circled ideograph and a Hangzhou numeral, as Foundation's
+        // NFKC maps them; white space around is dropped, other text kept as typed.
+        #expect(RadicalForm.candidates(" \u{2F54}\n") == ["\u{2F54}", "水"])
+        #expect(RadicalForm.candidates("\u{2F00}") == ["\u{2F00}", "一"])
+        #expect(RadicalForm.candidates("\u{2FD5}") == ["\u{2FD5}", "龠"])
+        #expect(RadicalForm.candidates("\u{328C}") == ["\u{328C}", "水"])
+        #expect(RadicalForm.candidates("\u{3038}") == ["\u{3038}", "十"])
+        #expect(RadicalForm.candidates("氵") == ["氵", "水"])
+        #expect(RadicalForm.candidates("行") == ["行"])
+        #expect(RadicalForm.candidates("\u{3000}") == [])
+    }
+
     @Test func pinyinSearchIgnoresTones() throws {
         let (home, dictionary) = try Fixture.importedSample()
         defer { home.remove() }
