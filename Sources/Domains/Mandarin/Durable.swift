@@ -14,6 +14,17 @@ enum Durable {
         guard fsync(fd) == 0 else { throw MOEError.writeFailed("cannot flush \(path): \(lastError())") }
     }
 
+    /// Starts writing what is already in `path` to disk, on a thread of its own, so the final
+    /// `sync` has less left to wait for. Only a head start: errors are left for `sync` to report.
+    static func flushInBackground(_ path: String) -> JoinableThread? {
+        JoinableThread.start {
+            let fd = open(path, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { return }
+            _ = fdatasync(fd)
+            close(fd)
+        }
+    }
+
     static func replace(_ target: String, with temporary: String) throws {
         guard rename(temporary, target) == 0 else {
             throw MOEError.writeFailed("cannot move the new database to \(target): \(lastError())")

@@ -191,4 +191,58 @@ struct ImporterTests {
         let summary = try MOEImporter(databasePath: home.file("moe.sqlite")).importFile(at: fifo)
         #expect(summary.entries == 1 && summary.definitions == 1)
     }
+
+    /// Thousands of entries: many batches through the queue between the two threads, several
+    /// megabytes of mapped input given back as the import moves on, entries whose title comes
+    /// before their readings (so it is held while later input is released), escapes and lists.
+    @Test func importsADocumentOfManyBatchesExactly() throws {
+        let home = try TemporaryDirectory("moe-import")
+        defer { home.remove() }
+        let count = 12_000
+        var entries: [String] = []
+        for i in 1...count {
+            let title = "詞\(i)"
+            let heteronyms = (0..<(i % 3)).map { h in
+                let definitions = (0...(h + i % 2)).map { d in
+                    #"{"def": "第\#(i)條第\#(h)音第\#(d)義，\"引\"。", "example": ["如：「\#(i)」。"], "synonyms": "甲\#(d),乙\#(d)"}"#
+                }
+                return #"{"bopomofo": "ㄒㄧㄥˊ", "definitions": [\#(definitions.joined(separator: ", "))], "pinyin": "xíng\#(h)"}"#
+            }
+            let padding = String(repeating: "。", count: 100)
+            entries.append(i % 2 == 0
+                ? #"{"title": "\#(title)", "note": "\#(padding)", "heteronyms": [\#(heteronyms.joined(separator: ", "))]}"#
+                : #"{"heteronyms": [\#(heteronyms.joined(separator: ", "))], "note": "\#(padding)", "title": "\#(title)"}"#)
+        }
+        try home.write("many.json", "[" + entries.joined(separator: ",\n") + "]")
+        let summary = try MOEImporter(databasePath: home.file("moe.sqlite")).importFile(at: home.file("many.json"))
+        let heteronyms = (1...count).reduce(0) { $0 + $1 % 3 }
+        let definitions = (1...count).reduce(0) { sum, i in sum + (0..<(i % 3)).reduce(0) { $0 + $1 + i % 2 + 1 } }
+        #expect(summary.entries == count && summary.heteronyms == heteronyms && summary.definitions == definitions)
+
+        let db = try Database(path: home.file("moe.sqlite"), mode: .readOnly)
+        // Ids follow document order in every table, and each row has its own values.
+        #expect(try db.scalar("SELECT count(*) FROM entry WHERE title != '詞' || id")?.intValue == 0)
+        #expect(try db.scalar("SELECT max(id) FROM definition")?.intValue == Int64(definitions))
+        let mismatched = try db.scalar("""
+            SELECT count(*) FROM definition d JOIN heteronym h ON h.id = d.heteronym_id JOIN entry e ON e.id = h.entry_id
+            WHERE d.def != '第' || e.id || '條第' || substr(h.pinyin, 5) || '音第' || (d.id - (SELECT min(id) FROM definition WHERE heteronym_id = h.id)) || '義，"引"。'
+               OR d.example != '["如：「' || e.id || '」。"]'
+               OR d.synonyms != '["甲' || (d.id - (SELECT min(id) FROM definition WHERE heteronym_id = h.id)) || '","乙' || (d.id - (SELECT min(id) FROM definition WHERE heteronym_id = h.id)) || '"]'
+            """)
+        #expect(mismatched?.intValue == 0)
+        #expect(try db.scalar("SELECT count(*) FROM heteronym WHERE pinyin_key != 'xing' OR bopomofo_key != 'ㄒㄧㄥ'")?.intValue == 0)
+        #expect(try db.scalar("PRAGMA integrity_check")?.textValue == "ok")
+    }
+
+    @Test func anErrorAfterManyBatchesStopsBothThreadsAndLeavesNothing() throws {
+        let home = try TemporaryDirectory("moe-import")
+        defer { home.remove() }
+        let good = #"{"heteronyms": [{"definitions": [{"def": "好。"}], "pinyin": "hǎo"}], "title": "好"}"#
+        try home.write("late.json", "[" + Array(repeating: good, count: 20_000).joined(separator: ",\n") + ",\n" + #"{"title": 7}"# + "]")
+        #expect(throws: MOEError.unexpectedShape(file: home.file("late.json"), message: "'title' must be a string, found a number",
+                                                 position: SourcePosition(line: 20_001, column: 11, offset: 20_000 * (good.utf8.count + 2) + 11))) {
+            try MOEImporter(databasePath: home.file("moe.sqlite")).importFile(at: home.file("late.json"))
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: home.path) == ["late.json"])
+    }
 }
