@@ -29,6 +29,9 @@ final class BatchQueue: @unchecked Sendable {
     private var pending: [LoadMessage] = []
     private var spares: [RowBatch] = []
     private var cancelled = false
+    /// Who is blocked on `changed`; at most one side at a time, since each waits for the other.
+    private var parserWaits = false
+    private var inserterWaits = false
 
     init(capacity: Int) {
         self.capacity = capacity
@@ -45,12 +48,19 @@ final class BatchQueue: @unchecked Sendable {
     }
 
     /// Parser side: waits while the queue is full; throws once the inserter has given up.
+    ///
+    /// A full queue is only taken up again once it is half empty: the parser is the faster side,
+    /// and waking it for every batch taken would cost two context switches per batch.
     func send(_ batch: RowBatch) throws {
         try locked {
-            while pending.count >= capacity && !cancelled { pthread_cond_wait(changed, mutex) }
+            if pending.count >= capacity {
+                parserWaits = true
+                while pending.count > capacity / 2 && !cancelled { pthread_cond_wait(changed, mutex) }
+                parserWaits = false
+            }
             if cancelled { throw LoadCancelled() }
             pending.append(.batch(batch))
-            pthread_cond_broadcast(changed)
+            if inserterWaits { pthread_cond_signal(changed) }
         }
     }
 
@@ -58,7 +68,7 @@ final class BatchQueue: @unchecked Sendable {
     func finish(_ message: LoadMessage) {
         locked {
             pending.append(message)
-            pthread_cond_broadcast(changed)
+            if inserterWaits { pthread_cond_signal(changed) }
         }
     }
 
@@ -73,9 +83,13 @@ final class BatchQueue: @unchecked Sendable {
     /// Inserter side: the next message, waiting for one.
     func receive() -> LoadMessage {
         locked {
-            while pending.isEmpty { pthread_cond_wait(changed, mutex) }
+            if pending.isEmpty {
+                inserterWaits = true
+                while pending.isEmpty { pthread_cond_wait(changed, mutex) }
+                inserterWaits = false
+            }
             let message = pending.removeFirst()
-            pthread_cond_broadcast(changed)
+            if parserWaits && pending.count <= capacity / 2 { pthread_cond_signal(changed) }
             return message
         }
     }
