@@ -214,7 +214,12 @@ struct ImporterTests {
                 : #"{"heteronyms": [\#(heteronyms.joined(separator: ", "))], "note": "\#(padding)", "title": "\#(title)"}"#)
         }
         try home.write("many.json", "[" + entries.joined(separator: ",\n") + "]")
-        let summary = try MOEImporter(databasePath: home.file("moe.sqlite")).importFile(at: home.file("many.json"))
+        var read: [Int] = []
+        let summary = try MOEImporter(databasePath: home.file("moe.sqlite")) { phase in
+            if case .reading(_, let entries) = phase { read.append(entries) }
+        }.importFile(at: home.file("many.json"))
+        // Progress comes from the inserting thread, once per batch of entries, up to the last.
+        #expect(read.count > 5 && read == read.sorted() && read.last == count)
         let heteronyms = (1...count).reduce(0) { $0 + $1 % 3 }
         let definitions = (1...count).reduce(0) { sum, i in sum + (0..<(i % 3)).reduce(0) { $0 + $1 + i % 2 + 1 } }
         #expect(summary.entries == count && summary.heteronyms == heteronyms && summary.definitions == definitions)
@@ -244,5 +249,30 @@ struct ImporterTests {
             try MOEImporter(databasePath: home.file("moe.sqlite")).importFile(at: home.file("late.json"))
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: home.path) == ["late.json"])
+    }
+
+    @Test func theQueueStopsAWaitingParserWhenTheInserterGivesUp() throws {
+        let queue = BatchQueue(capacity: 2)
+        for _ in 0..<2 { try queue.send(RowBatch(table: .entry, rows: 1)) }
+        // A third batch has to wait for room; cancelling wakes the parser with an error.
+        let parser = try #require(JoinableThread.start {
+            do {
+                try queue.send(RowBatch(table: .entry, rows: 1))
+                queue.finish(.finished(entries: 0, heteronyms: 0, definitions: 0))
+            } catch {
+                queue.finish(.failed(error))
+            }
+        })
+        queue.cancel()
+        parser.join()
+        var messages: [String] = []
+        for _ in 0..<3 {
+            switch queue.receive() {
+            case .batch: messages.append("batch")
+            case .finished: messages.append("finished")
+            case .failed(let error): messages.append(error is LoadCancelled ? "cancelled" : "\(error)")
+            }
+        }
+        #expect(messages == ["batch", "batch", "cancelled"])
     }
 }
