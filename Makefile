@@ -31,6 +31,7 @@ demo: release
 		VOCAB_HOME=$(DEMO_HOME) $(BIN) render --category colours --level starters --accent both --out $(DEMO_HOME)/clips
 
 test: deps
+	@scripts/install-deps test
 	$(SWIFT) build --build-tests $(QUIET_STATIC_LINK)
 	$(SWIFT) test --skip-build
 

@@ -31,6 +31,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.0.0"),
+        // SHA-256 of API tokens (postgres-nio needs swift-crypto too).
+        .package(url: "https://github.com/apple/swift-crypto", "3.0.0"..<"5.0.0"),
+        // Bearer authentication and the request context that carries the learner.
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
     ],
     targets: [
         // MARK: Foundations
@@ -45,30 +49,63 @@ let package = Package(
         .target(name: "SQLiteDB", dependencies: ["CSQLite"], path: "Sources/Foundations/SQLiteDB"),
         // A validating pull parser for JSON that reports positions (category files, the MOE dictionary).
         .target(name: "JSONReading", path: "Sources/Foundations/JSONReading"),
+        // Text folding and edit distance for search, suggestions and clip names.
+        .target(name: "TextMatching", path: "Sources/Foundations/TextMatching"),
+        // Durable replacement of files and databases, leftovers of killed runs, files opened only inside their folder.
+        .target(name: "FileAccess", path: "Sources/Foundations/FileAccess"),
+        // Blocking work kept off Swift's cooperative threads, and deadlines for work that may hang.
+        .target(name: "Offloading", path: "Sources/Foundations/Offloading"),
+        // SplitMix64: reproducible draws for interval fuzz and quizzes.
+        .target(name: "SeededRandom", path: "Sources/Foundations/SeededRandom"),
         .target(name: "HTTPFetch", dependencies: ["CCurl", "CurlShim"], path: "Sources/Foundations/HTTPFetch"),
-        .target(name: "AudioFile", dependencies: ["CSndFile", "SndFileShim"], path: "Sources/Foundations/AudioFile"),
+        .target(name: "AudioFile", dependencies: ["CSndFile", "SndFileShim", "FileAccess"], path: "Sources/Foundations/AudioFile"),
         .target(name: "Speech", dependencies: ["CEspeakNG", "EspeakShim"], path: "Sources/Foundations/Speech"),
+        // Anki's legacy package (.apkg: a zip of a schema-11 collection and media) and its CSV import format.
+        .target(name: "AnkiExport", dependencies: ["SQLiteDB"], path: "Sources/Foundations/AnkiExport"),
 
         // MARK: Storage
         .target(name: "Store", dependencies: ["SQLiteDB"], path: "Sources/Storage/Store"),
         .target(name: "Cache", dependencies: ["SQLiteDB"], path: "Sources/Storage/Cache"),
 
         // MARK: Domains
-        .target(name: "Catalog", dependencies: ["Store", "Cache", "SQLiteDB", "JSONReading"], path: "Sources/Domains/Catalog"),
+        // What every domain speaks of: accents, clip references, which entry of which source.
+        .target(name: "Vocabulary", path: "Sources/Domains/Vocabulary"),
+        .target(name: "Catalog", dependencies: ["Vocabulary", "Store", "Cache", "SQLiteDB", "JSONReading", "TextMatching", "FileAccess"],
+                path: "Sources/Domains/Catalog"),
         // Clips from three tiers (recorded, legacy, espeak-ng).
-        .target(name: "Audio", dependencies: ["AudioFile", "Speech", "HTTPFetch", "Catalog"], path: "Sources/Domains/Audio"),
+        .target(name: "Audio", dependencies: ["Vocabulary", "AudioFile", "Speech", "HTTPFetch", "TextMatching", "FileAccess", "Offloading"],
+                path: "Sources/Domains/Audio"),
         // The MOE revised Mandarin dictionary: import, lookup, stroke, radical and reading search.
         .target(name: "Mandarin", dependencies: ["SQLiteDB", "JSONReading"], path: "Sources/Domains/Mandarin"),
         // Learning: remote definitions with offline fallback, saved words, quizzes.
         .target(name: "Definitions", dependencies: ["HTTPFetch", "Store", "Catalog"], path: "Sources/Domains/Learning/Definitions"),
-        .target(name: "Library", dependencies: ["Store", "Catalog"], path: "Sources/Domains/Learning/Library"),
-        .target(name: "Quiz", dependencies: ["Store", "Catalog", "Library"], path: "Sources/Domains/Learning/Quiz"),
+        .target(name: "Quiz", dependencies: ["Store", "Catalog", "SeededRandom"], path: "Sources/Domains/Learning/Quiz"),
+        // FSRS-6 spaced repetition: memory states, intervals, learning steps, seeded fuzz.
+        .target(name: "FSRS", dependencies: ["SeededRandom"], path: "Sources/Domains/Learning/FSRS"),
+        // Learners, their tokens, one library across sources, cards and the review log, behind the
+        // LearnerStore protocol (SQLite by default).
+        .target(name: "Learners", dependencies: [
+            "FSRS", "SeededRandom", "Vocabulary", "SQLiteDB", "Store", .product(name: "Crypto", package: "swift-crypto"),
+        ], path: "Sources/Domains/Learning/Learners"),
+
+        // MARK: Application
+        // The rules both front ends share (paths of the home folder, limits, input checks, failure
+        // kinds, JSON shapes) and catalog opening: FoundationEssentials only, for the launcher.
+        .target(name: "AppCore", dependencies: ["Catalog", "Cache", "Store", "Vocabulary", "TextMatching", "FileAccess"],
+                path: "Sources/Application/AppCore"),
+        // The composition root: builds the services for the CLI, the server and the tests.
+        .target(name: "App", dependencies: [
+            "AppCore", "Catalog", "Cache", "Store", "Audio", "AudioFile", "Speech", "HTTPFetch", "Mandarin",
+            "Definitions", "Quiz", "SQLiteDB", "FileAccess", "Offloading", "Vocabulary", "Learners", "FSRS", "SeededRandom", "TextMatching",
+            "AnkiExport",
+        ], path: "Sources/Application/App"),
 
         // MARK: Front ends
         // What `vocab words` and `vocab categories` need, on FoundationEssentials only.
-        .target(name: "CLICore", dependencies: ["Catalog", "Cache", "Store"], path: "Sources/FrontEnds/CLICore"),
-        .target(name: "HTTPAPI", dependencies: [
-            "Catalog", "Cache", "Store", "Mandarin", "AudioFile", "Audio",
+        .target(name: "CLICore", dependencies: ["AppCore", "Catalog", "Cache", "Store"], path: "Sources/FrontEnds/CLICore"),
+        // HTTP/1 plumbing under the API: connection limits and timeouts, the repeated-request lane,
+        // response representations (ETag, gzip), the response cache, logfmt logs.
+        .target(name: "HTTPTransport", dependencies: [
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdCore", package: "hummingbird"),
             .product(name: "CompressNIO", package: "compress-nio"),
@@ -78,18 +115,28 @@ let package = Package(
             .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Logging", package: "swift-log"),
+        ], path: "Sources/FrontEnds/HTTPTransport"),
+        // The JSON API of `vocab serve`: one route collection per area, errors from App's classifier.
+        .target(name: "HTTPAPI", dependencies: [
+            "App", "AppCore", "HTTPTransport", "Catalog", "Mandarin", "AudioFile", "Audio", "Offloading", "Learners", "FSRS",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
+            .product(name: "HummingbirdCore", package: "hummingbird"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ], path: "Sources/FrontEnds/HTTPAPI"),
         .target(name: "CLI", dependencies: [
-            "CLICore", "Catalog", "Store", "Cache", "Mandarin", "AudioFile", "Speech", "Audio", "HTTPFetch",
-            "Definitions", "Library", "Quiz", "HTTPAPI",
+            "App", "AppCore", "CLICore", "Catalog", "Store", "Cache", "Mandarin", "AudioFile", "Speech", "Audio", "HTTPFetch",
+            "Definitions", "Quiz", "Learners", "FSRS", "SeededRandom", "HTTPAPI", "HTTPTransport", "FileAccess",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], path: "Sources/FrontEnds/CLI"),
 
         // MARK: Executables
         // `vocab`: a small static launcher that answers `vocab words` and `vocab categories` itself and otherwise
         // becomes `vocab-full`; start-up is most of a catalog command's time (see README).
-        .executableTarget(name: "vocab", dependencies: ["CLICore", "Catalog"], path: "Sources/Executables/vocab",
+        .executableTarget(name: "vocab", dependencies: ["CLICore", "AppCore", "Catalog", "FileAccess"], path: "Sources/Executables/vocab",
                           linkerSettings: [
                               .unsafeFlags(["-static-executable"], .when(platforms: [.linux])),
                               // FoundationEssentials's own dependencies, which its autolink entries omit in static links.
@@ -101,19 +148,29 @@ let package = Package(
 
         // MARK: Tests (the same layers)
         .target(name: "TestSupport", path: "Tests/Support/TestSupport"),
+        .testTarget(name: "TextMatchingTests", dependencies: ["TextMatching"], path: "Tests/Foundations/TextMatchingTests"),
+        .testTarget(name: "FileAccessTests", dependencies: ["FileAccess", "SQLiteDB", "TestSupport"], path: "Tests/Foundations/FileAccessTests"),
+        .testTarget(name: "SQLiteDBTests", dependencies: ["SQLiteDB", "TestSupport"], path: "Tests/Foundations/SQLiteDBTests"),
         .testTarget(name: "StoreTests", dependencies: ["Store", "SQLiteDB", "TestSupport"], path: "Tests/Storage/StoreTests"),
         .testTarget(name: "CacheTests", dependencies: ["Cache", "Store", "SQLiteDB", "TestSupport"], path: "Tests/Storage/CacheTests"),
-        .testTarget(name: "CatalogTests", dependencies: ["Catalog", "Store", "TestSupport"], path: "Tests/Domains/CatalogTests"),
+        .testTarget(name: "CatalogTests", dependencies: ["Catalog", "Store", "SQLiteDB", "TestSupport"], path: "Tests/Domains/CatalogTests"),
         .testTarget(name: "MandarinTests", dependencies: ["Mandarin", "JSONReading", "SQLiteDB", "TestSupport"],
                     path: "Tests/Domains/MandarinTests", resources: [.copy("Fixtures")]),
-        .testTarget(name: "AudioTests", dependencies: ["Audio", "AudioFile", "Speech", "HTTPFetch", "Catalog", "TestSupport"],
+        .testTarget(name: "AudioTests", dependencies: ["Audio", "AudioFile", "Speech", "HTTPFetch", "Vocabulary", "TestSupport"],
                     path: "Tests/Domains/AudioTests"),
-        .testTarget(name: "LearningTests", dependencies: ["Definitions", "Library", "Quiz", "HTTPFetch", "Store", "Catalog", "TestSupport"],
+        .testTarget(name: "AnkiExportTests", dependencies: ["AnkiExport", "SQLiteDB"], path: "Tests/Foundations/AnkiExportTests", exclude: ["Scripts"]),
+        .testTarget(name: "FSRSTests", dependencies: ["FSRS", "SeededRandom"], path: "Tests/Domains/FSRSTests", resources: [.copy("Fixtures")]),
+        .testTarget(name: "LearnersTests", dependencies: ["Learners", "FSRS", "SeededRandom", "Store", "SQLiteDB", "TestSupport"], path: "Tests/Domains/LearnersTests"),
+        .testTarget(name: "LearningTests", dependencies: ["Definitions", "Quiz", "Learners", "FSRS", "SeededRandom", "HTTPFetch", "Store", "Catalog", "TestSupport"],
                     path: "Tests/Domains/LearningTests"),
+        .testTarget(name: "AppCoreTests", dependencies: ["AppCore", "Catalog", "TestSupport"], path: "Tests/Application/AppCoreTests"),
+        .testTarget(name: "AppTests", dependencies: ["App", "AppCore", "Catalog", "Audio", "Mandarin", "Learners", "FSRS", "SeededRandom", "Quiz", "FileAccess", "Store", "SQLiteDB", "TestSupport"],
+                    path: "Tests/Application/AppTests"),
+        .testTarget(name: "HTTPTransportTests", dependencies: ["HTTPTransport", "TestSupport"], path: "Tests/FrontEnds/HTTPTransportTests"),
         // CLITests and HTTPTests run the built `vocab` and `vocab-full` programs (swift build --build-tests builds them).
-        .testTarget(name: "CLITests", dependencies: ["TestSupport"], path: "Tests/FrontEnds/CLITests"),
+        .testTarget(name: "CLITests", dependencies: ["TestSupport", "SQLiteDB"], path: "Tests/FrontEnds/CLITests"),
         .testTarget(name: "HTTPTests", dependencies: [
-            "HTTPAPI", "Catalog", "Cache", "Audio", "AudioFile", "HTTPFetch", "Mandarin", "TestSupport",
+            "HTTPAPI", "HTTPTransport", "App", "AppCore", "Catalog", "Cache", "Audio", "AudioFile", "HTTPFetch", "Mandarin", "TestSupport",
             .product(name: "CompressNIO", package: "compress-nio"),
         ], path: "Tests/FrontEnds/HTTPTests"),
     ]

@@ -1,7 +1,10 @@
-import Catalog
+import Vocabulary
+import TextMatching
 
-/// File names for clips: lower case ASCII, diacritics removed, spaces and hyphens as `_`,
+/// Readable names for clips: lower case ASCII, diacritics removed, spaces and hyphens as `_`,
 /// other punctuation dropped. "ice cream" → ice_cream, "o'clock" → oclock, "café" → cafe.
+/// Text with no Latin letters (行) has no slug: names made from slugs must not meet in one
+/// made-up name for every such word.
 public enum ClipNaming {
     public static func slug(_ word: String) -> String {
         var out = ""
@@ -11,11 +14,18 @@ public enum ClipNaming {
             }
         }
         while out.hasSuffix("_") { out.removeLast() }
-        return out.isEmpty ? "clip" : out
+        return out
     }
 
-    /// The relative path of a legacy clip: `<accent>/<slug>.<ext>` under `Audio/legacy/`.
+    /// The relative paths a legacy clip may have: `<accent>/<name>.<ext>` under `Audio/legacy/`,
+    /// where the name is the slug, or the word itself when it has no Latin letters (行.wav).
     public static func legacyPaths(for word: String, accent: Accent) -> [String] {
-        ["wav", "ogg", "flac", "mp3"].map { "\(accent.rawValue)/\(slug(word)).\($0)" }
+        let name = legacyName(for: word)
+        return ["wav", "ogg", "flac", "mp3"].map { "\(accent.rawValue)/\(name).\($0)" }
+    }
+
+    public static func legacyName(for word: String) -> String {
+        let slug = slug(word)
+        return slug.isEmpty ? ClipKey.fileSafe(word) : slug
     }
 }

@@ -1,5 +1,5 @@
 import AudioFile
-import Catalog
+import Vocabulary
 
 /// The tiers in the order they are tried: a human recording, the older clip collection,
 /// then synthesis, which always works.
@@ -45,6 +45,11 @@ public protocol ClipSource: Sendable {
 public struct TierSkip: Sendable, Codable, Equatable {
     public var tier: Tier
     public var reason: String
+
+    public init(tier: Tier, reason: String) {
+        self.tier = tier
+        self.reason = reason
+    }
 }
 
 /// The answer to "how does this word sound": the clip, which tier served it, and why the
@@ -58,6 +63,12 @@ public struct Pronunciation: Sendable {
 public struct NoClipAvailable: Error, CustomStringConvertible, Sendable {
     public var word: String
     public var skipped: [TierSkip]
+
+    public init(word: String, skipped: [TierSkip]) {
+        self.word = word
+        self.skipped = skipped
+    }
+
     public var description: String {
         "no clip for '\(word)': " + skipped.map { "\($0.tier.rawValue): \($0.reason)" }.joined(separator: "; ")
     }

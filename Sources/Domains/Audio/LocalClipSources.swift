@@ -1,10 +1,11 @@
 import AudioFile
-import Catalog
+import Vocabulary
+import FileAccess
 import Foundation
+import Offloading
 
 /// Reads a clip file and checks it is a real pronunciation, or says why not.
 func loadClip(_ path: String) throws -> PCM {
-    guard FileManager.default.fileExists(atPath: path) else { throw ClipUnavailable("missing file \(path)") }
     do {
         return try AudioFile.readChecked(path)
     } catch let error as AudioError {
@@ -12,12 +13,15 @@ func loadClip(_ path: String) throws -> PCM {
     }
 }
 
-/// Resolves a reference relative to the audio root, refusing paths that climb out of it.
+/// Resolves a reference relative to the audio root: an absolute path, "..", or a symbolic link
+/// that leads out of the folder is refused, so a category file cannot make vocab read
+/// /etc/passwd as a clip.
 func resolve(_ reference: String, under root: String) throws -> String {
-    if reference.hasPrefix("/") { return reference }
-    let parts = reference.split(separator: "/")
-    guard !parts.contains("..") else { throw ClipUnavailable("reference \(reference) leaves the audio folder") }
-    return root + "/" + reference
+    do {
+        return try ContainedFile.resolve(reference, inside: root)
+    } catch let error as FileError {
+        throw ClipUnavailable(error.description)
+    }
 }
 
 /// Tier 2: the older clip collection, `Audio/legacy/<accent>/<slug>.<ext>`, or the word's
@@ -34,12 +38,13 @@ public struct LegacyClipSource: ClipSource {
                 throw ClipUnavailable("legacy clips are local files, not URLs (\(reference))")
             }
             let path = try resolve(reference, under: audioRoot)
-            return ResolvedClip(tier: tier, source: path, pcm: try loadClip(path))
+            return ResolvedClip(tier: tier, source: path, pcm: try await BlockingWork.run { try loadClip(path) })
         }
-        let candidates = ClipNaming.legacyPaths(for: request.word, accent: request.accent).map { audioRoot + "/legacy/" + $0 }
-        guard let path = candidates.first(where: { FileManager.default.fileExists(atPath: $0) }) else {
-            throw ClipUnavailable("no legacy clip at \(audioRoot)/legacy/\(request.accent.rawValue)/\(ClipNaming.slug(request.word)).{wav,ogg,flac,mp3}")
+        let candidates = ClipNaming.legacyPaths(for: request.word, accent: request.accent).map { "legacy/" + $0 }
+        guard let found = candidates.first(where: { FileManager.default.fileExists(atPath: audioRoot + "/" + $0) }) else {
+            throw ClipUnavailable("no legacy clip at \(audioRoot)/legacy/\(request.accent.rawValue)/\(ClipNaming.legacyName(for: request.word)).{wav,ogg,flac,mp3}")
         }
-        return ResolvedClip(tier: tier, source: path, pcm: try loadClip(path))
+        let path = try resolve(found, under: audioRoot)
+        return ResolvedClip(tier: tier, source: path, pcm: try await BlockingWork.run { try loadClip(path) })
     }
 }

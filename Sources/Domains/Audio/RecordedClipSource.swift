@@ -1,5 +1,6 @@
 import AudioFile
 import Foundation
+import Offloading
 import HTTPFetch
 
 /// Tier 1: the word's recorded clip, a file under `Audio/` or an http(s) URL. Remote clips
@@ -27,7 +28,7 @@ public struct RecordedClipSource: ClipSource {
             return try await remote(reference)
         }
         let path = try resolve(reference, under: audioRoot)
-        return ResolvedClip(tier: tier, source: path, pcm: try loadClip(path))
+        return ResolvedClip(tier: tier, source: path, pcm: try await BlockingWork.run { try loadClip(path) })
     }
 
     /// The cache file for a URL: a hash of the URL, keeping a known audio extension.

@@ -3,85 +3,96 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import FileAccess
+import SQLiteDB
 import Store
+import TextMatching
 
 /// Keeps the catalog database in step with `Categories/`.
 ///
-/// The database is only ever replaced whole: it is built in a temporary file next to the
-/// target and renamed over it, so an interrupted build leaves the previous database intact.
+/// The database is written once, in a temporary file beside the target with no journal, then
+/// renamed over the old one: readers see the previous catalog or the new one, never a mix, and
+/// no write-ahead log is ever left beside it (a stale `-wal` applied to a renamed database
+/// corrupts it). What the database was built from lives in a small state file beside it
+/// (`catalog.state`), so noticing that files were touched but not changed rewrites that file,
+/// not the database.
 public struct CatalogIndexer: Sendable {
     public enum Status: Sendable, Equatable {
         case upToDate
         case rebuilt(reason: String, categories: Int, words: Int)
+        /// The category files have problems; the last good catalog is served until they are fixed.
+        case stale(issues: [ValidationIssue])
     }
 
-    /// Bumped when the stored layout changes, to force a rebuild of older databases.
-    static let schemaVersion = 2
+    /// The layout of catalog.sqlite, in its `user_version`: bump it when the stored documents or
+    /// indexes change, and older files are rebuilt.
+    public static let migrator = Migrator(file: "catalog.sqlite", steps: [
+        Migrator.Step(3, "documents with search keys; build state beside the file") { _ in },
+    ])
 
     public let source: CatalogSource
     public let databasePath: String
+    public var statePath: String { databasePath.hasSuffix(".sqlite") ? String(databasePath.dropLast(7)) + ".state" : databasePath + ".state" }
 
     public init(source: CatalogSource, databasePath: String) {
         self.source = source
         self.databasePath = databasePath
     }
 
-    struct State: Codable {
-        var fingerprint: String
-        var contentHash: String
-        var schemaVersion: Int
-        var builtAt: Date
-    }
-
-    /// Opens the catalog store, rebuilding it first if the JSON changed (or `force`).
+    /// Opens the catalog store, rebuilding it first if the JSON changed (or `force`). Invalid
+    /// category files throw when forced or when there is no earlier catalog; otherwise the
+    /// earlier catalog is opened and the problems come back in `.stale`.
     public func open(force: Bool = false) async throws -> (store: SQLiteDocumentStore, status: Status) {
         let fingerprint = try source.fingerprint()
-        let exists = FileManager.default.fileExists(atPath: databasePath)
-        var previous: State?
-        if exists, !force {
-            let store = try SQLiteDocumentStore(path: databasePath, readOnly: true)
-            // A projection, not JSONDecoder: this check runs before every command.
-            let stamp = try? await store.select(["fingerprint", "schemaVersion"], matching: Query("_catalog")).first
-            if let stamp, stamp.string(0) == fingerprint, stamp.integer(1) == Self.schemaVersion {
-                return (store, .upToDate)
-            }
-            previous = stamp.flatMap { try? $0.document.decode(State.self) }
-        }
+        let current = force ? nil : await currentDatabase()
+        let state = current == nil ? nil : CatalogState.read(statePath)
+        if let current, state?.fingerprint == fingerprint { return (current, .upToDate) }
+
         let files = try source.read()
         let hash = CatalogSource.contentHash(files)
-        if let previous, previous.contentHash == hash, previous.schemaVersion == Self.schemaVersion {
+        if let current, let state, state.contentHash == hash {
             // Touched but unchanged: remember the new stamps so the next run skips the read.
-            let store = try SQLiteDocumentStore(path: databasePath)
-            var state = previous
-            state.fingerprint = fingerprint
-            try await store.put([Document(id: "state", encoding: state)], in: "_catalog")
-            return (try SQLiteDocumentStore(path: databasePath, readOnly: true), .upToDate)
+            try? CatalogState(fingerprint: fingerprint, contentHash: hash).write(statePath)
+            return (current, .upToDate)
         }
         let (decoded, issues) = CatalogValidator().validate(files)
-        if !issues.isEmpty { throw CatalogError.invalidData(issues) }
-        let reason = force ? "forced" : !exists ? "first use" : previous == nil ? "unreadable database" : "category data changed"
-        try await build(decoded, state: State(fingerprint: fingerprint, contentHash: hash, schemaVersion: Self.schemaVersion, builtAt: Date()))
+        if !issues.isEmpty {
+            if let current { return (current, .stale(issues: issues)) }
+            throw CatalogError.invalidData(issues)
+        }
+        let reason = force ? "forced" : !DurableFile.exists(databasePath) ? "first use"
+            : await currentDatabase() == nil ? "older or unreadable database" : "category data changed"
+        try await build(decoded)
+        try CatalogState(fingerprint: fingerprint, contentHash: hash).write(statePath)
         let wordCount = decoded.reduce(0) { $0 + $1.words.count }
         return (try SQLiteDocumentStore(path: databasePath, readOnly: true),
                 .rebuilt(reason: reason, categories: decoded.count, words: wordCount))
     }
 
-    private func build(_ files: [CategoryFile], state: State) async throws {
-        try FileManager.default.createDirectory(atPath: FilePath.directory(of: databasePath), withIntermediateDirectories: true)
-        let temporary = "\(databasePath).building-\(ProcessInfo.processInfo.processIdentifier)"
-        try? FileManager.default.removeItem(atPath: temporary)
+    /// The existing database, if there is one at the current layout version.
+    private func currentDatabase() async -> SQLiteDocumentStore? {
+        guard DurableFile.exists(databasePath), let store = try? SQLiteDocumentStore(path: databasePath, readOnly: true),
+              (try? await store.schemaVersion()) == Self.migrator.latest else { return nil }
+        return store
+    }
+
+    private func build(_ files: [CategoryFile]) async throws {
+        try DurableFile.createDirectory(DurableFile.directory(of: databasePath))
+        // Builds and state files of killed runs (their process is gone; a running build is left alone).
+        TemporaryFile.removeStale(beside: databasePath, tags: ["building"])
+        TemporaryFile.removeStale(beside: statePath, tags: ["writing"])
+        let temporary = TemporaryFile.path(beside: databasePath, tag: "building")
         do {
-            try await fill(temporary, files: files, state: state)
-            try FilePath.synchronize(temporary)
-            try FilePath.rename(temporary, to: databasePath)
+            try await fill(temporary, files: files)
+            try DurableFile.replaceDatabase(databasePath, with: temporary)
         } catch {
-            try? FileManager.default.removeItem(atPath: temporary)
+            DurableFile.removeDatabase(temporary)
             throw error
         }
     }
 
     /// Separate function so the store (and its connection) is closed before the rename.
-    private func fill(_ path: String, files: [CategoryFile], state: State) async throws {
+    private func fill(_ path: String, files: [CategoryFile]) async throws {
         let store = try SQLiteDocumentStore(path: path, durable: false)
         for field in ["categories", "levels", "word", "sort", "keys"] {
             try await store.ensureIndex(on: field, in: CatalogService.words)
@@ -96,7 +107,26 @@ public struct CatalogIndexer: Sendable {
             }
         }
         try await store.put(documents, in: CatalogService.words)
-        try await store.put([Document(id: "state", encoding: state)], in: "_catalog")
+        try await store.stampVersion(Self.migrator)
+    }
+}
+
+/// What the catalog database was built from: the cheap fingerprint of the files (names, sizes,
+/// times) and the hash of their bytes. Plain lines, read before every catalog command.
+struct CatalogState: Equatable {
+    static let header = "vocab catalog state 1"
+    var fingerprint: String
+    var contentHash: String
+
+    static func read(_ path: String) -> CatalogState? {
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        guard lines.count >= 3, lines[0] == header else { return nil }
+        return CatalogState(fingerprint: String(lines[1]), contentHash: String(lines[2]))
+    }
+
+    func write(_ path: String) throws {
+        try DurableFile.write(Array("\(Self.header)\n\(fingerprint)\n\(contentHash)\n".utf8), to: path, durable: false)
     }
 }
 

@@ -5,6 +5,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import Store
+import TextMatching
 
 public struct CategorySummary: Codable, Sendable, Hashable {
     public var category: Category
@@ -12,6 +13,14 @@ public struct CategorySummary: Codable, Sendable, Hashable {
     public var wordCount: Int
     /// Words per level, counting a word at every level it belongs to.
     public var levelCounts: [String: Int]
+}
+
+/// A word with its id in the catalog (`animals/cat`): the identity clips and saved items use.
+public struct CatalogEntry: Sendable, Hashable {
+    public var id: String
+    public var word: Word
+
+    public var reference: EntryReference { EntryReference(.catalog, id) }
 }
 
 /// A word as listings show it, with its full stored JSON alongside for whoever needs more.
@@ -94,7 +103,7 @@ public struct CatalogService: Sendable {
             return CatalogOverview(summaries: try await summaries(of: categories, level: level), wordCount: try await wordCount(level: level), cache: nil)
         }
         let key = "categories|\(level?.rawValue ?? "*")"
-        let token = "\(CountCoding.format)@\(try await store.revision())"
+        let token = try await store.revision()
         let (payload, outcome) = try await cache.value(for: key, revision: token) { [self] in
             CountCoding.encode(try await summaries(of: categories, level: level), wordCount: try await wordCount(level: level))
         }
@@ -138,8 +147,8 @@ public struct CatalogService: Sendable {
         }
         if let cache {
             let key = "\(category.id)|\(level?.rawValue ?? "*")"
-            // The payload's format is part of the token, so entries written by another version are stale.
-            let token = "\(RowCoding.format)@\(try await store.revision())"
+            // Payload formats are versioned with the cache file itself (SQLiteCacheStorage.migrator).
+            let token = try await store.revision()
             (payload, outcome) = try await cache.value(for: key, revision: token, compute: compute)
         } else {
             payload = try await compute()
@@ -151,17 +160,28 @@ public struct CatalogService: Sendable {
                         rows: Array(all[start..<end]), cache: outcome)
     }
 
-    /// Every entry with this headword (a headword may sit in more than one category).
+    /// Every entry with this headword: homographs (`bat` the animal, `bat` for sports) are two.
     public func lookup(_ headword: String) async throws -> [Word] {
+        try await entries(for: headword).map(\.word)
+    }
+
+    /// The entries of a headword with their ids (`animals/bat`), in id order. Throws
+    /// `unknownWord` with close headwords when there is none.
+    public func entries(for headword: String) async throws -> [CatalogEntry] {
         let text = headword.trimmingWhitespace
         let exact = try await store.query(Query(Self.words, filters: [.equal("word", .string(text))], order: [Ordering("id")]))
-        if !exact.isEmpty { return try exact.map { try $0.decode(Word.self) } }
+        if !exact.isEmpty { return try exact.map { CatalogEntry(id: $0.id, word: try $0.decode(Word.self)) } }
         let folded = try await store.query(Query(Self.words, filters: [.arrayContains("keys", .string(text.lowercased()))], order: [Ordering("id")]))
-        if !folded.isEmpty { return try folded.map { try $0.decode(Word.self) } }
+        if !folded.isEmpty { return try folded.map { CatalogEntry(id: $0.id, word: try $0.decode(Word.self)) } }
         // Only the headwords: decoding whole words here cost ~25 ms per unknown word.
         let nearby = try await store.select(["word"], matching: Query(Self.words, filters: [.prefix("keys", String(text.lowercased().prefix(1)))]))
         let headwords = nearby.compactMap { $0.string(0) }
         throw CatalogError.unknownWord(headword, suggestions: SearchText.closest(to: text, in: Array(Set(headwords))))
+    }
+
+    /// One entry by id, if the catalog has it.
+    public func entry(id: String) async throws -> CatalogEntry? {
+        try await store.get(id, in: Self.words).map { CatalogEntry(id: $0.id, word: try $0.decode(Word.self)) }
     }
 
     /// Headwords that start with the text, then translations that do, then those containing it.
@@ -185,13 +205,18 @@ public struct CatalogService: Sendable {
 
     /// All words, optionally narrowed to a category and a level, for batch work.
     public func allWords(category: String? = nil, level: Level? = nil) async throws -> [Word] {
+        try await allEntries(category: category, level: level).map(\.word)
+    }
+
+    /// All entries with their ids, optionally narrowed to a category and a level.
+    public func allEntries(category: String? = nil, level: Level? = nil) async throws -> [CatalogEntry] {
         var query = Query(Self.words, order: [Ordering("sort"), Ordering("id")])
         if let category {
             let c = try await self.category(named: category)
             query = query.filter(.arrayContains("categories", .string(c.id)))
         }
         if let level { query = query.filter(.arrayContains("levels", .string(level.rawValue))) }
-        return try await store.query(query).map { try $0.decode(Word.self) }
+        return try await store.query(query).map { CatalogEntry(id: $0.id, word: try $0.decode(Word.self)) }
     }
 }
 
@@ -208,8 +233,6 @@ public struct CatalogOverview: Sendable {
 /// Category counts as cached: a line with the distinct word count, then one line per
 /// category, "id<TAB>total<TAB>level=count,...".
 enum CountCoding {
-    static let format = "counts1"
-
     struct Corrupt: Error {}
 
     static func encode(_ summaries: [CategorySummary], wordCount: Int) -> [UInt8] {
@@ -241,8 +264,6 @@ enum CountCoding {
 }
 
 enum RowCoding {
-    static let format = "rows1"
-
     static func encode(_ rows: [WordRow]) -> [UInt8] {
         var out: [UInt8] = []
         func put(_ s: String) {

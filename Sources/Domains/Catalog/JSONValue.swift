@@ -58,6 +58,18 @@ enum JSONValue: CustomStringConvertible {
 
     subscript(key: String) -> JSONValue? { object?[key] }
 
+    /// What the value is, as a message names it: "expected a number, found a string".
+    var kind: String {
+        switch self {
+        case .null: "null"
+        case .bool: "a boolean"
+        case .integer, .number: "a number"
+        case .string: "a string"
+        case .array: "an array"
+        case .object: "an object"
+        }
+    }
+
     var description: String {
         switch self {
         case .null: "null"

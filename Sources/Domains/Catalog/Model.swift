@@ -1,3 +1,6 @@
+// Accent and AudioReferences are part of every word; whoever uses the catalog gets them too.
+@_exported import Vocabulary
+
 /// The three Cambridge Young Learners levels, in the order a child meets them.
 public enum Level: String, CaseIterable, Codable, Sendable, Comparable {
     case starters, movers, flyers
@@ -11,13 +14,6 @@ public enum Level: String, CaseIterable, Codable, Sendable, Comparable {
         }
         return level
     }
-}
-
-public enum Accent: String, CaseIterable, Codable, Sendable {
-    case british, american
-
-    /// The espeak-ng voice for the accent.
-    public var voice: String { self == .british ? "en-gb" : "en-us" }
 }
 
 public struct LocalizedText: Codable, Sendable, Hashable {
@@ -38,17 +34,6 @@ public struct IPA: Codable, Sendable, Hashable {
     public var american: String
 
     public func callAsFunction(_ accent: Accent) -> String { accent == .british ? british : american }
-}
-
-/// Where recorded and legacy clips of one accent are (paths under `Audio/` or URLs).
-public struct AudioReferences: Codable, Sendable, Hashable {
-    public var recorded: String?
-    public var legacy: String?
-
-    public init(recorded: String? = nil, legacy: String? = nil) {
-        self.recorded = recorded
-        self.legacy = legacy
-    }
 }
 
 public struct Word: Codable, Sendable, Hashable {

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import TextMatching
 
 public struct ValidationIssue: Sendable, Equatable, CustomStringConvertible, Codable {
     public var file: String
@@ -10,9 +11,18 @@ public struct ValidationIssue: Sendable, Equatable, CustomStringConvertible, Cod
     public var message: String
 
     public var description: String {
-        if let word { return "\(file): word '\(word)': \(message)" }
-        return "\(file): \(message)"
+        let text = word.map { "\(file): word '\($0)': \(message)" } ?? "\(file): \(message)"
+        // Words and values come from the file: a control character in one must reach the
+        // terminal as an escape, not as itself.
+        guard text.unicodeScalars.contains(where: Self.isControl) else { return text }
+        var escaped = ""
+        for scalar in text.unicodeScalars {
+            if Self.isControl(scalar) { escaped += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}" } else { escaped.unicodeScalars.append(scalar) }
+        }
+        return escaped
     }
+
+    static func isControl(_ scalar: Unicode.Scalar) -> Bool { scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) }
 }
 
 /// Checks category files field by field on the untyped JSON, so every problem is reported
@@ -31,8 +41,9 @@ public struct CatalogValidator: Sendable {
         var parsed: [(String, [String: JSONValue])] = []
         for (name, data) in files {
             do {
-                guard let object = try JSONValue.parse(Array(data)).object else {
-                    issues.append(ValidationIssue(file: name, message: "top level must be a JSON object"))
+                let value = try JSONValue.parse(Array(data))
+                guard let object = value.object else {
+                    issues.append(ValidationIssue(file: name, message: "top level: expected an object, found \(value.kind)"))
                     continue
                 }
                 parsed.append((name, object))
@@ -48,7 +59,7 @@ public struct CatalogValidator: Sendable {
             var seen: Set<String> = []
             for (i, item) in words.enumerated() {
                 guard let word = item.object else {
-                    issues.append(ValidationIssue(file: name, word: "#\(i + 1)", message: "must be an object"))
+                    issues.append(ValidationIssue(file: name, word: "#\(i + 1)", message: "expected an object, found \(item.kind)"))
                     continue
                 }
                 issues += checkWord(word, index: i, file: name, fileID: object["id"]?.string, knownCategories: ids, seen: &seen)
@@ -68,22 +79,19 @@ public struct CatalogValidator: Sendable {
 
     private func checkHeader(_ o: [String: JSONValue], file: String, orders: inout [Int: String]) -> [ValidationIssue] {
         var issues: [ValidationIssue] = []
-        func issue(_ m: String) { issues.append(ValidationIssue(file: file, message: m)) }
+        let fields = Fields(o) { issues.append(ValidationIssue(file: file, message: $0)) }
         let stem = file.hasSuffix(".json") ? String(file.dropLast(5)) : file
-        if let id = o["id"]?.string, !id.isEmpty {
-            if id != stem { issue("id '\(id)' must match the file name '\(stem)'") }
-        } else { issue("missing field 'id'") }
-        let name = o["name"]?.object
-        for lang in ["en", "vi"] where (name?[lang]?.string ?? "").isEmpty { issue("missing field 'name.\(lang)'") }
-        if (o["icon"]?.string ?? "").isEmpty { issue("missing field 'icon'") }
-        if let color = o["color"]?.string {
-            if !Self.isHexColor(color) { issue("color '\(color)' is not #RRGGBB") }
-        } else { issue("missing field 'color'") }
-        if let order = o["order"]?.integer {
-            if let other = orders[order] { issue("order \(order) is also used by \(other)") }
+        if let id = fields.text("id"), id != stem { fields.report("id '\(id)' must match the file name '\(stem)'") }
+        if let name = fields.object("name") {
+            for lang in ["en", "vi"] { _ = name.text(lang) }
+        }
+        _ = fields.text("icon")
+        if let color = fields.text("color"), !Self.isHexColor(color) { fields.report("color '\(color)' is not #RRGGBB") }
+        if let order = fields.wholeNumber("order") {
+            if let other = orders[order] { fields.report("order \(order) is also used by \(other)") }
             orders[order] = file
-        } else { issue("missing field 'order'") }
-        if o["words"]?.array == nil { issue("missing field 'words' (an array)") }
+        }
+        _ = fields.value("words", expected: "an array") { $0.array }
         return issues
     }
 
@@ -93,67 +101,97 @@ public struct CatalogValidator: Sendable {
         var issues: [ValidationIssue] = []
         let headword = w["word"]?.string.flatMap { $0.isEmpty ? nil : $0 }
         let label = headword ?? "#\(index + 1)"
-        func issue(_ m: String) { issues.append(ValidationIssue(file: file, word: label, message: m)) }
-        func text(_ v: JSONValue?) -> String? { v?.string.flatMap { $0.trimmingWhitespace.isEmpty ? nil : $0 } }
+        let fields = Fields(w) { issues.append(ValidationIssue(file: file, word: label, message: $0)) }
+        func issue(_ m: String) { fields.report(m) }
 
-        if let headword {
-            if !seen.insert(headword.lowercased()).inserted { issue("duplicate headword in this category") }
-        } else { issue("missing field 'word'") }
+        if fields.text("word") != nil, let headword, !seen.insert(headword.lowercased()).inserted {
+            issue("duplicate headword in this category")
+        }
 
         var levels: [Level] = []
-        if let raw = w["levels"]?.array, !raw.isEmpty {
-            for value in raw {
-                if let s = value.string, let level = Level(rawValue: s) { levels.append(level) } else {
+        let rawLevels = fields.strings("levels")
+        if let rawLevels {
+            for value in rawLevels {
+                if let level = Level(rawValue: value) { levels.append(level) } else {
                     issue("unknown level '\(value)' (valid: starters, movers, flyers)")
                 }
             }
-            if levels.count == raw.count, levels != Array(Level.allCases.drop { $0 != levels.first }) {
+            if levels.count == rawLevels.count, levels != Array(Level.allCases.drop { $0 != levels.first }) {
                 issue("levels \(levels.map(\.rawValue)) must run from the level of introduction to flyers")
             }
-        } else { issue("missing field 'levels'") }
+        }
 
-        if let cats = w["categories"]?.strings, !cats.isEmpty {
+        if let cats = fields.strings("categories") {
             if let fileID, cats.first != fileID { issue("first category must be the file's own id '\(fileID)'") }
             for c in cats where !knownCategories.contains(c) { issue("unknown category '\(c)'") }
-        } else { issue("missing field 'categories'") }
-
-        if let pos = w["pos"]?.strings, !pos.isEmpty {
-            for p in pos where !Self.partsOfSpeech.contains(p) { issue("unknown part of speech '\(p)'") }
-        } else { issue("missing field 'pos'") }
-
-        let ipa = w["ipa"]?.object
-        for accent in Accent.allCases {
-            if let value = text(ipa?[accent.rawValue]) {
-                if value.contains("/") || value.contains("[") { issue("ipa.\(accent.rawValue) must not contain slashes or brackets") }
-            } else { issue("missing field 'ipa.\(accent.rawValue)'") }
         }
-        if text(w["vi"]) == nil { issue("missing field 'vi'") }
-        let definition = w["definition"]?.object
-        for lang in ["en", "vi"] where text(definition?[lang]) == nil { issue("missing field 'definition.\(lang)'") }
 
-        if let examples = w["examples"]?.object {
-            for level in levels where text(examples[level.rawValue]) == nil { issue("missing example for level '\(level.rawValue)'") }
-            for key in examples.keys.sorted() {
+        if let pos = fields.strings("pos") {
+            for p in pos where !Self.partsOfSpeech.contains(p) { issue("unknown part of speech '\(p)'") }
+        }
+
+        if let ipa = fields.object("ipa") {
+            for accent in Accent.allCases {
+                if let value = ipa.text(accent.rawValue), value.contains("/") || value.contains("[") {
+                    issue("ipa.\(accent.rawValue) must not contain slashes or brackets")
+                }
+            }
+        }
+        _ = fields.text("vi")
+        if let definition = fields.object("definition") {
+            for lang in ["en", "vi"] { _ = definition.text(lang) }
+        }
+
+        if let examples = fields.object("examples") {
+            for level in levels where examples.object[level.rawValue] == nil { issue("missing example for level '\(level.rawValue)'") }
+            for key in examples.object.keys.sorted() {
+                _ = examples.text(key)
                 if let level = Level(rawValue: key) {
-                    if !levels.contains(level), levels.count == (w["levels"]?.array?.count ?? 0) {
+                    if !levels.contains(level), let rawLevels, levels.count == rawLevels.count {
                         issue("example for level '\(key)', which is not among the word's levels")
                     }
                 } else {
                     issue("example for unknown level '\(key)'")
                 }
             }
-        } else { issue("missing field 'examples'") }
+        }
 
-        if let audio = w["audio"] {
-            if let byAccent = audio.object {
-                for (accent, refs) in byAccent {
-                    if Accent(rawValue: accent) == nil { issue("audio for unknown accent '\(accent)'") }
-                    guard let refs = refs.object else { issue("audio.\(accent) must be an object"); continue }
-                    for key in refs.keys where key != "recorded" && key != "legacy" { issue("audio.\(accent).\(key) is not a tier (recorded, legacy)") }
+        if w["audio"] != nil, let byAccent = fields.object("audio", expected: "an object keyed by accent") {
+            for accent in byAccent.object.keys.sorted() {
+                if Accent(rawValue: accent) == nil { issue("audio for unknown accent '\(accent)'") }
+                guard let refs = byAccent.object(accent, expected: "an object keyed by tier (recorded, legacy)") else { continue }
+                for key in refs.object.keys.sorted() {
+                    guard key == "recorded" || key == "legacy" else {
+                        issue("audio.\(accent).\(key) is not a tier (recorded, legacy)")
+                        continue
+                    }
+                    guard let reference = refs.text(key) else { continue }
+                    if let problem = Self.clipReferenceProblem(reference, tier: key) {
+                        issue("audio.\(accent).\(key) '\(reference)' \(problem)")
+                    }
                 }
-            } else { issue("audio must be an object keyed by accent") }
+            }
         }
         return issues
+    }
+
+    /// Why a clip reference may not be used, or nil. A clip is a file under Audio/, named
+    /// relative to it (the reader refuses anything else too, but a category file that names
+    /// /etc/passwd is a mistake, or worse, and should fail validation); a recorded clip may
+    /// also be an http(s) URL.
+    static func clipReferenceProblem(_ reference: String, tier: String) -> String? {
+        let lowered = reference.lowercased()
+        if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") {
+            return tier == "recorded" ? nil : "is a URL; legacy clips are files under Audio/"
+        }
+        if reference.contains("\\") { return "contains a backslash; use '/' between folders" }
+        if reference.hasPrefix("/") || reference.hasPrefix("~") { return "is an absolute path; name the file relative to Audio/" }
+        if reference.split(separator: "/", omittingEmptySubsequences: false).contains(where: { $0 == ".." }) {
+            return "leaves Audio/ ('..'); name a file inside it"
+        }
+        if reference.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) { return "contains control characters" }
+        if reference.contains(":") { return "is neither a path under Audio/ nor an http(s) URL" }
+        return nil
     }
 
     static func isHexColor(_ text: String) -> Bool {
@@ -162,6 +200,71 @@ public struct CatalogValidator: Sendable {
     }
 
     static func describe(_ error: Error) -> String { String(describing: error) }
+}
+
+/// The fields of one JSON object, read with their expected types: a field that is missing,
+/// empty or of another type is reported by its path ("ipa.british") and read as nil, so each
+/// check below runs only on values of the right shape.
+private struct Fields {
+    let object: [String: JSONValue]
+    let path: String
+    let report: (String) -> Void
+
+    init(_ object: [String: JSONValue], path: String = "", report: @escaping (String) -> Void) {
+        self.object = object
+        self.path = path
+        self.report = report
+    }
+
+    /// The value of `key` if `extract` accepts it; otherwise the problem is reported.
+    func value<T>(_ key: String, expected: String, _ extract: (JSONValue) -> T?) -> T? {
+        guard let value = object[key] else {
+            report("missing field '\(path)\(key)'")
+            return nil
+        }
+        guard let typed = extract(value) else {
+            report("field '\(path)\(key)': expected \(expected), found \(value.kind)")
+            return nil
+        }
+        return typed
+    }
+
+    /// A string with more than spaces in it.
+    func text(_ key: String) -> String? {
+        guard let text = value(key, expected: "a string", \.string) else { return nil }
+        if text.trimmingWhitespace.isEmpty {
+            report("field '\(path)\(key)' is empty")
+            return nil
+        }
+        return text
+    }
+
+    /// A whole number ("order": 5, not "5" or 5.5).
+    func wholeNumber(_ key: String) -> Int? {
+        if case .number = object[key] { return value(key, expected: "a whole number", \.integer) }
+        return value(key, expected: "a number", \.integer)
+    }
+
+    /// A non-empty array of strings; an element of another type is reported with its position.
+    func strings(_ key: String) -> [String]? {
+        guard let array = value(key, expected: "an array of strings", \.array) else { return nil }
+        if array.isEmpty {
+            report("field '\(path)\(key)' is empty")
+            return nil
+        }
+        var strings: [String] = []
+        for (i, element) in array.enumerated() {
+            if let s = element.string { strings.append(s) } else {
+                report("field '\(path)\(key)' item \(i + 1): expected a string, found \(element.kind)")
+            }
+        }
+        return strings.count == array.count ? strings : nil
+    }
+
+    /// An object, whose own fields are read with this one's path in front.
+    func object(_ key: String, expected: String = "an object") -> Fields? {
+        value(key, expected: expected, \.object).map { Fields($0, path: path + key + ".", report: report) }
+    }
 }
 
 extension UInt8 {

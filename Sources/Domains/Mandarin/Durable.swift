@@ -25,7 +25,11 @@ enum Durable {
         }
     }
 
+    /// The new file is built with no journal, so a `-wal`, `-shm` or `-journal` beside the target
+    /// belongs to the old file (an older vocab opened it in WAL mode): left there, SQLite would
+    /// apply it to the new file and corrupt it. It goes with the old file.
     static func replace(_ target: String, with temporary: String) throws {
+        for suffix in ["-wal", "-shm", "-journal"] { unlink(target + suffix) }
         guard rename(temporary, target) == 0 else {
             throw MOEError.writeFailed("cannot move the new database to \(target): \(lastError())")
         }

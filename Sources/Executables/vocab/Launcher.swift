@@ -1,5 +1,6 @@
 import Catalog
 import CLICore
+import FileAccess
 import Dispatch
 #if canImport(Glibc)
 import Glibc
@@ -50,7 +51,7 @@ struct Launcher {
         let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
         guard n > 0 else { return nil }
         let exe = String(decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        let dir = FilePath.directory(of: exe)
+        let dir = DurableFile.directory(of: exe)
         for candidate in [dir + "/" + fullProgram, dir + "/../libexec/vocab/" + fullProgram] where access(candidate, X_OK) == 0 {
             return candidate
         }

@@ -1,5 +1,6 @@
 import CSndFile
 import SndFileShim
+import FileAccess
 import Foundation
 
 /// Mono audio samples in the range -1...1.
@@ -60,10 +61,18 @@ public enum AudioFile {
     /// Peak amplitude below this is silence.
     public static let silenceThreshold: Float = 0.01
 
-    /// Decodes a file to mono samples (channels are averaged).
+    /// Decodes a file to mono samples (channels are averaged). Only regular files are opened:
+    /// a FIFO or a device named like a clip would block the reader or never end.
     public static func read(_ path: String) throws -> PCM {
+        let fd: Int32
+        do {
+            fd = try ContainedFile.openRegular(path)
+        } catch let error as FileError {
+            throw AudioError.unreadable(path: path, reason: error.description)
+        }
         var info = SF_INFO()
-        guard let file = vocab_sf_open(path, Int32(SFM_READ), &info) else {
+        guard let file = vocab_sf_open_fd(fd, Int32(SFM_READ), &info, 1) else {
+            close(fd)
             throw AudioError.unreadable(path: path, reason: String(cString: vocab_sf_strerror(nil)))
         }
         defer { vocab_sf_close(file) }
@@ -107,7 +116,8 @@ public enum AudioFile {
     public static func write(_ pcm: PCM, to path: String, format: AudioFormat) throws {
         let directory = (path as NSString).deletingLastPathComponent
         if !directory.isEmpty { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) }
-        let temporary = "\(directory.isEmpty ? "." : directory)/.\((path as NSString).lastPathComponent).\(getpid()).tmp"
+        // Named for its process, so a run that was killed while writing is cleaned up after.
+        let temporary = TemporaryFile.path(beside: path, tag: "writing")
         var info = SF_INFO()
         info.samplerate = Int32(pcm.sampleRate)
         info.channels = 1

@@ -1,3 +1,5 @@
+import App
+import AppCore
 import ArgumentParser
 import Cache
 import Catalog
@@ -48,17 +50,17 @@ struct WordsCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Only words of this level (starters, movers, flyers).")
     var level: LevelOption?
 
-    @Option(name: .long, help: "At most this many words (1-10000).")
-    var limit: Int = CatalogService.defaultPageSize
+    @Option(name: .long, parsing: .unconditional, help: "At most this many words (\(Limits.page.lowerBound)-\(Limits.page.upperBound)).")
+    var limit: Int = Limits.defaultPage
 
-    @Option(name: .long, help: "Skip this many words first.")
+    @Option(name: .long, parsing: .unconditional, help: "Skip this many words first.")
     var offset: Int = 0
 
     @OptionGroup var options: GlobalOptions
 
     func validate() throws {
-        guard (1...10_000).contains(limit) else { throw ValidationError("--limit must be between 1 and 10000.") }
-        guard offset >= 0 else { throw ValidationError("--offset cannot be negative.") }
+        _ = try checked { () throws(Failure) in try InputRules.bounded(limit, name: "--limit", range: Limits.page) }
+        _ = try checked { () throws(Failure) in try InputRules.bounded(offset, name: "--offset", range: Limits.offset) }
     }
 
     func run() async throws {
@@ -82,11 +84,15 @@ struct ShowCommand: AsyncParsableCommand {
 
     @OptionGroup var options: GlobalOptions
 
+    func validate() throws {
+        _ = try checked { () throws(Failure) in try InputRules.text(word, name: "word", pathSafe: false) }
+    }
+
     func run() async throws {
         let catalog = try await options.openCatalog()
         let words = try await catalog.lookup(word)
         if options.json {
-            try Output.json(words)
+            try Output.json(WordEntries(word: words.first?.word ?? word, entries: words))
             return
         }
         for (i, w) in words.enumerated() {
@@ -123,18 +129,18 @@ struct SearchCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Mandarin readings in bopomofo (zhuyin), tones optional.")
     var bopomofo: String?
 
-    @Option(name: .long, help: "At most this many results (1-1000).")
-    var limit: Int = CatalogService.defaultSearchLimit
+    @Option(name: .long, parsing: .unconditional, help: "At most this many results (\(Limits.search.lowerBound)-\(Limits.search.upperBound)).")
+    var limit: Int = Limits.defaultSearch
 
     @OptionGroup var options: GlobalOptions
 
     func validate() throws {
-        guard (1...1000).contains(limit) else { throw ValidationError("--limit must be between 1 and 1000.") }
+        _ = try checked { () throws(Failure) in try InputRules.bounded(limit, name: "--limit", range: Limits.search) }
         guard [text, pinyin, bopomofo].compactMap({ $0 }).count == 1 else {
             throw ValidationError("Give exactly one of TEXT, --pinyin or --bopomofo.")
         }
         try MOEReadingSearch.validate(pinyin: pinyin, bopomofo: bopomofo)
-        if let text, text.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("Give some text to search for.") }
+        if let text { _ = try checked { () throws(Failure) in try InputRules.text(text, name: "search text", pathSafe: false) } }
     }
 
     func run() async throws {
@@ -145,11 +151,11 @@ struct SearchCommand: AsyncParsableCommand {
         let catalog = try await options.openCatalog()
         let words = try await catalog.search(text, limit: limit)
         if options.json {
-            try Output.json(words)
+            try Output.json(SearchResults(query: text, limit: limit, results: words))
             return
         }
         if words.isEmpty {
-            Output.line("No words match '\(text)'.")
+            Output.line("No words match '\(Failure.quote(text))'.")
             return
         }
         for w in words {
@@ -176,9 +182,9 @@ struct IndexCommand: AsyncParsableCommand {
         let words = try await catalog.wordCount()
         if options.json {
             struct Report: Encodable { let database: String; let categories: Int; let words: Int }
-            try Output.json(Report(database: env.catalogDatabase, categories: categories, words: words))
+            try Output.json(Report(database: env.home.catalogDatabase, categories: categories, words: words))
         } else {
-            Output.line("Indexed \(words) words in \(categories) categories into \(env.catalogDatabase)")
+            Output.line("Indexed \(words) words in \(categories) categories into \(env.home.catalogDatabase)")
         }
     }
 }
@@ -227,8 +233,8 @@ struct StatsCommand: AsyncParsableCommand {
             struct Report: Encodable {
                 let cache: CacheStatistics; let hitRate: Double; let catalogDatabase: String; let cacheDatabase: String; let categories: String
             }
-            try Output.json(Report(cache: stats, hitRate: stats.hitRate, catalogDatabase: env.catalogDatabase,
-                                   cacheDatabase: env.cacheDatabase, categories: env.categoriesDirectory))
+            try Output.json(Report(cache: stats, hitRate: stats.hitRate, catalogDatabase: env.home.catalogDatabase,
+                                   cacheDatabase: env.home.cacheDatabase, categories: env.categoriesDirectory))
             return
         }
         Output.line("Query cache (category, level)")
@@ -237,8 +243,8 @@ struct StatsCommand: AsyncParsableCommand {
         Output.line("  invalidations  \(stats.invalidations)")
         Output.line("  entries        \(stats.entries)")
         Output.line(String(format: "  hit rate       %.0f%%", stats.hitRate * 100))
-        Output.line("Catalog database  \(env.catalogDatabase)")
-        Output.line("Cache database    \(env.cacheDatabase)")
+        Output.line("Catalog database  \(env.home.catalogDatabase)")
+        Output.line("Cache database    \(env.home.cacheDatabase)")
         Output.line("Categories        \(env.categoriesDirectory)")
     }
 }

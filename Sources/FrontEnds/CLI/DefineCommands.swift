@@ -1,4 +1,6 @@
 import CLICore
+import App
+import AppCore
 import ArgumentParser
 import Catalog
 import Foundation
@@ -44,14 +46,14 @@ struct DefineCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard !word.trimmingCharacters(in: .whitespaces).isEmpty else { throw ValidationError("Give a word to define.") }
+        _ = try checked { () throws(Failure) in try InputRules.text(word, name: "word", pathSafe: false) }
         try validateLanguage(lang)
     }
 
     func run() async throws {
-        let env = options.environment
         let catalog = try await options.openCatalog()
-        let store = try env.openUserStore()
-        let service = try dictionary.definitionService(env, store: store, verbose: options.verbose)
+        let store = try options.services.userStore()
+        let service = try dictionary.definitionService(options.services, store: store, verbose: options.verbose)
         let result = try await WordDefiner(catalog: catalog, definitions: service).define(word, lang: lang, refresh: refresh)
         if options.json {
             try Output.datedJSON(DefinitionJSON(result))
@@ -59,6 +61,11 @@ struct DefineCommand: AsyncParsableCommand {
         }
         DefinitionText(result: result, all: all).print()
     }
+}
+
+/// A --timeout in seconds, as both commands that ask a service take it.
+func validateTimeout(_ timeout: Double) throws {
+    guard (0.1...60).contains(timeout) else { throw ValidationError("--timeout must be between 0.1 and 60 seconds (got \(timeout)).") }
 }
 
 /// Language codes go into a URL path; keep them to what codes look like ("en", "pt-br").
@@ -195,13 +202,13 @@ struct RandomCommand: AsyncParsableCommand {
               vocab random --count 10 --seed 42 --page 2 --json
             """)
 
-    @Option(name: .long, help: "How many words (1-500).")
+    @Option(name: .long, parsing: .unconditional, help: "How many words (1-500).")
     var count: Int = 20
 
     @Option(name: .long, help: "Language code for the service; catalog words are English.")
     var lang: String = "en"
 
-    @Option(name: .long, help: "Which page of a seeded catalog draw (from 1).")
+    @Option(name: .long, parsing: .unconditional, help: "Which page of a seeded catalog draw (from 1).")
     var page: Int = 1
 
     @Option(name: .long, help: "Draw reproducibly from the catalog with this seed (skips the service).")
@@ -213,22 +220,22 @@ struct RandomCommand: AsyncParsableCommand {
         valueName: "url"))
     var randomURL: String?
 
-    @Option(name: .long, help: ArgumentHelp("Seconds to wait for the service before using the catalog (0.1-60).", valueName: "seconds"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Seconds to wait for the service before using the catalog (0.1-60).", valueName: "seconds"))
     var timeout: Double = 4
 
     @OptionGroup var options: GlobalOptions
 
     func validate() throws {
-        guard (1...500).contains(count) else { throw ValidationError("--count must be between 1 and 500.") }
-        guard page >= 1 else { throw ValidationError("--page starts at 1.") }
-        guard (0.1...60).contains(timeout) else { throw ValidationError("--timeout must be between 0.1 and 60 seconds.") }
+        _ = try checked { () throws(Failure) in try InputRules.bounded(count, name: "--count", range: 1...500) }
+        guard page >= 1 else { throw ValidationError("--page starts at 1 (got \(page)).") }
+        try validateTimeout(timeout)
         try validateLanguage(lang)
     }
 
     func run() async throws {
         let env = options.environment
         let endpoint = try Endpoint.resolve(flag: ("--random-url", randomURL), variable: "VOCAB_RANDOM_URL",
-                                            config: ("randomURL", try env.userConfig().randomURL), fallback: RandomWordClient.defaultBaseURL)
+                                            config: ("randomURL", try options.services.config().randomURL), fallback: RandomWordClient.defaultBaseURL)
         if options.verbose && seed == nil { Output.error("vocab: random words from \(endpoint.url) (from \(endpoint.origin)).") }
         var requestOptions = DictionaryAPIClient.defaultOptions
         requestOptions.timeout = timeout

@@ -1,8 +1,10 @@
-import CLICore
+import App
+import AppCore
 import ArgumentParser
 import Catalog
+import CLICore
 
-/// Options every catalog command shares.
+/// Options every command shares.
 public struct GlobalOptions: ParsableArguments, Sendable {
     @Option(name: .long, help: ArgumentHelp(
         "Folder of category JSON files.",
@@ -26,17 +28,39 @@ public struct GlobalOptions: ParsableArguments, Sendable {
 
     var environment: VocabEnvironment { VocabEnvironment(categories: categories, home: home) }
 
+    /// The services of this command, built by the composition root.
+    var services: VocabServices { VocabServices(environment: environment) }
+
     func openCatalog(force: Bool = false) async throws -> CatalogService {
         try await environment.openCatalog(verbose: verbose, force: force)
     }
 }
 
-/// Parses `--level`, listing the valid levels when it is not one.
+/// `--level`, in any case; argument-parser lists the valid levels when it is not one.
 struct LevelOption: ExpressibleByArgument, Sendable {
     let level: Level
     init?(argument: String) {
-        guard let level = Level(rawValue: argument.lowercased()) else { return nil }
+        guard let level = try? InputRules.level(argument) else { return nil }
         self.level = level
     }
     static var allValueStrings: [String] { Level.allCases.map(\.rawValue) }
+}
+
+extension Accent: ExpressibleByArgument {
+    /// Any spelling `Accent.parse` knows (british, uk, en-gb, american, us…).
+    public init?(argument: String) {
+        guard let accent = Accent.parse(argument) else { return nil }
+        self = accent
+    }
+    public static var allValueStrings: [String] { allCases.map(\.rawValue) }
+}
+
+/// The shared input rules, as argument-parser's validation: a refused value is reported with
+/// the usage line, like any other bad option.
+func checked<T>(_ body: () throws(Failure) -> T) throws -> T {
+    do {
+        return try body()
+    } catch {
+        throw ValidationError(error.message)
+    }
 }

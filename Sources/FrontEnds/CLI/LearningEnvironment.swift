@@ -1,69 +1,12 @@
+import App
+import AppCore
 import CLICore
 import ArgumentParser
 import Catalog
 import Foundation
 import HTTPFetch
-import Library
 import Definitions
 import Store
-
-extension VocabEnvironment {
-    /// The learner's own data (saved words, quiz history, downloaded definitions). Kept apart
-    /// from catalog.sqlite, which is rebuilt from Categories/ and replaced whole.
-    public var userDatabase: String { home + "/user.sqlite" }
-
-    /// Settings that outlive one command line; see `UserConfig`.
-    public var configFile: String { home + "/config.json" }
-
-    func openUserStore() throws -> SQLiteDocumentStore {
-        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
-        return try SQLiteDocumentStore(path: userDatabase)
-    }
-
-    /// A missing file is an empty configuration; a broken one is an error, not silently ignored.
-    func userConfig() throws -> UserConfig {
-        guard let data = FileManager.default.contents(atPath: configFile) else { return UserConfig() }
-        do {
-            return try JSONDecoder().decode(UserConfig.self, from: data)
-        } catch {
-            throw CommandFailure("\(configFile) is not valid: expected an object like {\"dictionaryURL\": \"https://…\", \"randomURL\": \"https://…\"}.",
-                                 exitCode: 65)
-        }
-    }
-}
-
-/// `config.json` in the vocab home folder. Every key is optional.
-///
-///     {"dictionaryURL": "https://api.dictionaryapi.dev", "randomURL": "https://random-word-api.herokuapp.com"}
-struct UserConfig: Decodable, Sendable {
-    var dictionaryURL: String?
-    var randomURL: String?
-}
-
-/// A service base URL and which setting chose it, for --verbose and error messages.
-struct Endpoint: Sendable {
-    var url: String
-    var origin: String
-
-    /// Precedence: the flag, then the environment variable, then config.json, then the default.
-    static func resolve(flag: (name: String, value: String?), variable: String, config: (key: String, value: String?),
-                        fallback: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Endpoint {
-        let chosen: Endpoint
-        if let value = flag.value {
-            chosen = Endpoint(url: value, origin: flag.name)
-        } else if let value = environment[variable], !value.isEmpty {
-            chosen = Endpoint(url: value, origin: "$" + variable)
-        } else if let value = config.value, !value.isEmpty {
-            chosen = Endpoint(url: value, origin: "config.json \(config.key)")
-        } else {
-            chosen = Endpoint(url: fallback, origin: "default")
-        }
-        guard chosen.url.hasPrefix("http://") || chosen.url.hasPrefix("https://") else {
-            throw CommandFailure("\(chosen.origin) is '\(chosen.url)': it must be an http:// or https:// URL.", exitCode: 64)
-        }
-        return chosen
-    }
-}
 
 /// Options of commands that ask the online dictionary.
 struct DictionaryOptions: ParsableArguments, Sendable {
@@ -73,11 +16,11 @@ struct DictionaryOptions: ParsableArguments, Sendable {
         valueName: "url"))
     var dictionaryURL: String?
 
-    @Option(name: .long, help: ArgumentHelp("Seconds to wait for the online service before using saved data (0.1-60).", valueName: "seconds"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Seconds to wait for the online service before using saved data (0.1-60).", valueName: "seconds"))
     var timeout: Double = 4
 
     func validate() throws {
-        guard (0.1...60).contains(timeout) else { throw ValidationError("--timeout must be between 0.1 and 60 seconds.") }
+        try validateTimeout(timeout)
     }
 
     var requestOptions: HTTPRequestOptions {
@@ -87,17 +30,16 @@ struct DictionaryOptions: ParsableArguments, Sendable {
         return options
     }
 
-    func endpoint(_ env: VocabEnvironment) throws -> Endpoint {
+    func endpoint(_ services: VocabServices) throws -> Endpoint {
         try Endpoint.resolve(flag: ("--dictionary-url", dictionaryURL), variable: "VOCAB_DICTIONARY_URL",
-                             config: ("dictionaryURL", try env.userConfig().dictionaryURL), fallback: DictionaryAPIClient.defaultBaseURL)
+                             config: ("dictionaryURL", try services.config().dictionaryURL), fallback: DictionaryAPIClient.defaultBaseURL)
     }
 
     /// The dictionary with its saved answers in the user's store.
-    func definitionService(_ env: VocabEnvironment, store: any DocumentStore, verbose: Bool) throws -> DefinitionService {
-        let endpoint = try endpoint(env)
+    func definitionService(_ services: VocabServices, store: any DocumentStore, verbose: Bool) throws -> DefinitionService {
+        let endpoint = try endpoint(services)
         if verbose { Output.error("vocab: dictionary \(endpoint.url) (from \(endpoint.origin)).") }
-        let client = DictionaryAPIClient(http: CurlHTTPClient(), baseURL: endpoint.url, options: requestOptions)
-        return DefinitionService(client: client, store: store)
+        return services.definitionService(endpoint: endpoint, options: requestOptions, store: store)
     }
 }
 

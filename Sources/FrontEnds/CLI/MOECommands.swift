@@ -1,16 +1,13 @@
 import CLICore
+import App
+import AppCore
 import ArgumentParser
+import FileAccess
 import Foundation
 import Mandarin
 
 // Commands for the Taiwan Ministry of Education's revised Mandarin dictionary (重編國語辭典修訂本).
 // The dictionary is imported once from a local dict-revised.json; vocab never downloads it.
-
-extension VocabEnvironment {
-    var moeDatabase: String { home + "/moe.sqlite" }
-
-    func openMOE() throws -> MOEDictionary { try MOEDictionary(path: moeDatabase) }
-}
 
 struct ImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -47,12 +44,12 @@ struct ImportMOECommand: AsyncParsableCommand {
     func run() async throws {
         let env = options.environment
         do {
-            try FileManager.default.createDirectory(atPath: env.home, withIntermediateDirectories: true)
+            try DurableFile.createDirectory(env.home.root)
         } catch {
-            throw MOEError.writeFailed("cannot create the home folder \(env.home)")
+            throw MOEError.writeFailed("cannot create the home folder \(env.home.root)")
         }
         let display = MOEProgressLine(enabled: Output.stderrIsTerminal, name: (path as NSString).lastPathComponent)
-        let importer = MOEImporter(databasePath: env.moeDatabase, progress: display.show)
+        let importer = MOEImporter(databasePath: env.home.moeDatabase, progress: display.show)
         let summary: ImportSummary
         do {
             // The progress line goes before any message, success or error.
@@ -122,13 +119,13 @@ struct LookupCommand: AsyncParsableCommand {
     @OptionGroup var options: GlobalOptions
 
     func validate() throws {
-        guard !title.trimmingCharacters(in: .whitespaces).isEmpty else { throw ValidationError("Give a word or character to look up.") }
+        _ = try checked { () throws(Failure) in try InputRules.text(title, name: "word or character") }
     }
 
     func run() async throws {
-        let entries = try options.environment.openMOE().lookup(title)
+        let entries = try options.services.mandarin().lookup(title)
         if options.json {
-            try Output.json(entries)
+            try Output.json(MOEEntries(title: entries.first?.title ?? title, entries: entries))
             return
         }
         Output.line(entries.map { EntryText.lines($0).joined(separator: "\n") }.joined(separator: "\n\n"))
@@ -160,8 +157,8 @@ struct StrokesCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Only characters under this radical (水, or a variant such as 氵).")
     var radical: String?
 
-    @Option(name: .long, help: "At most this many characters (1-10000).")
-    var limit: Int = 200
+    @Option(name: .long, parsing: .unconditional, help: "At most this many characters (\(Limits.characters.lowerBound)-\(Limits.characters.upperBound)).")
+    var limit: Int = Limits.defaultCharacters
 
     @OptionGroup var options: GlobalOptions
 
@@ -171,16 +168,16 @@ struct StrokesCommand: AsyncParsableCommand {
     func validate() throws {
         guard !words.isEmpty else { throw ValidationError("Give a stroke count, like 6.") }
         guard words.count == 1, let value = Int(count.trimmingCharacters(in: .whitespaces)), value > 0 else {
-            throw ValidationError("The stroke count must be a whole number of 1 or more, like 6 (got '\(count)').")
+            throw ValidationError("The stroke count must be a whole number of 1 or more, like 6 (got '\(Failure.quote(count))').")
         }
-        guard (1...10_000).contains(limit) else { throw ValidationError("--limit must be between 1 and 10000.") }
+        _ = try checked { () throws(Failure) in try InputRules.bounded(limit, name: "--limit", range: Limits.characters) }
         if let radical { try MOERadicalInput.validate(radical) }
     }
 
     func run() async throws {
-        let list = try options.environment.openMOE().characters(strokes: strokes, radical: radical, limit: limit)
+        let list = try options.services.mandarin().characters(strokes: strokes, radical: radical, limit: limit)
         if options.json {
-            try Output.json(list)
+            try Output.json(CharacterPage(strokes: strokes, radical: radical, list: list))
             return
         }
         let under = radical.map { " under the radical \(list.characters.first?.radical ?? $0)" } ?? ""
@@ -216,31 +213,31 @@ struct RadicalCommand: AsyncParsableCommand {
     @Argument(help: "One radical character, such as 水.")
     var radical: String
 
-    @Option(name: .long, help: "At most this many characters (1-10000).")
-    var limit: Int = 200
+    @Option(name: .long, parsing: .unconditional, help: "At most this many characters (\(Limits.characters.lowerBound)-\(Limits.characters.upperBound)).")
+    var limit: Int = Limits.defaultCharacters
 
     @OptionGroup var options: GlobalOptions
 
     func validate() throws {
         try MOERadicalInput.validate(radical)
-        guard (1...10_000).contains(limit) else { throw ValidationError("--limit must be between 1 and 10000.") }
+        _ = try checked { () throws(Failure) in try InputRules.bounded(limit, name: "--limit", range: Limits.characters) }
     }
 
     func run() async throws {
-        let dictionary = try options.environment.openMOE()
+        let dictionary = try options.services.mandarin()
         let list = try dictionary.characters(radical: radical, limit: limit)
         if options.json {
-            try Output.json(list)
+            try Output.json(CharacterPage(strokes: nil, radical: radical, list: list))
             return
         }
         let typed = radical.trimmingCharacters(in: .whitespaces)
         guard let first = list.characters.first else {
-            var message = "No characters under the radical \(typed)."
+            // Not found, like an unknown word: exit 1, with the hint that usually helps.
+            var hint: String?
             if let filed = try dictionary.radical(of: typed), filed != typed {
-                message += " \(typed) itself is filed under the radical \(filed): try 'vocab radical \(filed)'."
+                hint = "\(typed) itself is filed under the radical \(filed): try 'vocab radical \(filed)'."
             }
-            Output.line(message)
-            return
+            throw Failure(.notFound, code: "unknown_radical", message: "no characters under the radical \(typed).", hint: hint)
         }
         var lines = ["\(MOEText.counted(list.total, "character")) under the radical \(first.radical ?? typed), by strokes beyond the radical:"]
         let titleWidth = MOEText.titleWidth(list)
@@ -261,16 +258,18 @@ struct MOEReadingSearch {
 
     /// Refuses queries with nothing to search once tones and punctuation are dropped.
     static func validate(pinyin: String?, bopomofo: String?) throws {
+        if let pinyin { _ = try checked { () throws(Failure) in try InputRules.text(pinyin, name: "pinyin", pathSafe: false) } }
+        if let bopomofo { _ = try checked { () throws(Failure) in try InputRules.text(bopomofo, name: "bopomofo", pathSafe: false) } }
         if let pinyin, ReadingKey.pinyin(pinyin).isEmpty {
-            throw ValidationError("--pinyin needs pinyin letters, like xing or xíng (got '\(pinyin)').")
+            throw ValidationError("--pinyin needs pinyin letters, like xing or xíng (got '\(Failure.quote(pinyin))').")
         }
         if let bopomofo, ReadingKey.bopomofo(bopomofo).isEmpty {
-            throw ValidationError("--bopomofo needs zhuyin letters, like ㄒㄧㄥ (got '\(bopomofo)').")
+            throw ValidationError("--bopomofo needs zhuyin letters, like ㄒㄧㄥ (got '\(Failure.quote(bopomofo))').")
         }
     }
 
     func run() throws {
-        let dictionary = try options.environment.openMOE()
+        let dictionary = try options.services.mandarin()
         let matches = try pinyin.map { try dictionary.search(pinyin: $0, limit: limit) }
             ?? dictionary.search(bopomofo: bopomofo ?? "", limit: limit)
         if options.json {
@@ -278,7 +277,7 @@ struct MOEReadingSearch {
             return
         }
         guard !matches.isEmpty else {
-            Output.line("No readings match '\(pinyin ?? bopomofo ?? "")'.")
+            Output.line("No readings match '\(Failure.quote(pinyin ?? bopomofo ?? ""))'.")
             return
         }
         let titleWidth = min(12, matches.map { Output.displayWidth($0.title) }.max() ?? 0) + 2
@@ -295,8 +294,8 @@ struct MOEReadingSearch {
 enum MOERadicalInput {
     static func validate(_ radical: String) throws {
         let text = radical.trimmingCharacters(in: .whitespaces)
-        guard text.count == 1, text.unicodeScalars.allSatisfy({ $0.value > 0x7F }) else {
-            throw ValidationError("Give one radical character, like 水 or 氵 (got '\(radical)').")
+        guard text.count == 1, text.unicodeScalars.allSatisfy({ $0.value > 0x7F && !InputRules.isForbidden($0) }) else {
+            throw ValidationError("Give one radical character, like 水 or 氵 (got '\(Failure.quote(radical))').")
         }
     }
 }
@@ -331,7 +330,7 @@ enum MOEText {
     static func print(_ lines: [String], more list: CharacterList) {
         var lines = lines
         if list.total > list.characters.count {
-            lines.append("… \(grouped(list.total - list.characters.count)) more: use --limit \(min(10_000, list.total))")
+            lines.append("… \(grouped(list.total - list.characters.count)) more: use --limit \(min(Limits.characters.upperBound, list.total))")
         }
         Output.line(lines.joined(separator: "\n"))
     }

@@ -1,9 +1,12 @@
 import CLICore
+import App
+import AppCore
 import ArgumentParser
 import Catalog
 import Foundation
-import Library
+import Learners
 import Quiz
+import SeededRandom
 
 struct QuizCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -27,7 +30,7 @@ struct QuizCommand: AsyncParsableCommand {
             """)
 
     enum From: String, ExpressibleByArgument, CaseIterable, Sendable { case catalog, library }
-    enum Answers: String, ExpressibleByArgument, CaseIterable, Sendable { case vi, en }
+    enum Answers: String, ExpressibleByArgument, CaseIterable, Sendable { case vi, en, reading }
 
     @Option(name: .long, help: "Ask words from the whole catalog or from your library.")
     var from: From = .catalog
@@ -38,13 +41,13 @@ struct QuizCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Only words of this level (starters, movers, flyers).")
     var level: LevelOption?
 
-    @Option(name: .long, help: "How many questions (1-100).")
+    @Option(name: .long, parsing: .unconditional, help: "How many questions (1-100).")
     var questions: Int = 10
 
-    @Option(name: .long, help: ArgumentHelp("Seconds for the whole quiz; 0 for no limit.", valueName: "seconds"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Seconds for the whole quiz; 0 for no limit.", valueName: "seconds"))
     var time: Int = 60
 
-    @Option(name: .long, help: "Meanings to choose from: vi (Vietnamese) or en (English definitions).")
+    @Option(name: .long, help: "Answers to choose from: vi (Vietnamese), en (English definitions), or reading (pinyin of saved Mandarin words).")
     var answers: Answers = .vi
 
     @Option(name: .long, help: "Same seed, same questions in the same order.")
@@ -53,36 +56,45 @@ struct QuizCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Show past quiz results instead of starting a quiz.")
     var history = false
 
-    @Option(name: .long, help: "With --history: at most this many results (1-1000).")
+    @Option(name: .long, parsing: .unconditional, help: "With --history: at most this many results (1-1000).")
     var limit: Int = 20
 
+    @OptionGroup var learner: LearnerOption
     @OptionGroup var options: GlobalOptions
 
     func validate() throws {
-        guard (1...100).contains(questions) else { throw ValidationError("--questions must be between 1 and 100.") }
-        guard (0...86_400).contains(time) else { throw ValidationError("--time must be between 0 and 86400 seconds.") }
-        guard (1...1000).contains(limit) else { throw ValidationError("--limit must be between 1 and 1000.") }
+        _ = try checked { () throws(Failure) in try InputRules.bounded(questions, name: "--questions", range: 1...100) }
+        _ = try checked { () throws(Failure) in try InputRules.bounded(time, name: "--time", range: 0...86_400) }
+        _ = try checked { () throws(Failure) in try InputRules.bounded(limit, name: "--limit", range: 1...1000) }
     }
 
     func run() async throws {
-        let store = try options.environment.openUserStore()
+        let store = try options.services.userStore()
         let results = QuizHistory(store: store)
         if history {
             try HistoryText.show(try await results.recent(limit: limit), json: options.json)
             return
         }
         let catalog = try await options.openCatalog()
-        let library = WordLibrary(store: store, catalog: catalog)
         let language = AnswerLanguage(rawValue: answers.rawValue)!
-        let builder = try await QuizPlanner(catalog: catalog, library: library)
-            .builder(source: from == .library ? .library : .catalog, category: category, level: level?.level, answers: language)
+        var source = QuizSource.catalog
+        if from == .library {
+            let services = options.services
+            let learning = services.learning(catalog: catalog, store: try services.learnerStore())
+            let learner = try await learning.learner(named: self.learner.user)
+            let (items, distractors) = try await learning.quizItems(of: learner, answers: language)
+            source = .items(items, extraDistractors: distractors, label: "\(learner.name == Learner.localName ? "your" : learner.name + "'s") library has no saved words")
+        }
+        let builder = try await QuizPlanner(catalog: catalog)
+            .builder(source: source, category: category, level: level?.level, answers: language)
         // A short seed, so a quiz worth repeating can be asked for again by typing it.
         let seed = self.seed ?? UInt64.random(in: 1...999_999)
         var rng = SeededGenerator(seed: seed)
         let asked = try builder.questions(count: questions, using: &rng)
 
         let screen = QuizScreen(json: options.json, interactive: isatty(STDIN_FILENO) != 0)
-        let title = [from == .library ? "your library" : nil, category, level?.level.rawValue].compactMap { $0 }
+        let scope: String? = from == .library ? "your library" : nil
+        let title = [scope, category, level?.level.rawValue].compactMap { $0 }
         screen.say("Quiz: \(asked.count) question\(asked.count == 1 ? "" : "s")"
                    + (title.isEmpty ? " from the catalog" : " · " + title.joined(separator: " · "))
                    + (time > 0 ? " · \(time) s" : "") + " · answer 1-4 or a-d, q to stop · seed \(seed)")

@@ -1,45 +1,25 @@
-import CLICore
+import App
+import AppCore
 import ArgumentParser
-import AudioFile
 import Audio
+import AudioFile
 import Catalog
+import CLICore
 import Foundation
-
-/// One clip to render, as handed to a worker process.
-struct RenderJob: Codable, Sendable {
-    var word: String
-    var accent: Accent
-    var references: AudioReferences?
-    var path: String
-    var format: AudioFormat
-}
-
-/// One line of the manifest.
-struct RenderResult: Codable, Sendable {
-    enum Status: String, Codable { case rendered, kept, failed }
-    var word: String
-    var accent: Accent
-    var status: Status
-    var tier: Tier?
-    var source: String?
-    var duration: Double?
-    var path: String
-    var error: String?
-    var skipped: [TierSkip]?
-}
 
 struct RenderCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
         abstract: "Render pronunciations for many words at once, on every core.",
         discussion: """
-            Renders a category, a level, both, or (with neither) the whole catalog, to \
-            DIR/<accent>/<word>.<format>, and writes DIR/manifest.json (or .csv) listing word, \
-            accent, tier, duration and path. Clips already rendered and valid are kept, so an \
-            interrupted run resumes where it stopped (--force renders everything again). Each \
-            file is written to a temporary name and renamed, so no half-written clip is left. \
-            A failure on one word is reported and the batch goes on; the exit code is 1 if any \
-            clip failed. espeak-ng can only run one synthesis per process, so the work is \
+            Renders a category, a level, both, or (with neither) the whole catalog, one clip per \\
+            entry and accent, to DIR/<accent>/catalog/<category>/<word>.<format>, and writes \\
+            DIR/manifest.json (or .csv) listing word, entry, accent, tier, source, duration and \\
+            path. Clips already rendered from the same clip references are kept, so an \\
+            interrupted run resumes where it stopped (--force renders everything again). Each \\
+            file is written to a temporary name and renamed, so no half-written clip is left. \\
+            A failure on one word is reported and the batch goes on; the exit code is 1 if any \\
+            clip failed. espeak-ng can only run one synthesis per process, so the work is \\
             shared among --jobs worker processes.
 
             Examples:
@@ -47,14 +27,24 @@ struct RenderCommand: AsyncParsableCommand {
               vocab render --accent both --out all-clips --format ogg --manifest csv
             """)
 
+    enum AccentChoice: String, ExpressibleByArgument, CaseIterable, Sendable {
+        case british, american, both
+        init?(argument: String) {
+            if argument.lowercased() == "both" { self = .both; return }
+            guard let accent = Accent.parse(argument) else { return nil }
+            self = accent == .british ? .british : .american
+        }
+        var accents: [Accent] { self == .both ? Accent.allCases : [self == .british ? .british : .american] }
+    }
+
     @Option(name: .long, help: "Only this category.")
     var category: String?
 
     @Option(name: .long, help: "Only words of this level (starters, movers, flyers).")
     var level: LevelOption?
 
-    @Option(name: .long, help: "british, american or both.")
-    var accent: String = "both"
+    @Option(name: .long, help: "british, american or both (also uk, us).")
+    var accent: AccentChoice = .both
 
     @Option(name: .long, help: "Output folder.")
     var out: String
@@ -63,9 +53,9 @@ struct RenderCommand: AsyncParsableCommand {
     var format: AudioFormat = .wav
 
     @Option(name: .long, help: "Manifest format: json or csv.")
-    var manifest: String = "json"
+    var manifest: RenderManifest.Format = .json
 
-    @Option(name: .long, help: "Worker processes (default: one per core).")
+    @Option(name: .long, parsing: .unconditional, help: "Worker processes, 1-64 (default: one per core).")
     var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
     @Flag(name: .long, help: "Render again even clips that already exist.")
@@ -73,92 +63,88 @@ struct RenderCommand: AsyncParsableCommand {
 
     @OptionGroup var options: GlobalOptions
 
-    var accents: [Accent] { accent.lowercased() == "both" ? Accent.allCases : Accent.parse(accent).map { [$0] } ?? [] }
-
     func validate() throws {
-        if accents.isEmpty { throw ValidationError("--accent must be british, american or both.") }
-        if !["json", "csv"].contains(manifest) { throw ValidationError("--manifest must be json or csv.") }
-        if !(1...64).contains(jobs) { throw ValidationError("--jobs must be between 1 and 64.") }
+        _ = try checked { () throws(Failure) in try InputRules.bounded(jobs, name: "--jobs", range: 1...64) }
     }
 
     func run() async throws {
-        let env = options.environment
         let catalog = try await options.openCatalog()
-        let words = try await catalog.allWords(category: category, level: level?.level)
-        let outDir = URL(fileURLWithPath: out).standardizedFileURL.path
-        try FileManager.default.createDirectory(atPath: outDir, withIntermediateDirectories: true)
-        let manifestPath = "\(outDir)/manifest.\(manifest)"
-        let previous = force ? [:] : Self.previousResults(in: outDir)
-
-        // One clip per (headword, accent): a headword in two categories is rendered once.
-        var seen: Set<String> = []
-        var pending: [RenderJob] = []
-        var results: [RenderResult] = []
-        for word in words {
-            for accent in accents where seen.insert("\(accent.rawValue)/\(ClipNaming.slug(word.word))").inserted {
-                let path = "\(outDir)/\(accent.rawValue)/\(ClipNaming.slug(word.word)).\(format.fileExtension)"
-                if !force, let info = try? AudioFile.inspect(path) {
-                    let old = previous[path]
-                    results.append(RenderResult(word: word.word, accent: accent, status: .kept, tier: old?.tier, source: old?.source,
-                                                duration: (info.duration * 1000).rounded() / 1000, path: path))
-                } else {
-                    pending.append(RenderJob(word: word.word, accent: accent, references: word.audio(for: accent), path: path, format: format))
-                }
+        let entries = try await catalog.allEntries(category: category, level: level?.level)
+        let store = ClipStore(root: URL(fileURLWithPath: out).standardizedFileURL.path)
+        // One clip per entry and accent: a word listed under two categories is one entry; the
+        // homographs `May` and `may` are two.
+        let jobs = entries.flatMap { entry in
+            accent.accents.map { accent in
+                RenderJob(entry: entry.reference, word: entry.word.word, accent: accent, references: entry.word.audio(for: accent), format: format)
             }
         }
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let renderer = BatchRenderer(store: store, workers: self.jobs,
+                                     workerCommand: [executable, "render-worker", "--audio", options.environment.audioDirectory,
+                                                     "--home", options.environment.home.root])
+        let (kept, pending) = renderer.plan(jobs, force: force)
+        let workers = min(self.jobs, max(1, pending.count))
         if !options.json {
-            Output.error("vocab: \(pending.count + results.count) clips: \(results.count) already rendered, \(pending.count) to render with \(min(jobs, max(1, pending.count))) worker(s).")
+            Output.error("vocab: \(jobs.count) clips: \(kept.count) already rendered, \(pending.count) to render with \(workers) worker(s).")
         }
         let progress = Progress(total: pending.count, terminal: Output.stderrIsTerminal && !options.json)
-        let rendered = try WorkerPool(workers: min(jobs, max(1, pending.count)), environment: env, scratch: outDir)
-            .run(pending) { progress.advance(failed: $0.status == .failed) }
+        let rendered = try renderer.render(pending) { progress.advance(failed: $0.status == .failed) }
         progress.finish()
-        results += rendered
-        results.sort { ($0.accent.rawValue, $0.word.lowercased()) < ($1.accent.rawValue, $1.word.lowercased()) }
-        try Self.writeManifest(results, to: manifestPath, csv: manifest == "csv")
+        var results = kept + rendered
+        results.sort { ($0.accent.rawValue, $0.word.lowercased(), $0.entry) < ($1.accent.rawValue, $1.word.lowercased(), $1.entry) }
+        let manifestPath = "\(store.root)/manifest.\(manifest.rawValue)"
+        try RenderManifest.write(results, to: manifestPath, format: manifest)
 
         let failed = results.filter { $0.status == .failed }
+        let done = rendered.count - failed.count
         if options.json {
             struct Report: Encodable { let manifest: String; let clips: Int; let rendered: Int; let kept: Int; let failed: [RenderResult] }
-            try Output.json(Report(manifest: manifestPath, clips: results.count, rendered: rendered.count - failed.count,
-                                   kept: results.count - rendered.count, failed: failed))
+            try Output.json(Report(manifest: manifestPath, clips: results.count, rendered: done, kept: kept.count, failed: failed))
         } else {
             for f in failed.prefix(20) { Output.error("failed: \(f.word) (\(f.accent.rawValue)): \(f.error ?? "unknown error")") }
             if failed.count > 20 { Output.error("… and \(failed.count - 20) more failures, listed in the manifest.") }
             var tiers: [String: Int] = [:]
             for r in results where r.status == .rendered { tiers[r.tier?.rawValue ?? "?", default: 0] += 1 }
             let byTier = tiers.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
-            Output.line("Rendered \(rendered.count - failed.count), kept \(results.count - rendered.count), failed \(failed.count)"
+            Output.line("Rendered \(done), kept \(kept.count), failed \(failed.count)"
                 + (byTier.isEmpty ? "" : " (\(byTier))") + ". Manifest: \(manifestPath)")
         }
         if !failed.isEmpty { throw ExitCode(1) }
     }
+}
 
-    static func previousResults(in dir: String) -> [String: RenderResult] {
-        guard let data = FileManager.default.contents(atPath: "\(dir)/manifest.json"),
-              let old = try? JSONDecoder().decode([RenderResult].self, from: data) else { return [:] }
-        return Dictionary(old.map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
-    }
+extension RenderManifest.Format: ExpressibleByArgument {}
 
-    static func writeManifest(_ results: [RenderResult], to path: String, csv: Bool) throws {
-        let data: Data
-        if csv {
-            func field(_ s: String?) -> String {
-                let s = s ?? ""
-                return s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" }) ? "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : s
-            }
-            var text = "word,accent,status,tier,duration,path,error\n"
-            for r in results {
-                text += [field(r.word), r.accent.rawValue, r.status.rawValue, r.tier?.rawValue ?? "",
-                         r.duration.map { String(format: "%.3f", $0) } ?? "", field(r.path), field(r.error)].joined(separator: ",") + "\n"
-            }
-            data = Data(text.utf8)
-        } else {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            data = try encoder.encode(results)
+/// The worker side of `vocab render`: renders the jobs in a file into the output folder and
+/// streams one JSON result line per clip on standard output.
+struct RenderWorkerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "render-worker", abstract: "Internal: one worker process of 'vocab render'.", shouldDisplay: false)
+
+    @Option(name: .long) var jobsFile: String
+    @Option(name: .long) var audio: String
+    @Option(name: .long) var home: String
+    @Option(name: .long) var out: String
+
+    func run() async throws {
+        // Started from a thread that blocks SIGINT and SIGTERM, this process inherited that mask:
+        // without this, Ctrl-C on `vocab render` would leave the workers running.
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        sigaddset(&signals, SIGINT)
+        sigaddset(&signals, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &signals, nil)
+        let data = try Data(contentsOf: URL(fileURLWithPath: jobsFile))
+        let decoder = JSONDecoder()
+        let jobs = try data.split(separator: 0x0A).filter { !$0.isEmpty }.map { try decoder.decode(RenderJob.self, from: $0) }
+        let services = VocabServices(environment: VocabEnvironment(categories: nil, home: home))
+        let pronouncer = services.pronouncer(audioRoot: audio).pronouncer
+        let encoder = JSONEncoder()
+        await BatchRenderer.work(jobs, store: ClipStore(root: out), pronouncer: pronouncer) { result in
+            guard var line = try? encoder.encode(result) else { return }
+            line.append(0x0A)
+            FileHandle.standardOutput.write(line)
         }
-        try data.write(to: URL(fileURLWithPath: path), options: .atomic)
     }
 }
 

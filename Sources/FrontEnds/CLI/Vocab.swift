@@ -1,32 +1,41 @@
+import App
+import AppCore
 import ArgumentParser
-import Catalog
 import CLICore
 import Foundation
-import Mandarin
 
 public struct Vocab: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "vocab",
         abstract: "Cambridge Young Learners vocabulary with audio, and more dictionaries.",
         discussion: """
-            Start with 'vocab categories', then 'vocab words <category> --level starters'. \
+            Start with 'vocab categories', then 'vocab words <category> --level starters'. \\
             Every command takes --json for scripts; 'vocab help <command>' explains one.
 
-            Exit codes: 0 ok, 1 not found (unknown category or word), 64 bad usage \
-            (bad option or level), 65 invalid data, 66 missing input, 74 I/O error.
+            Exit codes: 0 ok, 1 not found (unknown category, word or title), 64 bad usage \\
+            (bad option, level or text), 65 invalid data, 66 missing input, 69 a service is \\
+            unavailable, 70 broken installation, 74 I/O error.
             """,
         version: "0.1.0",
-        subcommands: [
-            CategoriesCommand.self, WordsCommand.self, ShowCommand.self, SearchCommand.self,
-            IndexCommand.self, ValidateCommand.self, StatsCommand.self,
-            SayCommand.self, RenderCommand.self, RenderWorkerCommand.self,
-            ImportCommand.self, LookupCommand.self, StrokesCommand.self, RadicalCommand.self,
-            DefineCommand.self, RandomCommand.self, LibraryCommand.self, QuizCommand.self, ServeCommand.self,
+        groupedSubcommands: [
+            CommandGroup(name: "Catalog", subcommands: [
+                CategoriesCommand.self, WordsCommand.self, ShowCommand.self, SearchCommand.self,
+                IndexCommand.self, ValidateCommand.self, StatsCommand.self,
+            ]),
+            CommandGroup(name: "Audio", subcommands: [SayCommand.self, RenderCommand.self, RenderWorkerCommand.self]),
+            CommandGroup(name: "Mandarin", subcommands: [ImportCommand.self, LookupCommand.self, StrokesCommand.self, RadicalCommand.self]),
+            CommandGroup(name: "Learning", subcommands: [
+                LibraryCommand.self, ReviewCommand.self, ProgressCommand.self, ExportCommand.self, QuizCommand.self,
+                DefineCommand.self, RandomCommand.self, UsersCommand.self,
+            ]),
+            CommandGroup(name: "Server", subcommands: [ServeCommand.self]),
         ])
 
     public init() {}
 
-    /// Runs the command line, turning known failures into a message and a meaningful exit code.
+    /// Runs the command line: a failure vocab knows is printed after "vocab: " and ends the
+    /// process with its kind's exit code; argument-parser's own errors keep their wording and
+    /// code. Either way no control character typed by the user reaches the terminal as itself.
     public static func runMain() async {
         do {
             var command = try parseAsRoot()
@@ -36,34 +45,16 @@ public struct Vocab: AsyncParsableCommand {
                 try command.run()
             }
         } catch {
-            if let (message, code) = describe(error) {
-                Output.error("vocab: \(message)")
-                Foundation.exit(code)
+            if let failure = FailureClassifier.known(error) {
+                Output.error("vocab: " + Failure.escapingControls(failure.description))
+                Foundation.exit(failure.exitCode)
             }
-            exit(withError: error)
-        }
-    }
-
-    static func describe(_ error: Error) -> (String, Int32)? {
-        switch error {
-        case let e as CatalogError:
-            switch e {
-            case .badLevel: return (e.description, 64)
-            case .unknownCategory, .unknownWord: return (e.description, 1)
-            case .invalidData: return (e.description + "\nRun 'vocab validate' for the full list.", 65)
-            case .missingCategories: return (e.description, 66)
-            }
-        case let e as MOEError:
-            switch e {
-            case .unknownTitle: return (e.description, 1)
-            case .invalidJSON, .unexpectedShape, .incompatibleDatabase: return (e.description, 65)
-            case .sourceMissing, .notImported: return (e.description, 66)
-            case .unreadableSource, .writeFailed: return (e.description, 74)
-            }
-        case let e as CommandFailure: return (e.description, e.exitCode)
-        case let e as CocoaError where e.code == .fileReadNoSuchFile || e.code == .fileNoSuchFile:
-            return (e.localizedDescription, 66)
-        default: return describeLearning(error)
+            let code = exitCode(for: error)
+            // Help and --version are ours, printed as they are, on standard output.
+            guard code != .success else { exit(withError: error) }
+            let message = fullMessage(for: error)
+            if !message.isEmpty { Output.error(Failure.escapingControls(message)) }
+            Foundation.exit(code.rawValue)
         }
     }
 }

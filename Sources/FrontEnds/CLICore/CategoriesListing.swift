@@ -1,3 +1,4 @@
+import AppCore
 import Catalog
 
 /// `vocab categories`: the 20 categories with their word counts (at a level), as text or JSON.
@@ -21,7 +22,7 @@ public struct CategoriesListing: Sendable {
         }
         let summaries = overview.summaries, total = overview.wordCount
         if json {
-            try Output.json(summaries.map { CategoryJSON($0, level: level) })
+            try Output.json(CategoryList(overview, level: level))
             return
         }
         var text = ""
@@ -34,14 +35,5 @@ public struct CategoriesListing: Sendable {
         text += "\(summaries.count) categories, \(total) words" + (level.map { " at \($0.rawValue)" } ?? "")
             + " (a word may belong to more than one category)\n"
         Output.write(text)
-    }
-}
-
-struct CategoryJSON: Encodable {
-    let id: String, name: LocalizedText, icon: String, color: String, order: Int, wordCount: Int, level: String?
-    let levelCounts: [String: Int]
-    init(_ s: CategorySummary, level: Level?) {
-        id = s.category.id; name = s.category.name; icon = s.category.icon; color = s.category.color
-        order = s.category.order; wordCount = s.wordCount; self.level = level?.rawValue; levelCounts = s.levelCounts
     }
 }

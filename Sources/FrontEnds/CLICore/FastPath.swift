@@ -1,3 +1,4 @@
+import AppCore
 import Catalog
 
 /// The plain forms of `vocab words` and `vocab categories`, recognised by hand so the small
@@ -27,7 +28,7 @@ public enum FastPath {
     public static func parse(_ arguments: [String]) -> Invocation? {
         guard let name = arguments.first, name == "words" || name == "categories" else { return nil }
         var positional: [String] = []
-        var level: Level?, limit = CatalogService.defaultPageSize, offset = 0
+        var level: Level?, limit = Limits.defaultPage, offset = 0
         var json = false, verbose = false
         var categories: String?, home: String?
         var i = 1
@@ -38,16 +39,16 @@ public enum FastPath {
             case "--json": json = true
             case "--verbose", "-v": verbose = true
             case "--level":
-                guard let value, let parsed = Level(rawValue: value) else { return nil }
+                guard let value, let parsed = try? InputRules.level(value) else { return nil }
                 level = parsed
                 i += 1
             case "--limit", "--offset":
                 guard name == "words", let value, let n = Int(value) else { return nil }
                 if arg == "--limit" {
-                    guard (1...10_000).contains(n) else { return nil }
+                    guard Limits.page.contains(n) else { return nil }
                     limit = n
                 } else {
-                    guard n >= 0 else { return nil }
+                    guard Limits.offset.contains(n) else { return nil }
                     offset = n
                 }
                 i += 1

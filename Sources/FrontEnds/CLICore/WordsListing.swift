@@ -1,3 +1,4 @@
+import AppCore
 import Catalog
 
 /// `vocab words`: one page of a category (at a level) as text or JSON. Shared by the
@@ -5,12 +6,12 @@ import Catalog
 public struct WordsListing: Sendable {
     public var category: String
     public var level: Level?
-    public var limit = CatalogService.defaultPageSize
+    public var limit = Limits.defaultPage
     public var offset = 0
     public var json = false
     public var verbose = false
 
-    public init(category: String, level: Level? = nil, limit: Int = CatalogService.defaultPageSize, offset: Int = 0,
+    public init(category: String, level: Level? = nil, limit: Int = Limits.defaultPage, offset: Int = 0,
                 json: Bool = false, verbose: Bool = false) {
         self.category = category
         self.level = level
@@ -27,7 +28,7 @@ public struct WordsListing: Sendable {
             Output.error("vocab: cache \(outcome.rawValue) for (\(page.category.id), \(page.level?.rawValue ?? "all levels")).")
         }
         if json {
-            try Output.json(WordPageJSON(page))
+            try Output.json(WordPageBody(page))
         } else {
             Output.write(Self.text(page))
         }
@@ -50,13 +51,5 @@ public struct WordsListing: Sendable {
             text += "… \(page.total - page.offset - page.rows.count) more: use --offset \(page.offset + page.rows.count)\n"
         }
         return text
-    }
-}
-
-struct WordPageJSON: Encodable {
-    let category: String, level: String?, total: Int, offset: Int, limit: Int, cache: String?, words: [Word]
-    init(_ p: WordPage) {
-        category = p.category.id; level = p.level?.rawValue; total = p.total; offset = p.offset
-        limit = p.limit; cache = p.cache?.rawValue; words = p.words
     }
 }

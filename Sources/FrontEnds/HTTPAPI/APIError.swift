@@ -1,51 +1,46 @@
+import AppCore
+import HTTPTransport
 import Hummingbird
 
-/// An error as the API reports it: an HTTP status and the JSON body
-/// `{"error": {"code": ..., "message": ..., "suggestions": [...]}}`.
-public struct APIError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var status: HTTPResponse.Status
-    /// A stable, machine-readable name ("unknown_word", "bad_level"…), documented in openapi.json.
-    public var code: String
-    /// A sentence for a person.
-    public var message: String
-    /// Close matches the client may have meant (empty when there are none).
-    public var suggestions: [String]
-    /// Extra response headers (e.g. `Allow` on 405).
+/// A failure as the API answers it: the status of its kind and the JSON body
+/// `{"error": {"code": ..., "message": ..., "suggestions": [...]}}`. Handlers throw `Failure`s
+/// (or domain errors, classified once by `App`); this turns them into responses.
+public struct APIError: HTTPResponseError, Sendable, CustomStringConvertible {
+    public var failure: Failure
+    /// Extra response headers (e.g. `Allow` on 405, `Retry-After` on 429).
     public var headers: HTTPFields
+    /// A status that no failure kind has (405 for a method this API does not answer).
+    var statusOverride: HTTPResponse.Status?
 
-    public init(_ status: HTTPResponse.Status, code: String, message: String, suggestions: [String] = [], headers: HTTPFields = [:]) {
-        self.status = status
-        self.code = code
-        self.message = message
-        self.suggestions = suggestions
+    public init(_ failure: Failure, headers: HTTPFields = [:]) {
+        self.failure = failure
         self.headers = headers
     }
 
-    public var description: String { "\(status.code) \(code): \(message)" }
-
-    static func badRequest(_ code: String, _ message: String, suggestions: [String] = []) -> APIError {
-        APIError(.badRequest, code: code, message: message, suggestions: suggestions)
+    init(status: HTTPResponse.Status, code: String, message: String, headers: HTTPFields = [:]) {
+        self.failure = Failure(status.code >= 500 ? .internalError : .badInput, code: code, message: message)
+        self.headers = headers
+        self.statusOverride = status
     }
 
-    static func notFound(_ code: String, _ message: String, suggestions: [String] = []) -> APIError {
-        APIError(.notFound, code: code, message: message, suggestions: suggestions)
-    }
-}
+    public var status: HTTPResponse.Status { statusOverride ?? HTTPResponse.Status(code: failure.httpStatus) }
+    public var description: String { "\(status.code) \(failure.code): \(failure.message)" }
 
-/// The wire shape of an error.
-struct ErrorBody: Codable, Sendable {
-    struct Detail: Codable, Sendable {
-        var code: String
-        var message: String
-        var suggestions: [String]
+    /// The wire shape of an error.
+    struct Body: Codable, Sendable {
+        struct Detail: Codable, Sendable {
+            var code: String
+            var message: String
+            var suggestions: [String]
+        }
+        var error: Detail
     }
-    var error: Detail
-}
 
-extension APIError {
-    /// The error as a response: JSON, never cached.
+    public func response(from request: Request, context: some RequestContext) throws -> Response { response() }
+
+    /// JSON, never cached.
     func response() -> Response {
-        let body = ErrorBody(error: .init(code: code, message: message, suggestions: suggestions))
+        let body = Body(error: .init(code: failure.code, message: failure.message, suggestions: failure.suggestions))
         let bytes = (try? JSONCoding.encode(body)) ?? Array(#"{"error":{"code":"internal","message":"","suggestions":[]}}"#.utf8)
         var fields = headers
         fields[.contentType] = MediaType.json

@@ -5,15 +5,34 @@ import SQLiteDB
 public actor SQLiteCacheStorage: CacheStorage {
     private let db: Database
 
+    /// The file's layout and the payload formats of its entries, in `user_version`. A step that
+    /// changes how payloads are encoded empties the entries: a cache can always be recomputed.
+    public static let migrator = Migrator(file: "cache.sqlite", steps: [
+        Migrator.Step(1, "entries and counters") { db in
+            try db.execute("""
+                CREATE TABLE IF NOT EXISTS cache_entries(key TEXT PRIMARY KEY, token TEXT NOT NULL, payload BLOB NOT NULL) WITHOUT ROWID;
+                CREATE TABLE IF NOT EXISTS cache_counters(name TEXT PRIMARY KEY, count INTEGER NOT NULL) WITHOUT ROWID;
+                """)
+        },
+        Migrator.Step(2, "word rows and category counts in their binary forms (rows1, counts1)") { db in
+            try db.execute("DELETE FROM cache_entries")
+        },
+    ])
+
     public init(path: String) throws {
-        db = try Database(path: path)
+        var database = try Database(path: path)
         // A cache can always be recomputed, so it never waits for the disk (no fsync): losing
         // the last entries in a power cut costs a recomputation, not data.
-        try db.execute("""
-            PRAGMA journal_mode=WAL; PRAGMA synchronous=OFF;
-            CREATE TABLE IF NOT EXISTS cache_entries(key TEXT PRIMARY KEY, token TEXT NOT NULL, payload BLOB NOT NULL) WITHOUT ROWID;
-            CREATE TABLE IF NOT EXISTS cache_counters(name TEXT PRIMARY KEY, count INTEGER NOT NULL) WITHOUT ROWID;
-            """)
+        try retryingWhileBusy { try database.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=OFF;") }
+        do {
+            try Self.migrator.migrate(database)
+        } catch is MigrationError {
+            // Written by a newer vocab: start afresh rather than refuse to cache.
+            database = try Database(path: path)
+            try database.execute("DROP TABLE IF EXISTS cache_entries; DROP TABLE IF EXISTS cache_counters; PRAGMA user_version = 0;")
+            try Self.migrator.migrate(database)
+        }
+        db = database
     }
 
     public func entry(for key: String) throws -> (token: String, payload: [UInt8])? {

@@ -13,23 +13,35 @@ public actor SQLiteDocumentStore: DocumentStore {
 
     /// Opens (creating if needed) a store. `durable: false` trades crash safety for speed,
     /// for stores built in a temporary file and renamed into place only when complete.
-    public init(path: String, readOnly: Bool = false, durable: Bool = true) throws {
+    ///
+    /// A file whose owner versions it passes its `migrator`, whose first step creates the
+    /// store's tables (`schema`); without one the tables are created as needed.
+    public init(path: String, readOnly: Bool = false, durable: Bool = true, migrator: Migrator? = nil) throws {
         self.path = path
-        db = try Database(path: path, mode: readOnly ? .readOnly : .readWriteCreate)
+        let database = try Database(path: path, mode: readOnly ? .readOnly : .readWriteCreate)
         if !readOnly {
-            if durable {
-                try db.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;")
-            } else {
-                try db.execute("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;")
+            // Two processes setting up one new file at once: the journal-mode change does not
+            // wait for the other's lock by itself.
+            try retryingWhileBusy {
+                if durable {
+                    try database.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;")
+                } else {
+                    try database.execute("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;")
+                }
             }
-            try db.execute(Self.schema)
+            if let migrator {
+                try migrator.migrate(database)
+            } else {
+                try retryingWhileBusy { try database.execute(Self.schema) }
+            }
         }
+        db = database
         indexed = Set(try db.query("SELECT collection, field FROM indexed_fields") {
             "\($0.text(0) ?? "")\u{1}\($0.text(1) ?? "")"
         })
     }
 
-    static let schema = """
+    public static let schema = """
     CREATE TABLE IF NOT EXISTS documents(
         collection TEXT NOT NULL, id TEXT NOT NULL, body TEXT NOT NULL,
         PRIMARY KEY (collection, id)) WITHOUT ROWID;
@@ -157,6 +169,12 @@ public actor SQLiteDocumentStore: DocumentStore {
         }
         return rows.joined(separator: "-")
     }
+
+    /// The file's `user_version` (see `Migrator`).
+    public func schemaVersion() throws -> Int { try Migrator.version(of: db) }
+
+    /// Marks a file built whole as the latest version of its layout.
+    public func stampVersion(_ migrator: Migrator) throws { try migrator.stamp(db) }
 
     /// SQLite's plan for a query, so tests can prove that indexed filters do not scan.
     public func plan(_ query: Query) throws -> [String] {

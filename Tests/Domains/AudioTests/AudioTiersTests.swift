@@ -1,6 +1,6 @@
 import AudioFile
 @testable import Audio
-import Catalog
+import Vocabulary
 import Foundation
 import HTTPFetch
 import Speech

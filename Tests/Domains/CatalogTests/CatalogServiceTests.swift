@@ -12,7 +12,7 @@ struct CatalogServiceTests {
 
     init() throws {
         dir = try TemporaryDirectory("catalog")
-        try Fixture.smallCatalog(in: dir)
+        try CatalogFixture.small(in: dir)
         indexer = CatalogIndexer(source: CatalogSource(directory: dir.file("Categories")), databasePath: dir.file("db/catalog.sqlite"))
     }
 
@@ -38,8 +38,8 @@ struct CatalogServiceTests {
         #expect(hit.cache == .hit)
         #expect(hit.words.map(\.word) == ["cat", "dog"])
 
-        try dir.write("Categories/animals.json", Fixture.category("animals", order: 1, words: [
-            Fixture.word("cat"), Fixture.word("bird"), Fixture.word("dog"),
+        try dir.write("Categories/animals.json", CatalogFixture.category("animals", order: 1, words: [
+            CatalogFixture.word("cat"), CatalogFixture.word("bird"), CatalogFixture.word("dog"),
         ]))
         let (newStore, status) = try await indexer.open()
         #expect(status == .rebuilt(reason: "category data changed", categories: 2, words: 5))
@@ -48,14 +48,25 @@ struct CatalogServiceTests {
         #expect(after.words.map(\.word) == ["bird", "cat", "dog"])
     }
 
-    @Test func invalidDataKeepsThePreviousDatabase() async throws {
+    @Test func invalidDataKeepsServingThePreviousDatabase() async throws {
         _ = try await indexer.open()
         try dir.write("Categories/animals.json", "{ broken")
-        await #expect(throws: CatalogError.self) { try await indexer.open() }
+        // Commands keep the last good catalog and are told why it is stale…
+        let (stale, status) = try await indexer.open()
+        guard case .stale(let issues) = status else { Issue.record("not stale: \(status)"); return }
+        #expect(issues.first?.file == "animals.json")
+        #expect(try await CatalogService(store: stale).words(in: "animals", level: nil).total == 3)
+        // …while a forced rebuild (vocab index) fails loudly.
+        await #expect(throws: CatalogError.self) { try await indexer.open(force: true) }
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir.file("db")).filter { $0.contains("building") }
         #expect(leftovers.isEmpty)
         let store = try SQLiteDocumentStore(path: dir.file("db/catalog.sqlite"), readOnly: true)
         #expect(try await CatalogService(store: store).words(in: "animals", level: nil).total == 3)
+    }
+
+    @Test func invalidDataWithNoEarlierCatalogFails() async throws {
+        try dir.write("Categories/animals.json", "{ broken")
+        await #expect(throws: CatalogError.self) { try await indexer.open() }
     }
 
     @Test func wordsAreFilteredByLevelOrderedAndPaged() async throws {

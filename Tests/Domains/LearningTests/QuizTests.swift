@@ -1,18 +1,16 @@
 import Catalog
 import Foundation
-import Library
 import Quiz
 import Store
 import TestSupport
 import Testing
+import SeededRandom
 
 @Suite("quiz")
 struct QuizTests {
     func builder(_ box: Sandbox, category: String? = "animals", level: Level? = .starters,
                  answers: AnswerLanguage = .vi, source: QuizSource = .catalog) async throws -> QuizBuilder {
-        let library = WordLibrary(store: box.userStore, catalog: box.catalog)
-        return try await QuizPlanner(catalog: box.catalog, library: library)
-            .builder(source: source, category: category, level: level, answers: answers)
+        try await QuizPlanner(catalog: box.catalog).builder(source: source, category: category, level: level, answers: answers)
     }
 
     func questions(_ box: Sandbox, count: Int = 5, seed: UInt64 = 1) async throws -> [Question] {
@@ -137,21 +135,18 @@ struct QuizTests {
         #expect(try await history.recent(limit: 1).count == 1)
     }
 
-    @Test func libraryQuizAsksSavedWords() async throws {
+    @Test func givenItemsAreAskedWithWrongAnswersOfTheirOwnKind() async throws {
         let box = try await Sandbox()
-        let library = WordLibrary(store: box.userStore, catalog: box.catalog)
-        for word in ["cat", "apple", "lion"] { _ = try await library.add(word) }
-        _ = try await library.add("serendipity") { _ in .known(headword: "serendipity", partOfSpeech: "noun", definition: "a happy accident", phonetic: nil) }
-        var rng = SeededGenerator(seed: 5)
-        let vi = try await builder(box, category: nil, level: nil, source: .library).questions(count: 10, using: &rng)
-        #expect(Set(vi.map(\.word)) == ["cat", "apple", "lion"], "no translation for the dictionary word")
-        let en = try await builder(box, category: nil, level: nil, answers: .en, source: .library).questions(count: 10, using: &rng)
-        #expect(Set(en.map(\.word)) == ["cat", "apple", "lion", "serendipity"])
-        let starters = try await builder(box, category: "animals", level: .starters, source: .library).questions(count: 10, using: &rng)
-        #expect(starters.map(\.word) == ["cat"], "lion is not a starters word")
-        for word in ["cat", "apple", "lion"] { try await library.remove(word) }
-        await #expect(throws: QuizError.self, "only a dictionary word is left, with no translation") {
-            try await builder(box, category: nil, level: nil, source: .library)
+        let saved = [QuizItem(word: "行", answer: "走、走路。", kind: "moe"), QuizItem(word: "水", answer: "一種無色無味的液體。", kind: "moe")]
+        let extra = ["火": "物體燃燒所發出的光和熱。", "木": "樹類植物的通稱。", "土": "地面上的泥沙。"].map { QuizItem(word: $0.key, answer: $0.value, kind: "moe") }
+        var rng = SeededGenerator(seed: 3)
+        let questions = try await builder(box, category: nil, level: nil, answers: .en, source: .items(saved, extraDistractors: extra, label: "x"))
+            .questions(count: 5, using: &rng)
+        #expect(Set(questions.map(\.word)) == ["行", "水"])
+        let mandarinAnswers = Set((saved + extra).map(\.answer))
+        for q in questions { #expect(q.options.allSatisfy { mandarinAnswers.contains($0) }, "\(q.options)") }
+        await #expect(throws: QuizError.self) {
+            try await builder(box, category: nil, level: nil, source: .items([], extraDistractors: [], label: "the library has no saved words"))
         }
     }
 

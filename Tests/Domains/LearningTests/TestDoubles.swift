@@ -86,8 +86,14 @@ struct Sandbox {
     static let quickOptions = HTTPRequestOptions(timeout: 0.5, connectTimeout: 0.5, maxBytes: 1 << 20)
     static let quickRetry = RetryPolicy(retries: 1, delay: .milliseconds(10))
 
-    func definitions(_ baseURL: String, clock: TestClock = TestClock(), policy: DefinitionService.Policy = .init()) -> DefinitionService {
-        let client = DictionaryAPIClient(http: CurlHTTPClient(), baseURL: baseURL, options: Self.quickOptions, retry: Self.quickRetry)
+    /// Room for a retry within the whole wait, for tests of answers that come quickly but wrong.
+    /// Generous: the wait includes being scheduled again after each attempt, and while the
+    /// command-line suites run, the whole suite's async tests can wait tens of seconds for that.
+    static let roomyOptions = HTTPRequestOptions(timeout: 120, connectTimeout: 5, maxBytes: 1 << 20)
+
+    func definitions(_ baseURL: String, clock: TestClock = TestClock(), policy: DefinitionService.Policy = .init(),
+                     options: HTTPRequestOptions = quickOptions) -> DefinitionService {
+        let client = DictionaryAPIClient(http: CurlHTTPClient(), baseURL: baseURL, options: options, retry: Self.quickRetry)
         return DefinitionService(client: client, store: userStore, policy: policy, now: clock.closure)
     }
 }

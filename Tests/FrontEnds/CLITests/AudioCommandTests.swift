@@ -64,17 +64,22 @@ struct AudioCommandTests {
         #expect(count > 5)
         #expect(manifest.count == count * 2)
         #expect(manifest.allSatisfy { $0["status"] as? String == "rendered" && $0["tier"] as? String == "tts" })
-        #expect(FileManager.default.fileExists(atPath: out + "/british/red.wav"))
-        #expect(FileManager.default.fileExists(atPath: out + "/american/red.wav"))
+        // Filed by entry identity, with the tier and source recorded beside each clip.
+        #expect(FileManager.default.fileExists(atPath: out + "/british/catalog/colours/red.wav"))
+        #expect(FileManager.default.fileExists(atPath: out + "/american/catalog/colours/red.wav"))
+        #expect(manifest.allSatisfy { ($0["entry"] as? String)?.hasPrefix("catalog:") == true })
 
         // Remove one clip and corrupt another: only those two are rendered again.
-        try FileManager.default.removeItem(atPath: out + "/british/red.wav")
-        try Data("junk".utf8).write(to: URL(fileURLWithPath: out + "/american/blue.wav"))
+        try FileManager.default.removeItem(atPath: out + "/british/catalog/colours/red.wav")
+        try Data("junk".utf8).write(to: URL(fileURLWithPath: out + "/american/catalog/colours/blue.wav"))
         let again = try runProcess(Repository.vocabExecutable, args + ["--json"], environment: env)
         #expect(again.status == 0)
         let report = try #require(try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [String: Any])
         #expect(report["rendered"] as? Int == 2)
         #expect(report["kept"] as? Int == count * 2 - 2)
+        // Kept clips keep their tier and source in the new manifest.
+        let resumed = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out + "/manifest.json"))) as? [[String: Any]])
+        #expect(resumed.allSatisfy { $0["tier"] as? String == "tts" && ($0["source"] as? String)?.hasPrefix("espeak-ng") == true })
         let leftovers = try FileManager.default.subpathsOfDirectory(atPath: out).filter { $0.contains(".tmp") || $0.contains("render-jobs") }
         #expect(leftovers.isEmpty)
     }
@@ -83,15 +88,40 @@ struct AudioCommandTests {
         let (vocab, env) = try runner()
         let out = vocab.home.file("clips")
         // A directory where a clip should go makes that one write fail.
-        try FileManager.default.createDirectory(atPath: out + "/british/red.wav/blocked", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: out + "/british/catalog/colours/red.wav/blocked", withIntermediateDirectories: true)
         let result = try runProcess(Repository.vocabExecutable,
                                     ["render", "--category", "colours", "--level", "starters", "--accent", "british", "--out", out, "--manifest", "csv"],
                                     environment: env)
         #expect(result.status == 1)
         #expect(result.stderr.contains("failed: red (british)"))
         let csv = try String(contentsOfFile: out + "/manifest.csv", encoding: .utf8)
-        #expect(csv.hasPrefix("word,accent,status,tier,duration,path,error\n"))
-        #expect(csv.contains("red,british,failed"))
-        #expect(csv.contains("blue,british,rendered,tts"))
+        #expect(csv.hasPrefix("word,entry,accent,status,tier,source,duration,path,error\n"))
+        #expect(csv.contains("red,catalog:colours/red,british,failed"))
+        #expect(csv.contains("blue,catalog:colours/blue,british,rendered,tts,espeak-ng en-gb"))
+    }
+}
+
+@Suite("vocab say: one file per entry")
+struct SayIdentityTests {
+    @Test("行 and 水, May and may are different clips; an empty, dot or over-long word is refused before any synthesis")
+    func distinctClipsAndRefusals() throws {
+        let home = try TemporaryDirectory("say-identity")
+        defer { home.remove() }
+        let env = ["VOCAB_HOME": home.path, "VOCAB_CATEGORIES": Repository.categories]
+        var paths: [String] = []
+        for word in ["行", "水", "May", "may"] {
+            let result = try runProcess(Repository.vocabExecutable, ["say", word, "--json"], environment: env)
+            #expect(result.status == 0, "\(result.stderr)")
+            let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+            paths.append(try #require(report["path"] as? String))
+        }
+        #expect(Set(paths).count == 4, "\(paths)")
+        #expect(paths[2].hasSuffix("/british/catalog/family-and-friends/may.wav") && paths[3].hasSuffix("/british/catalog/everyday-words/may.wav"))
+        for word in ["", "..", ".", String(repeating: "x", count: 10_000)] {
+            let refused = try runProcess(Repository.vocabExecutable, ["say", word], environment: env)
+            #expect(refused.status == 64, "'\(word.prefix(10))': \(refused.stderr)")
+        }
+        let clips = try FileManager.default.subpathsOfDirectory(atPath: home.file("clips")).filter { $0.hasSuffix(".wav") }
+        #expect(clips.count == 4)
     }
 }

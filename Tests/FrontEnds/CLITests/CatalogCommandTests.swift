@@ -35,7 +35,11 @@ struct CatalogCommandTests {
         #expect(lines.count == 21)
         let first = String(lines.first ?? "")
         #expect(first.contains("🐾") && first.contains("animals") && first.contains("Động vật"))
-        let list = try #require(try vocab.json("categories", "--level", "starters") as? [[String: Any]])
+        // The same shape as GET /v1/categories: the level, distinct words, the categories.
+        let body = try #require(try vocab.json("categories", "--level", "starters") as? [String: Any])
+        #expect(body["level"] as? String == "starters")
+        #expect((body["wordCount"] as? Int ?? 0) > 300)
+        let list = try #require(body["categories"] as? [[String: Any]])
         #expect(list.count == 20)
         #expect(list.first?["id"] as? String == "animals")
         #expect((list.first?["wordCount"] as? Int ?? 0) > 10)
@@ -116,13 +120,15 @@ struct CatalogCommandTests {
 
     @Test func searchFindsByPrefixAndVietnamese() throws {
         let vocab = try VocabRunner()
-        let words = try #require(try vocab.json("search", "ca") as? [[String: Any]])
+        let body = try #require(try vocab.json("search", "ca") as? [String: Any])
+        #expect(body["query"] as? String == "ca" && body["limit"] as? Int == 30)
+        let words = try #require(body["results"] as? [[String: Any]])
         let headwords = words.compactMap { $0["word"] as? String }
         #expect(headwords.contains("cat"))
         #expect(headwords.count <= 30)
         let firstOther = headwords.firstIndex { !$0.lowercased().hasPrefix("ca") } ?? headwords.count
         #expect(headwords[..<firstOther].count >= 5, "headwords starting with the text come first: \(headwords)")
-        let meo = try #require(try vocab.json("search", "meo") as? [[String: Any]])
+        let meo = try #require((try vocab.json("search", "meo") as? [String: Any])?["results"] as? [[String: Any]])
         #expect(meo.contains { $0["word"] as? String == "cat" })
     }
 

@@ -123,32 +123,100 @@ struct LearningCommandTests {
     @Test func libraryAddListShowRemove() throws {
         let server = try LoopbackHTTPServer(handler: LearningFixtures.dictionaryResponse)
         let vocab = try LearningRunner(dictionary: server.baseURL)
-        #expect(try vocab.run("library", "list").stdout.contains("Your library is empty"))
+        #expect(try vocab.run("library", "list").stdout.contains("The library is empty"))
         let added = try vocab.run("library", "add", "cat")
-        #expect(added.status == 0 && added.stdout == "Saved 'cat' from the catalog.\n")
+        #expect(added.status == 0 && added.stdout == "Saved 'cat' from the catalog (animals/cat).\n")
         let twice = try vocab.run("library", "add", "Cat")
-        #expect(twice.status == 0 && twice.stdout.contains("'cat' is already in your library"))
-        let remote = try #require(try vocab.json("library", "add", "serendipity") as? [String: Any])
-        #expect(remote["status"] as? String == "added")
-        #expect((remote["entry"] as? [String: Any])?["source"] as? String == "dictionary")
+        #expect(twice.status == 0 && twice.stdout.contains("'cat' is already in the library"))
+        let remote = try #require(try vocab.json("library", "add", "serendipity") as? [[String: Any]])
+        #expect(remote.first?["status"] as? String == "added")
+        #expect((remote.first?["item"] as? [String: Any])?["source"] as? String == "dictionary")
         let unknown = try vocab.run("library", "add", "hors")
         #expect(unknown.status == 1 && unknown.stderr.contains("Did you mean: horse"))
         #expect(server.requests(to: LearningFixtures.entryPath("cat")) == 0, "catalog words need no network")
 
         let list = try vocab.run("library", "list")
-        #expect(list.stdout.contains("cat") && list.stdout.contains("con mèo") && list.stdout.contains("2 words saved."))
-        let listed = try #require(try vocab.json("library", "list") as? [[String: Any]])
-        #expect(listed.compactMap { $0["word"] as? String } == ["cat", "serendipity"])
-        #expect(listed.allSatisfy { ($0["savedAt"] as? String)?.contains("T") == true }, "ISO 8601 dates")
-        let show = try vocab.run("library", "show")
-        #expect(show.stdout.contains("British     /kæt/") && show.stdout.contains("From the online dictionary"))
+        #expect(list.stdout.contains("cat (animals/cat)") && list.stdout.contains("con mèo") && list.stdout.contains("2 items saved."))
+        let listed = try #require(try vocab.json("library", "list") as? [String: Any])
+        let items = try #require(listed["items"] as? [[String: Any]])
+        #expect(items.compactMap { $0["word"] as? String } == ["cat", "serendipity"])
+        #expect(items.compactMap { $0["item"] as? String } == ["catalog:animals/cat", "dictionary:serendipity"])
+        let show = try vocab.run("library", "show", "serendipity")
+        #expect(show.stdout.contains("dictionary:serendipity") && show.stdout.contains("Meaning") && show.stdout.contains("Card        new"))
+        #expect(try vocab.run("library", "show", "cat").stdout.contains("British     /kæt/"))
 
         // Rebuilding the catalog keeps the library.
         #expect(try vocab.run("index").status == 0)
-        #expect(try vocab.run("library", "remove", "cat").stdout == "Removed 'cat' from your library.\n")
+        #expect(try vocab.run("library", "remove", "cat").stdout == "Removed 'cat (animals/cat)' from the library.\n")
         let again = try vocab.run("library", "remove", "cat")
-        #expect(again.status == 1 && again.stderr.contains("not in your library"))
-        #expect((try vocab.json("library", "list") as? [[String: Any]])?.count == 1)
+        #expect(again.status == 1 && again.stderr.contains("not in the library"))
+        #expect(((try vocab.json("library", "list") as? [String: Any])?["items"] as? [Any])?.count == 1)
+    }
+
+    @Test func mandarinEntriesAreSavedWithTheirReading() throws {
+        let vocab = try LearningRunner()
+        #expect(try vocab.run("import", "moe", Repository.moeSample).status == 0)
+        #expect(try vocab.run("library", "add", "行", "--reading", "háng").stdout == "Saved '行' from the Mandarin dictionary, read háng.\n")
+        let all = try vocab.run("library", "add", "行", "--all-readings")
+        #expect(all.stdout.split(separator: "\n").count == 4 && all.stdout.contains("already in the library"))
+        let ambiguous = try vocab.run("library", "add", "行", "--reading", "xing")
+        #expect(ambiguous.status == 64 && ambiguous.stderr.contains("give the tone or the number"))
+        let show = try vocab.run("library", "show", "行")
+        #expect(show.stdout.contains("Pinyin      háng") && show.stdout.contains("Bopomofo    ㄏㄤˊ"))
+    }
+
+    @Test func learnersAndTokens() throws {
+        let vocab = try LearningRunner()
+        let added = try vocab.run("users", "add", "Anna")
+        #expect(added.status == 0 && added.stdout.hasPrefix("Added Anna. API token"))
+        let token = try #require(added.stdout.split(separator: "\n").last.map(String.init))
+        #expect(token.hasPrefix("vocab_") && token.count == 49)
+        #expect(try vocab.run("users", "add", "anna").status == 75, "names are unique without case")
+        #expect(try vocab.run("users", "add", "a\u{1B}b").status == 64)
+        #expect(try vocab.run("library", "add", "cat", "--user", "anna").status == 0)
+        let list = try vocab.run("users", "list")
+        #expect(list.stdout.contains("Anna") && list.stdout.contains("1 item"))
+        let nobody = try vocab.run("library", "list", "--user", "zoe")
+        #expect(nobody.status == 1 && nobody.stderr.contains("there is no learner 'zoe'"))
+        #expect(try vocab.run("users", "token", "anna").stdout.hasPrefix("vocab_"))
+        #expect(try vocab.run("users", "revoke", "anna").stdout == "Revoked 2 tokens of Anna.\n")
+        // The token is stored only as its hash.
+        let file = try Data(contentsOf: URL(fileURLWithPath: vocab.home.file("user.sqlite")))
+        #expect(file.range(of: Data(token.utf8)) == nil)
+    }
+
+    @Test func reviewRatesUndoesAndShowsProgress() throws {
+        let vocab = try LearningRunner()
+        for word in ["cat", "dog", "apple"] { #expect(try vocab.run("library", "add", word).status == 0) }
+        let review = try vocab.run(["review", "--json"], input: "3\n4\nu\n1\n3\n")
+        #expect(review.status == 0, "\(review.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(review.stdout.utf8)) as? [String: Any])
+        let ratings = try #require(report["ratings"] as? [[String: Any]])
+        #expect(ratings.compactMap { $0["rating"] as? Int } == [3, 1, 3] && report["undone"] as? Int == 1)
+        #expect(review.stderr.contains("── cat") && review.stderr.contains("con mèo") && review.stderr.contains("Undone: dog"))
+        // Every card is on a learning step now: nothing is due, and the message says when.
+        let text = try vocab.run(["review"], input: "q\n")
+        #expect(text.status == 0 && text.stdout.contains("Nothing to review now. The next card is due in"))
+        let progress = try #require(try vocab.json("progress") as? [String: Any])
+        let numbers = try #require(progress["report"] as? [String: Any])
+        #expect(numbers["items"] as? Int == 3 && numbers["new"] as? Int == 0 && numbers["streak"] as? Int == 1)
+        #expect(((numbers["reviewsPerDay"] as? [[String: Any]])?.last?["reviews"] as? Int) == 3)
+        let rows = try #require(progress["categories"] as? [[String: Any]])
+        #expect(rows.contains { $0["category"] as? String == "animals" && $0["level"] as? String == "starters" && $0["saved"] as? Int == 2 })
+        let shown = try vocab.run("progress")
+        #expect(shown.stdout.contains("Streak       1 day") && shown.stdout.contains("animals"))
+    }
+
+    @Test func exportWritesAnkiFiles() throws {
+        let vocab = try LearningRunner()
+        #expect(try vocab.run("library", "add", "cat").status == 0)
+        let apkg = try #require(try vocab.json("export", "--out", vocab.home.file("me.apkg")) as? [String: Any])
+        #expect(apkg["notes"] as? Int == 1 && apkg["clips"] as? Int == 1)
+        let csv = try vocab.run("export", "--category", "food", "--out", vocab.home.file("food.csv"))
+        #expect(csv.status == 0 && csv.stdout.contains("Exported 6 notes"))
+        #expect(try vocab.run("export", "--out", vocab.home.file("x.txt")).status == 64)
+        let empty = try vocab.run("export", "--out", vocab.home.file("x.apkg"), "--user", "me", "--from", "library")
+        #expect(empty.status == 0)
     }
 
     @Test func quizWithPipedAnswersIsScoredAndSaved() throws {

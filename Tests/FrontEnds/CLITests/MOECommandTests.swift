@@ -139,7 +139,9 @@ struct MOECommandTests {
     @Test func lookupPrintsJSONWithReadingsAndGroups() throws {
         let vocab = try MOERunner.imported()
         defer { vocab.home.remove() }
-        let entries = try #require(try vocab.json("lookup", "行") as? [[String: Any]])
+        let body = try #require(try vocab.json("lookup", "行") as? [String: Any])
+        #expect(body["title"] as? String == "行")
+        let entries = try #require(body["entries"] as? [[String: Any]])
         let readings = try #require(entries.first?["readings"] as? [[String: Any]])
         #expect(readings.count == 4)
         #expect(readings.compactMap { $0["pinyin"] as? String } == ["xíng", "háng", "xìng", "hàng"])
@@ -199,11 +201,13 @@ struct MOECommandTests {
         let strokes = try vocab.run("strokes", "99")
         #expect(strokes.status == 0)
         #expect(strokes.stdout == "No characters have 99 strokes.\n")
+        // A radical with no characters is "not found", like an unknown word: exit 1.
         let radical = try vocab.run("radical", "龜")
-        #expect(radical.status == 0)
-        #expect(radical.stdout == "No characters under the radical 龜.\n")
+        #expect(radical.status == 1)
+        #expect(radical.stderr == "vocab: no characters under the radical 龜.\n")
         let filed = try vocab.run("radical", "海")
-        #expect(filed.stdout == "No characters under the radical 海. 海 itself is filed under the radical 水: try 'vocab radical 水'.\n")
+        #expect(filed.status == 1)
+        #expect(filed.stderr == "vocab: no characters under the radical 海. 海 itself is filed under the radical 水: try 'vocab radical 水'.\n")
         let search = try vocab.run("search", "--pinyin", "zzz")
         #expect(search.status == 0)
         #expect(search.stdout == "No readings match 'zzz'.\n")

@@ -14,10 +14,12 @@ struct AudioAPITests {
             #expect(first.header("x-vocab-cache") == "miss")
             #expect(first.header("cache-control") == "public, max-age=86400")
             #expect(Array(first.body.prefix(4)) == Array("RIFF".utf8))
-            let files = try FileManager.default.subpathsOfDirectory(atPath: s.audioCache).filter { $0.hasSuffix(".wav") }
-            #expect(files.count == 1)
-            #expect(files.first?.hasPrefix("british/cat-") == true)
-            #expect(files.first?.hasSuffix(".recorded.wav") == true)
+            // Filed by the entry's identity, with the tier recorded beside the clip.
+            let files = try FileManager.default.subpathsOfDirectory(atPath: s.clips).filter { $0.hasSuffix(".wav") }
+            #expect(files == ["british/catalog/animals/cat.wav"])
+            let record = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: s.clips + "/british/catalog/animals/cat.wav.json"))) as? [String: Any]
+            #expect(record?["tier"] as? String == "recorded")
+            #expect(record?["entry"] as? String == "catalog:animals/cat")
 
             // The source can go: the rendered copy answers.
             try FileManager.default.removeItem(atPath: s.dir.file("Audio/recorded/cat.wav"))
@@ -51,8 +53,8 @@ struct AudioAPITests {
             let info = try AudioFile.inspect(path)
             #expect(info.duration > 0.2 && info.duration < 0.4)
             // Same word, other accent or format: separate cache entries.
-            let files = try FileManager.default.subpathsOfDirectory(atPath: s.audioCache).filter { !$0.hasPrefix(".") && $0.contains(".") }
-            #expect(Set(files.map { ($0 as NSString).pathExtension }) == ["wav", "ogg"])
+            let files = try FileManager.default.subpathsOfDirectory(atPath: s.clips).filter { !$0.hasSuffix(".json") && $0.contains(".") }
+            #expect(Set(files) == ["british/catalog/animals/dog.wav", "british/catalog/animals/dog.ogg"])
         }
     }
 
@@ -66,12 +68,12 @@ struct AudioAPITests {
             #expect(bodies.allSatisfy { $0.status == 200 })
             #expect(Set(bodies.map(\.body)).count == 1)
             #expect(bodies.filter { $0.header("x-vocab-cache") == "miss" }.count <= 1)
-            let files = try FileManager.default.contentsOfDirectory(atPath: s.audioCache + "/british")
-            #expect(files.count == 1, "\(files)")
+            let files = try FileManager.default.contentsOfDirectory(atPath: s.clips + "/british/catalog/animals")
+            #expect(files.sorted() == ["dog.ogg", "dog.ogg.json"], "\(files)")
         }
     }
 
-    @Test("errors: unknown word 404 with suggestions, bad accent or format 400, no tier 503")
+    @Test("errors: unknown word 404 with suggestions, bad accent or format 400")
     func errors() async throws {
         try await withServer { s in
             let unknown = try await s.get("/v1/audio/catt")
@@ -82,13 +84,11 @@ struct AudioAPITests {
             #expect(accent.status == 400)
             #expect(try accent.error()["code"] as? String == "bad_accent")
             #expect(try accent.error()["suggestions"] as? [String] == ["british", "american"])
-            let format = try await s.get("/v1/audio/cat?format=flac")
+            let format = try await s.get("/v1/audio/cat?format=mp3")
             #expect(format.status == 400)
             #expect(try format.error()["code"] as? String == "bad_format")
-            // This in-process server has no speech tier: a word without clips cannot be said.
-            let none = try await s.get("/v1/audio/fish")
-            #expect(none.status == 503)
-            #expect(try none.error()["code"] as? String == "audio_unavailable")
+            // The accents' aliases are the command line's too.
+            #expect(try await s.get("/v1/audio/cat?accent=uk").status == 200)
         }
     }
 }

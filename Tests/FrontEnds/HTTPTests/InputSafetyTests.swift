@@ -1,4 +1,6 @@
 import Foundation
+import AppCore
+@testable import HTTPAPI
 import Testing
 
 @Suite("vocab serve: hostile and malformed input gets a 4xx, never a crash")
@@ -108,6 +110,20 @@ struct InputSafetyTests {
         }
     }
 
+    @Test("an escape that is not percent-encoded UTF-8 is a 400, in a query as in a path", arguments: [
+        "/v1/search?q=%ff%fe", "/v1/search?q=%zz", "/v1/search?q=ca%t", "/v1/search?q=%C3", "/v1/categories?level=%zz",
+        "/v1/categories/animals/words?level=%ff", "/v1/audio/cat?accent=%ff%fe", "/v1/words/%zz", "/v1/words/ca%ff",
+        "/v1/audio/%zz", "/v1/categories/%zz/words",
+    ])
+    func invalidEscapes(target: String) async throws {
+        try await withServer { s in
+            let r = try await s.get(target)
+            #expect(r.status == 400, "\(target) → \(r.status) \(r.text.prefix(200))")
+            #expect(r.header("content-type")?.hasPrefix("application/json") == true)
+            #expect(try r.error()["code"] as? String == "invalid_text", "\(target)")
+        }
+    }
+
     @Test("random bytes in paths and queries never give a 5xx and the server stays up")
     func randomInput() async throws {
         try await withServer { (s: TestServer) async throws in
@@ -150,5 +166,22 @@ struct SplitMix {
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
+    }
+}
+
+@Suite("Query strings")
+struct QueryStringTests {
+    @Test("decode as forms; a repeated name or an invalid escape is refused when asked for")
+    func query() throws {
+        let q = QueryParameters("q=ice+cream&limit=5&q=other&flag&x=%E2%9C%93&=empty&bad=%G1&worse=%ff%fe")
+        #expect(throws: Failure.self) { try q["q"] }
+        #expect(try q["limit"] == "5")
+        #expect(try q["flag"] == "")
+        #expect(try q["x"] == "✓")
+        #expect(throws: Failure.self) { try q["bad"] }
+        #expect(throws: Failure.self) { try q["worse"] }
+        #expect(try q["missing"] == nil)
+        #expect(try QueryParameters("q=ice+cream")["q"] == "ice cream")
+        #expect(try QueryParameters(nil)["q"] == nil)
     }
 }

@@ -19,8 +19,7 @@ struct OpenAPITests {
         let dir = try TemporaryDirectory("vocab-routes")
         defer { dir.remove() }
         try ServerFixture.write(in: dir)
-        let built = try await TestServer.makeServer(dir: dir)
-        let server = VocabServerFactory.make(built)
+        let server = try await VocabServer.make(services: TestServer.services(dir), settings: ServerSettings(port: 0), logSink: { _ in })
         let registered = Set(try await server.routeList())
         let documented = Set(doc.operations.map { "\($0.method) \($0.path)" })
         #expect(registered == documented, "only in server: \(registered.subtracting(documented)); only in document: \(documented.subtracting(registered))")
@@ -103,8 +102,3 @@ struct OpenAPITests {
 }
 
 /// Builds a server from the fixture parts without starting it.
-enum VocabServerFactory {
-    static func make(_ parts: (catalog: CatalogService, pronouncer: Pronouncer, settings: ServerSettings)) -> VocabServer {
-        VocabServer(catalog: parts.catalog, pronouncer: parts.pronouncer, settings: parts.settings, logSink: { _ in })
-    }
-}

@@ -1,3 +1,5 @@
+import App
+import AppCore
 import AudioFile
 import Audio
 import Cache
@@ -14,35 +16,18 @@ import HTTPAPI
 /// animals: cat (all levels; a recorded British clip), dog (all levels; a legacy British clip),
 /// elephant (movers, flyers), fish; food: apple, cake (flyers), "ice cream".
 enum ServerFixture {
-    static func word(_ word: String, levels: [String] = ["starters", "movers", "flyers"], category: String = "animals",
-                     vi: String, audio: String = "") -> String {
-        let examples = levels.map { "\"\($0)\": \"I can see a \(word).\"" }.joined(separator: ", ")
-        return """
-        {"word": "\(word)", "levels": [\(levels.map { "\"\($0)\"" }.joined(separator: ", "))], "categories": ["\(category)"],
-         "pos": ["noun"], "ipa": {"british": "\(word)", "american": "\(word)"}, "vi": "\(vi)",
-         "definition": {"en": "a \(word)", "vi": "\(vi)"}, "examples": {\(examples)}\(audio)}
-        """
-    }
-
-    static func category(_ id: String, _ en: String, order: Int, words: [String]) -> String {
-        """
-        {"id": "\(id)", "name": {"en": "\(en)", "vi": "\(id)"}, "icon": "🐾", "color": "#112233", "order": \(order),
-         "words": [\(words.joined(separator: ",\n"))]}
-        """
-    }
-
     /// Writes Categories/ and Audio/ into `dir`.
     static func write(in dir: TemporaryDirectory) throws {
-        try dir.write("Categories/animals.json", category("animals", "Animals", order: 1, words: [
-            word("cat", vi: "con mèo", audio: #", "audio": {"british": {"recorded": "recorded/cat.wav"}}"#),
-            word("dog", vi: "con chó"),
-            word("elephant", levels: ["movers", "flyers"], vi: "con voi"),
-            word("fish", vi: "con cá"),
+        try dir.write("Categories/animals.json", CatalogFixture.category("animals", name: "Animals", order: 1, words: [
+            CatalogFixture.word("cat", vi: "con mèo", extra: #", "audio": {"british": {"recorded": "recorded/cat.wav"}}"#),
+            CatalogFixture.word("dog", vi: "con chó"),
+            CatalogFixture.word("elephant", levels: ["movers", "flyers"], vi: "con voi"),
+            CatalogFixture.word("fish", vi: "con cá"),
         ]))
-        try dir.write("Categories/food.json", category("food", "Food and drink", order: 2, words: [
-            word("apple", category: "food", vi: "quả táo"),
-            word("cake", levels: ["flyers"], category: "food", vi: "bánh ngọt"),
-            word("ice cream", category: "food", vi: "kem"),
+        try dir.write("Categories/food.json", CatalogFixture.category("food", name: "Food and drink", order: 2, words: [
+            CatalogFixture.word("apple", category: "food", vi: "quả táo"),
+            CatalogFixture.word("cake", levels: ["flyers"], category: "food", vi: "bánh ngọt"),
+            CatalogFixture.word("ice cream", category: "food", vi: "kem"),
         ]))
         try AudioFile.write(tone(440), to: dir.file("Audio/recorded/cat.wav"), format: .wav)
         try AudioFile.write(tone(330), to: dir.file("Audio/legacy/british/dog.wav"), format: .wav)
@@ -66,7 +51,8 @@ final class LogLines: @unchecked Sendable {
     var all: [String] { lock.lock(); defer { lock.unlock() }; return lines }
 }
 
-/// A server running in this process on 127.0.0.1 and a free port, over its own fixture.
+/// A server running in this process on 127.0.0.1 and a free port, over its own fixture,
+/// built by the composition root as `vocab serve` builds it.
 final class TestServer: Sendable {
     let dir: TemporaryDirectory
     let port: Int
@@ -75,7 +61,7 @@ final class TestServer: Sendable {
     private let task: Task<Void, Never>
 
     var home: String { dir.file("home") }
-    var audioCache: String { home + "/server-audio" }
+    var clips: String { home + "/clips" }
 
     private init(dir: TemporaryDirectory, port: Int, server: VocabServer, logs: LogLines, task: Task<Void, Never>) {
         self.dir = dir
@@ -86,20 +72,19 @@ final class TestServer: Sendable {
     }
 
     /// Starts a server; `moe` imports the MOE sample dictionary into its home first.
-    static func start(moe: Bool = false) async throws -> TestServer {
+    static func start(moe: Bool = false, settings: ServerSettings = ServerSettings(port: 0),
+                      prepare: (TemporaryDirectory) throws -> Void = { _ in }) async throws -> TestServer {
         let dir = try TemporaryDirectory("vocab-serve")
         try ServerFixture.write(in: dir)
-        let home = dir.file("home")
-        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
-        if moe { _ = try MOEImporter(databasePath: home + "/moe.sqlite").importFile(at: ServerFixture.moeSample) }
-        let server = try await makeServer(dir: dir)
+        try prepare(dir)
+        try FileManager.default.createDirectory(atPath: dir.file("home"), withIntermediateDirectories: true)
+        if moe { _ = try MOEImporter(databasePath: dir.file("home") + "/moe.sqlite").importFile(at: ServerFixture.moeSample) }
         let logs = LogLines()
-        let logged = VocabServer(catalog: server.catalog, pronouncer: server.pronouncer, settings: server.settings,
-                                 logSink: { logs.append($0) })
+        let server = try await VocabServer.make(services: services(dir), settings: settings, logSink: { logs.append($0) })
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         let task = Task {
             do {
-                try await logged.run(handleSignals: false) { continuation.yield($0) }
+                try await server.run(handleSignals: false) { continuation.yield($0) }
             } catch {
                 logs.append("server failed: \(error)")
             }
@@ -109,22 +94,13 @@ final class TestServer: Sendable {
         guard let port = await iterator.next() else {
             throw ClientError("the server did not start: \(logs.all.joined())")
         }
-        return TestServer(dir: dir, port: port, server: logged, logs: logs, task: task)
+        return TestServer(dir: dir, port: port, server: server, logs: logs, task: task)
     }
 
-    /// The catalog service and settings the server is built from (also used to list routes).
-    static func makeServer(dir: TemporaryDirectory) async throws -> (catalog: CatalogService, pronouncer: Pronouncer, settings: ServerSettings) {
-        let home = dir.file("home")
-        let indexer = CatalogIndexer(source: CatalogSource(directory: dir.file("Categories")), databasePath: home + "/catalog.sqlite")
-        let (store, _) = try await indexer.open()
-        let catalog = CatalogService(store: store, cache: QueryCache(storage: MemoryCacheStorage()))
-        // Recorded and legacy tiers only: espeak-ng is process-wide state, and other suites in
-        // this test process use it. The subprocess tests cover the synthesis tier.
-        let pronouncer = Pronouncer(sources: [
-            RecordedClipSource(audioRoot: dir.file("Audio"), cacheDirectory: home + "/audio-cache", http: CurlHTTPClient()),
-            LegacyClipSource(audioRoot: dir.file("Audio")),
-        ])
-        return (catalog, pronouncer, ServerSettings(home: home, port: 0))
+    /// The services the server is built from, over the fixture in `dir`.
+    static func services(_ dir: TemporaryDirectory) -> VocabServices {
+        VocabServices(environment: VocabEnvironment(categoriesDirectory: dir.file("Categories"), audioDirectory: dir.file("Audio"),
+                                                    home: HomeLayout(root: dir.file("home"))))
     }
 
     func get(_ target: String, headers: [String: String] = [:]) async throws -> RawResponse {

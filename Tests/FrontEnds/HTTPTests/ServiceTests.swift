@@ -101,10 +101,10 @@ final class ServeProcess: @unchecked Sendable {
     private init() {}
 
     /// Starts the process and waits (at most 60 s) for it to report its port.
-    static func start(environment: [String: String]) async throws -> ServeProcess {
+    static func start(environment: [String: String], arguments: [String] = []) async throws -> ServeProcess {
         let p = ServeProcess()
         p.process.executableURL = URL(fileURLWithPath: Repository.vocabExecutable)
-        p.process.arguments = ["serve", "--port", "0", "--host", "127.0.0.1"]
+        p.process.arguments = ["serve", "--port", "0", "--host", "127.0.0.1"] + arguments
         p.process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
         let pipe = Pipe()
         p.process.standardError = pipe

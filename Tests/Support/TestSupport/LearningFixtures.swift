@@ -7,7 +7,11 @@ public enum LearningFixtures {
     /// animals: cat dog fish bird horse (all levels), elephant lion (movers, flyers);
     /// food: apple cake bread milk egg "ice cream" (all levels).
     public static func writeCatalog(in dir: TemporaryDirectory, folder: String = "Categories") throws {
-        try dir.write("\(folder)/animals.json", category("animals", "Animals", "Động vật", order: 1, words: [
+        func word(_ w: String, _ ipa: String, _ vi: String, _ definition: String, levels: [String] = CatalogFixture.allLevels,
+                  category: String = "animals") -> String {
+            CatalogFixture.word(w, levels: levels, category: category, vi: vi, ipa: ipa, definition: definition)
+        }
+        try dir.write("\(folder)/animals.json", CatalogFixture.category("animals", vi: "Động vật", order: 1, words: [
             word("cat", "kæt", "con mèo", "a small furry animal that people keep as a pet"),
             word("dog", "dɒɡ", "con chó", "an animal that barks"),
             word("fish", "fɪʃ", "con cá", "an animal that lives in water"),
@@ -16,7 +20,7 @@ public enum LearningFixtures {
             word("elephant", "ˈelɪfənt", "con voi", "a very big grey animal with a trunk", levels: ["movers", "flyers"]),
             word("lion", "ˈlaɪən", "sư tử", "a big wild cat", levels: ["movers", "flyers"]),
         ]))
-        try dir.write("\(folder)/food.json", category("food", "Food", "Đồ ăn", order: 2, words: [
+        try dir.write("\(folder)/food.json", CatalogFixture.category("food", vi: "Đồ ăn", order: 2, words: [
             word("apple", "ˈæpl", "quả táo", "a round fruit", category: "food"),
             word("cake", "keɪk", "bánh ngọt", "a sweet food made in an oven", category: "food"),
             word("bread", "bred", "bánh mì", "a food made from flour", category: "food"),
@@ -24,23 +28,6 @@ public enum LearningFixtures {
             word("egg", "eɡ", "quả trứng", "a round thing that birds lay", category: "food"),
             word("ice cream", "ˌaɪs ˈkriːm", "kem", "a cold sweet food", category: "food"),
         ]))
-    }
-
-    public static func word(_ word: String, _ ipa: String, _ vi: String, _ definition: String,
-                            levels: [String] = ["starters", "movers", "flyers"], category: String = "animals") -> String {
-        let examples = levels.map { "\"\($0)\": \"I like the \(word).\"" }.joined(separator: ", ")
-        return """
-        {"word": "\(word)", "levels": [\(levels.map { "\"\($0)\"" }.joined(separator: ", "))], "categories": ["\(category)"],
-         "pos": ["noun"], "ipa": {"british": "\(ipa)", "american": "\(ipa)"}, "vi": "\(vi)",
-         "definition": {"en": "\(definition)", "vi": "\(vi)"}, "examples": {\(examples)}}
-        """
-    }
-
-    static func category(_ id: String, _ en: String, _ vi: String, order: Int, words: [String]) -> String {
-        """
-        {"id": "\(id)", "name": {"en": "\(en)", "vi": "\(vi)"}, "icon": "🐾", "color": "#112233", "order": \(order),
-         "words": [\(words.joined(separator: ",\n"))]}
-        """
     }
 
     /// dictionaryapi.dev's answer for "cat" (trimmed to two meanings).

@@ -30,6 +30,9 @@ public enum Repository {
 
     public static var categories: String { root + "/Categories" }
 
+    /// Entries cut from the real MOE dictionary (see its README beside it).
+    public static var moeSample: String { root + "/Tests/Domains/MandarinTests/Fixtures/dict-revised-sample.json" }
+
     /// The folder the test binary was built into; the `vocab` executable sits beside it.
     public static var productsDirectory: String {
         let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
@@ -82,6 +85,18 @@ public func runProcess(
     return ProcessResult(status: process.terminationStatus,
                          stdout: String(decoding: outData, as: UTF8.self),
                          stderr: String(decoding: errData, as: UTF8.self))
+}
+
+/// `runProcess` for async tests: the wait happens on a thread of its own, not on one of Swift's
+/// cooperative threads (as many as the cores), which other tests and in-process servers need.
+public func runProcessOnThread(
+    _ executable: String, _ arguments: [String], environment: [String: String] = [:], input: String? = nil
+) async throws -> ProcessResult {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread.detachNewThread {
+            continuation.resume(with: Result { try runProcess(executable, arguments, environment: environment, input: input) })
+        }
+    }
 }
 
 /// Reads a descriptor to its end, retrying reads a signal interrupted (FileHandle traps on EINTR).

@@ -33,29 +33,54 @@ public struct RetryPolicy: Sendable, Hashable {
 }
 
 /// GET with bounded retries; every HTTP status below 500 is handed back for the caller to read.
+///
+/// `options.timeout` bounds the whole wait, retries included, as `--timeout` promises: each
+/// attempt gets what is left of it, and no retry starts with less than `shortestAttempt`
+/// left (a timed-out attempt has used it all, so it is not repeated).
 struct RemoteFetcher: Sendable {
     let http: any HTTPClient
     let options: HTTPRequestOptions
     let retry: RetryPolicy
 
     func get(_ url: String) async throws(RemoteFailure) -> HTTPResponse {
+        let clock = ContinuousClock()
+        let budget = Duration.milliseconds(Int((options.timeout * 1000).rounded()))
+        let deadline = clock.now + budget
         var attempt = 0
         while true {
+            var attemptOptions = options
+            let left = Self.seconds(deadline - clock.now)
+            attemptOptions.timeout = left
+            attemptOptions.connectTimeout = min(options.connectTimeout, left)
             let failure: RemoteFailure
             do {
-                let response = try await http.get(url, options: options)
+                let response = try await http.get(url, options: attemptOptions)
                 guard response.status >= 500 else { return response }
                 failure = .status(response.status, url: url)
             } catch let error as HTTPError {
-                failure = .transport(error)
-                guard case .timedOut = error else { throw failure }
+                if case .timedOut = error {
+                    // Reported against the whole budget, which is what the user set.
+                    failure = .transport(.timedOut(url: url, seconds: options.timeout))
+                } else {
+                    throw .transport(error)
+                }
             } catch {
                 throw .transport(.failed(url: url, reason: "\(error)"))
             }
-            guard attempt < retry.retries else { throw failure }
+            guard attempt < retry.retries, deadline - clock.now - retry.delay >= Self.shortestAttempt else { throw failure }
             attempt += 1
             try? await Task.sleep(for: retry.delay)
+            // The pause may have run long (a busy machine): what went wrong stays the reason.
+            guard deadline - clock.now >= Self.shortestAttempt else { throw failure }
         }
+    }
+
+    /// Less than this is not worth an attempt: it would time out before a server could answer.
+    static let shortestAttempt = Duration.milliseconds(100)
+
+    static func seconds(_ duration: Duration) -> Double {
+        let (s, attoseconds) = duration.components
+        return max(0.001, Double(s) + Double(attoseconds) / 1e18)
     }
 }
 

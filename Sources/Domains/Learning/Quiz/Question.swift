@@ -2,10 +2,12 @@ import Catalog
 
 /// What the four options of a question are.
 public enum AnswerLanguage: String, Codable, Sendable, CaseIterable {
-    /// The Vietnamese translation.
+    /// The Vietnamese translation (catalog words); a Mandarin item's meaning, from the dictionary.
     case vi
-    /// The English definition.
+    /// The English definition; a Mandarin item's meaning, from the dictionary.
     case en
+    /// The reading of Mandarin characters, in pinyin.
+    case reading
 }
 
 /// A word that can be asked, with the answer in the chosen language.
@@ -14,15 +16,21 @@ public struct QuizItem: Sendable, Hashable {
     public var answer: String
     public var categories: [String]
     public var levels: [Level]
+    /// Where the word comes from ("catalog", "dictionary", "moe"): wrong answers come from the
+    /// same kind first, so a Mandarin meaning is never offered for an English word.
+    public var kind: String
 
-    public init(word: String, answer: String, categories: [String] = [], levels: [Level] = []) {
+    public init(word: String, answer: String, categories: [String] = [], levels: [Level] = [], kind: String = "catalog") {
         self.word = word
         self.answer = answer
         self.categories = categories
         self.levels = levels
+        self.kind = kind
     }
 
-    public init(_ word: Word, answers: AnswerLanguage) {
+    /// A catalog word; nil for `.reading`, which only Mandarin items have.
+    public init?(_ word: Word, answers: AnswerLanguage) {
+        guard answers != .reading else { return nil }
         self.init(word: word.word, answer: answers == .vi ? word.vi : word.definition.en,
                   categories: word.categories, levels: word.levels)
     }

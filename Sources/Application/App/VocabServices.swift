@@ -1,0 +1,124 @@
+import AppCore
+import Audio
+import Catalog
+import Definitions
+import FileAccess
+import Foundation
+import HTTPFetch
+import Learners
+import Mandarin
+import Speech
+import SQLiteDB
+import Store
+import Synchronization
+
+/// The composition root: the one place that knows how vocab's parts fit together. The CLI,
+/// the server and the tests all build their services from here, so a part is wired once.
+public final class VocabServices: Sendable {
+    public let environment: VocabEnvironment
+    public var home: HomeLayout { environment.home }
+    private let speech = Mutex<SpeechState>(.notYet)
+
+    public init(environment: VocabEnvironment) {
+        self.environment = environment
+    }
+
+    // MARK: Catalog
+
+    /// Opens (and if needed rebuilds) the catalog. The CLI caches answers in a file that outlives
+    /// the process; the server in memory.
+    public func openCatalog(force: Bool = false, cache: VocabEnvironment.CacheChoice = .file) async throws -> (CatalogService, CatalogIndexer.Status) {
+        try await environment.openCatalog(force: force, cache: cache)
+    }
+
+    // MARK: Audio
+
+    private enum SpeechState {
+        case notYet
+        case ready(EspeakSynthesizer)
+        case unavailable(String)
+    }
+
+    /// The process's synthesizer, made on first use: libespeak-ng keeps one in global state, so a
+    /// process has one. Nil, with the reason, where libespeak-ng cannot be loaded.
+    public func synthesizer() -> (EspeakSynthesizer?, reason: String?) {
+        speech.withLock { state in
+            if case .notYet = state {
+                do { state = .ready(try EspeakSynthesizer()) } catch { state = .unavailable(String(describing: error)) }
+            }
+            switch state {
+            case .ready(let s): return (s, nil)
+            case .unavailable(let reason): return (nil, reason)
+            case .notYet: return (nil, "not started")
+            }
+        }
+    }
+
+    /// The three tiers in order: recorded, legacy, speech. Without libespeak-ng the first two
+    /// still serve, and `speechUnavailable` says why speech does not.
+    public func pronouncer(audioRoot: String? = nil) -> (pronouncer: Pronouncer, speechUnavailable: String?) {
+        let root = audioRoot ?? environment.audioDirectory
+        var sources: [any ClipSource] = [
+            RecordedClipSource(audioRoot: root, cacheDirectory: home.remoteClipCache, http: CurlHTTPClient()),
+            LegacyClipSource(audioRoot: root),
+        ]
+        let (synthesizer, reason) = synthesizer()
+        if let synthesizer { sources.append(SynthesizedClipSource(synthesizer: synthesizer)) }
+        return (Pronouncer(sources: sources), reason)
+    }
+
+    /// Rendered clips of `say` and the server, by entry identity.
+    public var clipStore: ClipStore { ClipStore(root: home.clipsDirectory) }
+
+    /// What to pronounce for a word in an accent: its catalog entry when it has one (with the
+    /// entry's clip references for the accent), else the text itself.
+    public func clipSubject(_ word: String, accent: Accent, catalog: CatalogService) async -> (request: ClipRequest, entry: EntryReference, inCatalog: Bool) {
+        if let hit = try? await catalog.entries(for: word).first {
+            return (ClipRequest(word: hit.word.word, accent: accent, references: hit.word.audio(for: accent)), hit.reference, true)
+        }
+        return (ClipRequest(word: word, accent: accent), EntryReference(.text, word), false)
+    }
+
+    // MARK: Mandarin
+
+    /// The imported dictionary; one read-only connection per caller (it belongs to one task).
+    public func mandarin() throws -> MOEDictionary { try MOEDictionary(path: home.moeDatabase) }
+
+    public var isMandarinImported: Bool { FileManager.default.fileExists(atPath: home.moeDatabase) }
+
+    // MARK: Learning
+
+    /// The learner's own file: saved words, downloaded definitions, quiz history.
+    public func userStore() throws -> SQLiteDocumentStore {
+        try DurableFile.createDirectory(home.root)
+        return try SQLiteDocumentStore(path: home.userDatabase, migrator: UserDatabase.migrator)
+    }
+
+    /// Learners, libraries, cards and review logs, in user.sqlite beside the documents.
+    public func learnerStore() throws -> SQLiteLearnerStore {
+        try DurableFile.createDirectory(home.root)
+        return try SQLiteLearnerStore(path: home.userDatabase)
+    }
+
+    /// The learning service over a learner store; days start at this machine's local midnight.
+    public func learning(catalog: CatalogService, store: any LearnerStore) -> LearningService {
+        LearningService(store: store, catalog: catalog, services: self, days: LocalDays(utcOffset: TimeZone.current.secondsFromGMT()))
+    }
+
+    /// `config.json` in the home folder: a missing file is an empty configuration; a broken
+    /// one is an error, not silently ignored.
+    public func config() throws -> UserConfig {
+        guard let data = FileManager.default.contents(atPath: home.configFile) else { return UserConfig() }
+        do {
+            return try JSONDecoder().decode(UserConfig.self, from: data)
+        } catch {
+            throw Failure(.invalidData, code: "bad_config",
+                          message: "\(home.configFile) is not valid: expected an object like {\"dictionaryURL\": \"https://…\", \"randomURL\": \"https://…\"}.")
+        }
+    }
+
+    /// The online dictionary with its saved answers in the user's store.
+    public func definitionService(endpoint: Endpoint, options: HTTPRequestOptions, store: any DocumentStore) -> DefinitionService {
+        DefinitionService(client: DictionaryAPIClient(http: CurlHTTPClient(), baseURL: endpoint.url, options: options), store: store)
+    }
+}

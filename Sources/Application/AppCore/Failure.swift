@@ -1,0 +1,130 @@
+/// A failure as both front ends report it: what kind it is (which fixes the exit code and the
+/// HTTP status), a stable machine-readable code, a sentence for a person and close matches.
+/// Domain errors become failures in one place (`App`'s classifier); the CLI prints them with
+/// `vocab:` and exits with `exitCode`, the server answers `httpStatus` with a JSON body.
+public struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Kind: String, Sendable, CaseIterable {
+        /// An unknown category, word, title or saved item.
+        case notFound
+        /// A bad option, level, accent, number or text.
+        case badInput
+        /// Data on disk or in a request body that cannot be used (category files, dictionary JSON).
+        case invalidData
+        /// A file or an import the command needs is not there (no dictionary imported yet).
+        case missingInput
+        /// A service it depends on cannot answer now (speech synthesis missing, database down).
+        case unavailable
+        /// The request conflicts with the current state (a rating on a card that changed meanwhile).
+        case conflict
+        /// No valid credentials.
+        case unauthorized
+        /// Too many failed attempts from one client.
+        case tooManyRequests
+        /// The request target is longer than the server reads.
+        case uriTooLong
+        /// Reading or writing a file failed.
+        case io
+        /// A bug or a broken installation: details are in the log.
+        case internalError
+
+        /// sysexits(3) codes; 1 for "not found", as grep and friends use.
+        public var exitCode: Int32 {
+            switch self {
+            case .notFound: 1
+            case .badInput: 64
+            case .invalidData: 65
+            case .missingInput: 66
+            case .unavailable: 69
+            case .internalError: 70
+            case .io: 74
+            case .conflict, .tooManyRequests: 75
+            case .unauthorized: 77
+            case .uriTooLong: 64
+            }
+        }
+
+        public var httpStatus: Int {
+            switch self {
+            case .notFound, .missingInput: 404
+            case .badInput: 400
+            case .conflict: 409
+            case .unauthorized: 401
+            case .tooManyRequests: 429
+            case .uriTooLong: 414
+            case .unavailable: 503
+            case .invalidData, .io, .internalError: 500
+            }
+        }
+    }
+
+    public var kind: Kind
+    /// Stable and documented in openapi.json ("unknown_word", "bad_level").
+    public var code: String
+    public var message: String
+    public var suggestions: [String]
+    /// What to do next at a terminal ("Run 'vocab validate' for the full list."). Only the CLI
+    /// shows it: HTTP clients are programs, which act on the code instead.
+    public var hint: String?
+
+    public init(_ kind: Kind, code: String, message: String, suggestions: [String] = [], hint: String? = nil) {
+        self.kind = kind
+        self.code = code
+        self.message = message
+        self.suggestions = suggestions
+        self.hint = hint
+    }
+
+    public var exitCode: Int32 { kind.exitCode }
+    public var httpStatus: Int { kind.httpStatus }
+
+    /// The message with its suggestions and hint, as the CLI prints it after "vocab: ".
+    public var description: String {
+        var text = message
+        if !suggestions.isEmpty, !message.contains("Did you mean") {
+            text += " Did you mean: \(suggestions.joined(separator: ", "))?"
+        }
+        if let hint { text += (hint.hasPrefix("\n") ? "" : " ") + hint }
+        return text
+    }
+
+    /// Text a user typed, as messages quote it: control characters shown as escapes (an ESC
+    /// in a word must not reach a terminal as one) and long text cut short.
+    public static func quote(_ text: String, limit: Int = 40) -> String {
+        var out = ""
+        var count = 0
+        for scalar in text.unicodeScalars {
+            if count == limit { return out + "…" }
+            count += 1
+            if isControl(scalar) {
+                out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    /// A whole message as it goes to a terminal: every control character escaped as `quote`
+    /// does, except the line breaks and tabs that lay the message out. For messages built by
+    /// others (argument-parser's "The value '…' is invalid") that quote what was typed as it is.
+    public static func escapingControls(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { isControl($0) && $0 != "\n" && $0 != "\t" }) else { return text }
+        var out = ""
+        for scalar in text.unicodeScalars {
+            if isControl(scalar) && scalar != "\n" && scalar != "\t" {
+                out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    /// Control, format and separator characters: what must not be echoed as it is.
+    public static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .control, .format, .lineSeparator, .paragraphSeparator, .surrogate, .unassigned, .privateUse: return true
+        default: return false
+        }
+    }
+}

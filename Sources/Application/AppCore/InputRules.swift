@@ -1,0 +1,85 @@
+import Catalog
+import TextMatching
+
+/// What vocab accepts from a person or a client, checked before anything is looked up, the
+/// same for the command line and HTTP. Every refusal is a `.badInput` failure with a stable
+/// code, so no input reaches a query, a file name or the synthesizer unchecked.
+public enum InputRules {
+    /// Free text (a word, a title, a search): not empty, not longer than `Limits.textLength`
+    /// code points, no control characters, and, for text that arrives as a path segment or may
+    /// name a file, nothing that could name another one ("/", "\", or all of it "." or "..").
+    /// "as ... as" is a word, not a path.
+    public static func text(_ value: String, name: String, pathSafe: Bool = true) throws(Failure) -> String {
+        // Code points, as openapi.json's maxLength counts them, before any trimming.
+        guard value.unicodeScalars.count <= Limits.textLength else {
+            throw Failure(.badInput, code: "too_long", message: "the \(name) is longer than \(Limits.textLength) characters.")
+        }
+        let trimmed = trimmingSpaces(value)
+        guard !trimmed.isEmpty else { throw Failure(.badInput, code: "invalid_text", message: "the \(name) is empty.") }
+        if trimmed.unicodeScalars.contains(where: isForbidden) {
+            throw Failure(.badInput, code: "invalid_text", message: "the \(name) contains control characters.")
+        }
+        if pathSafe, trimmed.contains("/") || trimmed.contains("\\") || trimmed == "." || trimmed == ".." {
+            throw Failure(.badInput, code: "path_traversal", message: "the \(name) may not contain '/' or '\\', nor be '.' or '..'.")
+        }
+        return trimmed
+    }
+
+    /// What no input may contain: control characters (C0, DEL, C1), line and paragraph
+    /// separators, and the bidirectional controls that make text display differently from
+    /// what it is. openapi.json states the same rule as a pattern.
+    public static func isForbidden(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x00...0x1F, 0x7F...0x9F, 0x061C, 0x200E, 0x200F, 0x2028...0x202E, 0x2066...0x2069: return true
+        default: return false
+        }
+    }
+
+    /// A level, in any case.
+    public static func level(_ text: String) throws(Failure) -> Level {
+        if let level = Level(rawValue: text.lowercased()) { return level }
+        let valid = Level.allCases.map(\.rawValue)
+        throw Failure(.badInput, code: "bad_level", message: "'\(Failure.quote(text))' is not a level; use one of \(valid.joined(separator: ", ")).",
+                      suggestions: closestOrAll(text, valid))
+    }
+
+    /// An accent, in any case, by name or alias (uk, us, en-gb…).
+    public static func accent(_ text: String) throws(Failure) -> Accent {
+        if let accent = Accent.parse(text) { return accent }
+        throw Failure(.badInput, code: "bad_accent", message: "'\(Failure.quote(text))' is not an accent; use british or american.",
+                      suggestions: closestOrAll(text, Accent.allCases.map(\.rawValue)))
+    }
+
+    /// A whole number given as text, within `range`.
+    public static func integer(_ text: String, name: String, range: ClosedRange<Int>) throws(Failure) -> Int {
+        guard let n = Int(trimmingSpaces(text)) else {
+            throw Failure(.badInput, code: "bad_number", message: "\(name) must be a whole number (got '\(Failure.quote(text))').")
+        }
+        return try bounded(n, name: name, range: range)
+    }
+
+    /// A number already parsed, within `range`.
+    public static func bounded(_ n: Int, name: String, range: ClosedRange<Int>) throws(Failure) -> Int {
+        guard range.contains(n) else {
+            throw Failure(.badInput, code: "out_of_range", message: "\(name) must be between \(range.lowerBound) and \(range.upperBound) (got \(n)).")
+        }
+        return n
+    }
+
+    /// The valid values nearest to what was typed, or all of them when none is near.
+    public static func closestOrAll(_ text: String, _ valid: [String]) -> [String] {
+        let near = SearchText.closest(to: String(text.lowercased().prefix(Limits.textLength)), in: valid)
+        return near.isEmpty ? valid : near
+    }
+
+    /// Without leading and trailing spaces (Unicode space separators). Tabs and other
+    /// controls stay, for the checks to refuse.
+    public static func trimmingSpaces(_ text: String) -> String {
+        let scalars = text.unicodeScalars
+        func isSpace(_ s: Unicode.Scalar) -> Bool { s == " " || s.properties.generalCategory == .spaceSeparator }
+        guard let first = scalars.firstIndex(where: { !isSpace($0) }) else { return "" }
+        let last = scalars.lastIndex(where: { !isSpace($0) })!
+        if first == scalars.startIndex && scalars.index(after: last) == scalars.endIndex { return text }
+        return String(scalars[first...last])
+    }
+}

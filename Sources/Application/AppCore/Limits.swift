@@ -1,0 +1,20 @@
+/// The bounds of what a request may ask for, the same on the command line and over HTTP
+/// (a test runs both front ends against them). Large enough for any listing the catalog and
+/// the dictionary have, small enough that one request cannot make the service build megabytes.
+public enum Limits {
+    /// Words per page of a category listing.
+    public static let page = 1...1000
+    public static let defaultPage = 200
+    /// How far into a listing a page may start.
+    public static let offset = 0...100_000
+    /// Results of a search.
+    public static let search = 1...100
+    public static let defaultSearch = 30
+    /// Characters per page of a stroke or radical listing, and readings of a pinyin search.
+    public static let characters = 1...1000
+    public static let defaultCharacters = 200
+    /// Stroke counts that exist in the dictionary (the most is 64).
+    public static let strokes = 1...64
+    /// Longest word, title, category or search text, in Unicode code points.
+    public static let textLength = 100
+}

@@ -1,0 +1,90 @@
+import Cache
+import Catalog
+import FileAccess
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Store
+
+/// Where vocab finds its data and keeps its databases, from flags, environment and defaults.
+public struct VocabEnvironment: Sendable {
+    public var categoriesDirectory: String
+    /// Recorded and legacy clips (see Audio/README.md).
+    public var audioDirectory: String
+    public var home: HomeLayout
+
+    public init(categories: String?, home: String?, environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.home = HomeLayout(root: home ?? Self.defaultHome(environment))
+        self.categoriesDirectory = categories ?? environment["VOCAB_CATEGORIES"] ?? Self.locate("Categories")
+        self.audioDirectory = environment["VOCAB_AUDIO"] ?? Self.locate("Audio")
+    }
+
+    public init(categoriesDirectory: String, audioDirectory: String, home: HomeLayout) {
+        self.categoriesDirectory = categoriesDirectory
+        self.audioDirectory = audioDirectory
+        self.home = home
+    }
+
+    static func defaultHome(_ env: [String: String]) -> String {
+        if let home = env["VOCAB_HOME"], !home.isEmpty { return home }
+        if let xdg = env["XDG_DATA_HOME"], !xdg.isEmpty { return xdg + "/vocab" }
+        return (env["HOME"] ?? "/tmp") + "/.local/share/vocab"
+    }
+
+    /// ./NAME, else NAME/ beside the executable's checkout (the binary built in .build/ of
+    /// this repository), else the copy `make install` puts in share/vocab.
+    static func locate(_ name: String) -> String {
+        let fm = FileManager.default
+        let cwd = fm.currentDirectoryPath + "/" + name
+        if fm.fileExists(atPath: cwd) { return cwd }
+        let exe = (try? fm.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        var dir = DurableFile.directory(of: exe)
+        while dir.count > 1 {
+            for candidate in [dir + "/" + name, dir + "/share/vocab/" + name] where fm.fileExists(atPath: candidate) {
+                return candidate
+            }
+            dir = DurableFile.directory(of: dir)
+        }
+        return cwd
+    }
+
+    /// Where query results are cached: a file for the CLI, whose process ends after each
+    /// command; memory for a server, which lives long.
+    public enum CacheChoice: Sendable { case file, memory, none }
+
+    /// Opens the catalog, rebuilding it first when the category files changed.
+    public func openCatalog(force: Bool = false, cache: CacheChoice = .file) async throws -> (CatalogService, CatalogIndexer.Status) {
+        try DurableFile.createDirectory(home.root)
+        let indexer = CatalogIndexer(source: CatalogSource(directory: categoriesDirectory), databasePath: home.catalogDatabase)
+        let (store, status) = try await indexer.open(force: force)
+        let queryCache: QueryCache? = switch cache {
+        case .file: try openCache()
+        case .memory: QueryCache(storage: MemoryCacheStorage())
+        case .none: nil
+        }
+        return (CatalogService(store: store, cache: queryCache), status)
+    }
+
+    public func openCache() throws -> QueryCache {
+        try DurableFile.createDirectory(home.root)
+        return QueryCache(storage: try SQLiteCacheStorage(path: home.cacheDatabase))
+    }
+}
+
+extension CatalogIndexer.Status {
+    /// What to tell a person about how the catalog was opened, if anything: rebuilds are rare
+    /// and take a moment, and stale data must never pass silently.
+    public var notice: String? {
+        switch self {
+        case .upToDate:
+            return nil
+        case .rebuilt(let reason, let categories, let words):
+            return "indexed \(words) words in \(categories) categories (\(reason))."
+        case .stale(let issues):
+            let first = issues.first.map { " First: \($0)." } ?? ""
+            return "the category files have \(issues.count) problem(s), so the last good catalog is used until they are fixed.\(first) Run 'vocab validate' for the full list."
+        }
+    }
+}

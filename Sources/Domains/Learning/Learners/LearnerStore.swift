@@ -1,0 +1,47 @@
+import FSRS
+
+/// A learner's data wherever it is kept: the embedded SQLite file by default, a server
+/// database when several instances share it. Every call names its learner, and an
+/// implementation returns nothing of another learner's: that is the authorisation boundary.
+public protocol LearnerStore: Sendable {
+    // MARK: Learners and their credentials
+    func createLearner(name: String, at time: Double) async throws -> Learner
+    func learner(named name: String) async throws -> Learner?
+    func learner(id: Int64) async throws -> Learner?
+    func learners() async throws -> [Learner]
+    func updateSettings(_ settings: LearnerSettings, of learner: Int64) async throws
+    /// Stores a token's hash (never the token) for a learner.
+    func addToken(hash: [UInt8], label: String, for learner: Int64, at time: Double) async throws
+    /// The learner whose live token has this hash.
+    func learner(tokenHash: [UInt8]) async throws -> Learner?
+    /// Revokes every live token of a learner; returns how many.
+    func revokeTokens(of learner: Int64, at time: Double) async throws -> Int
+    func setPasswordHash(_ hash: String?, of learner: Int64) async throws
+    func passwordHash(of learner: Int64) async throws -> String?
+
+    // MARK: The library
+    /// Saves an item with a new card due at `time`; an item saved before is returned as it is.
+    func save(_ key: ItemKey, word: String, details: ItemDetails?, for learner: Int64, at time: Double) async throws -> (item: SavedItem, inserted: Bool)
+    func items(of learner: Int64) async throws -> [SavedItem]
+    func item(_ id: Int64, of learner: Int64) async throws -> SavedItem?
+    func item(_ key: ItemKey, of learner: Int64) async throws -> SavedItem?
+    /// Removes an item and its card (its past ratings stay in the log); false when there was none.
+    func remove(_ id: Int64, of learner: Int64) async throws -> Bool
+    /// Points an item at another entry (items saved before entries had ids).
+    func rekey(_ id: Int64, to key: ItemKey, of learner: Int64) async throws
+
+    // MARK: Reviews
+    func card(of item: Int64, learner: Int64) async throws -> CardRecord?
+    /// Every item with its card, for queues, statistics and exports.
+    func cards(of learner: Int64) async throws -> [(item: SavedItem, card: CardRecord)]
+    /// Rates a card in one transaction: reads its record, asks `schedule` for the new card and
+    /// the log facts, and writes both, or nothing. `expectedVersion` (when given) must be the
+    /// record's version, else `LearnerError.stale`. A `clientID` seen before returns the earlier
+    /// outcome as `.repeated` without scheduling again.
+    func rate(item: Int64, learner: Int64, expectedVersion: Int?, clientID: String?,
+              schedule: @Sendable (CardRecord) throws -> Review) async throws -> RatingOutcome
+    /// Takes back the learner's latest rating: the card returns to its state before it.
+    func undoLastRating(of learner: Int64) async throws -> ReviewEntry
+    /// The learner's ratings since `time`, oldest first.
+    func reviews(of learner: Int64, since time: Double) async throws -> [ReviewEntry]
+}

@@ -1,0 +1,164 @@
+import FSRS
+import Vocabulary
+
+/// Someone who learns: a child, a parent, a class's pupil, or the command line's own learner.
+public struct Learner: Sendable, Codable, Equatable, Hashable {
+    public var id: Int64
+    public var name: String
+    /// Epoch seconds.
+    public var createdAt: Double
+    public var settings: LearnerSettings
+
+    public init(id: Int64, name: String, createdAt: Double, settings: LearnerSettings = LearnerSettings()) {
+        self.id = id
+        self.name = name
+        self.createdAt = createdAt
+        self.settings = settings
+    }
+
+    /// The learner the command line acts for unless `--user` names another.
+    public static let localName = "me"
+}
+
+/// A learner's review settings.
+public struct LearnerSettings: Sendable, Codable, Equatable, Hashable {
+    /// The recall probability reviews aim for (0.7–0.99).
+    public var desiredRetention: Double
+    /// New cards introduced per day.
+    public var newPerDay: Int
+    /// The Young Learners level whose example sentence a card shows, if chosen.
+    public var level: String?
+
+    public init(desiredRetention: Double = 0.9, newPerDay: Int = 20, level: String? = nil) {
+        self.desiredRetention = desiredRetention
+        self.newPerDay = newPerDay
+        self.level = level
+    }
+
+    public static let newPerDayRange = 0...500
+}
+
+/// What a saved item is: an entry of a source, and for Mandarin the reading chosen ("" when the
+/// source has no readings). Unique per learner.
+public struct ItemKey: Sendable, Codable, Equatable, Hashable {
+    public var source: EntryReference.Source
+    public var entry: String
+    public var reading: String
+
+    public init(_ source: EntryReference.Source, _ entry: String, reading: String = "") {
+        self.source = source
+        self.entry = entry
+        self.reading = reading
+    }
+
+    public var reference: EntryReference { EntryReference(source, entry) }
+
+    /// "catalog:animals/cat", "moe:行#háng": stable, so exports keep one note per item.
+    public var description: String { reading.isEmpty ? reference.description : "\(reference)#\(reading)" }
+}
+
+/// What is kept with an item so it shows without its source (a dictionary word offline, a
+/// Mandarin reading's sound).
+public struct ItemDetails: Sendable, Codable, Equatable, Hashable {
+    public var definition: String?
+    public var partOfSpeech: String?
+    public var phonetic: String?
+    public var pinyin: String?
+    public var bopomofo: String?
+
+    public init(definition: String? = nil, partOfSpeech: String? = nil, phonetic: String? = nil, pinyin: String? = nil, bopomofo: String? = nil) {
+        self.definition = definition
+        self.partOfSpeech = partOfSpeech
+        self.phonetic = phonetic
+        self.pinyin = pinyin
+        self.bopomofo = bopomofo
+    }
+}
+
+/// An item in a learner's library.
+public struct SavedItem: Sendable, Codable, Equatable, Hashable {
+    public var id: Int64
+    public var key: ItemKey
+    /// The headword or characters, as shown.
+    public var word: String
+    /// Epoch seconds.
+    public var savedAt: Double
+    public var details: ItemDetails?
+
+    public init(id: Int64, key: ItemKey, word: String, savedAt: Double, details: ItemDetails? = nil) {
+        self.id = id
+        self.key = key
+        self.word = word
+        self.savedAt = savedAt
+        self.details = details
+    }
+}
+
+/// An item's scheduling state, with the version that changes at every rating: a writer that
+/// read version n may only write if it is still n.
+public struct CardRecord: Sendable, Codable, Equatable, Hashable {
+    public var itemID: Int64
+    public var card: Card
+    public var version: Int
+
+    public init(itemID: Int64, card: Card, version: Int) {
+        self.itemID = itemID
+        self.card = card
+        self.version = version
+    }
+}
+
+/// One rating as the review log keeps it: the state before and after, so it can be undone and
+/// studied.
+public struct ReviewEntry: Sendable, Codable, Equatable, Hashable {
+    public var id: Int64
+    public var itemID: Int64
+    /// Epoch seconds.
+    public var reviewedAt: Double
+    public var rating: Rating
+    public var elapsedDays: Int
+    public var before: Card
+    public var after: Card
+    /// Set by clients that queue ratings offline: the same id is applied once.
+    public var clientID: String?
+
+    public init(id: Int64, itemID: Int64, reviewedAt: Double, rating: Rating, elapsedDays: Int, before: Card, after: Card, clientID: String?) {
+        self.id = id
+        self.itemID = itemID
+        self.reviewedAt = reviewedAt
+        self.rating = rating
+        self.elapsedDays = elapsedDays
+        self.before = before
+        self.after = after
+        self.clientID = clientID
+    }
+}
+
+/// What a rating did.
+public enum RatingOutcome: Sendable, Equatable {
+    /// Applied: the card's new record and the log entry.
+    case applied(CardRecord, ReviewEntry)
+    /// A rating with this client id was applied before; nothing changed this time.
+    case repeated(CardRecord, ReviewEntry)
+}
+
+public enum LearnerError: Error, Sendable, Equatable, CustomStringConvertible {
+    case unknownLearner(String)
+    case nameTaken(String)
+    case badName(String)
+    case unknownItem(Int64)
+    /// The card changed since the client read it: its current record.
+    case stale(current: CardRecord)
+    case nothingToUndo
+
+    public var description: String {
+        switch self {
+        case .unknownLearner(let name): return "there is no learner '\(name)'."
+        case .nameTaken(let name): return "a learner '\(name)' exists already."
+        case .badName(let name): return "'\(name)' is not a usable name: use 1-40 letters, digits, spaces, '-', '_' or '.'."
+        case .unknownItem(let id): return "there is no item \(id) in this library."
+        case .stale(let current): return "the card changed since it was read (now at version \(current.version))."
+        case .nothingToUndo: return "there is no rating to undo."
+        }
+    }
+}

@@ -1,0 +1,76 @@
+import FSRS
+
+/// What a parent or teacher asks: what is due, how much was reviewed, how well it was
+/// remembered, whether the child keeps at it, and how many words are learned.
+public struct ProgressReport: Sendable, Codable, Equatable {
+    public struct Day: Sendable, Codable, Equatable {
+        /// yyyy-mm-dd, local.
+        public var date: String
+        public var reviews: Int
+    }
+
+    /// Review cards due by the end of today (overdue included).
+    public var dueToday: Int
+    public var dueTomorrow: Int
+    /// Due after today and by the end of the seventh day from now.
+    public var dueNext7Days: Int
+    /// Cards not yet seen.
+    public var new: Int
+    public var items: Int
+    /// Stability of at least `learnedStability` days.
+    public var learned: Int
+    /// The last 30 local days, oldest first, today last.
+    public var reviewsPerDay: [Day]
+    /// Share of ratings above Again among reviews of cards in review (not learning), last 30 days.
+    public var retention: Double?
+    public var reviewsInRetention: Int
+    /// Days in a row with at least one review, up to today (or yesterday when today has none yet).
+    public var streak: Int
+
+    /// A word counts as learned when it would still be recalled 9 times in 10 three weeks on.
+    public static let learnedStability = 21.0
+
+    public static func make(cards: [(item: SavedItem, card: CardRecord)], reviews: [ReviewEntry], now: Double, days: LocalDays) -> ProgressReport {
+        let today = days.number(of: now)
+        func day(_ time: Double) -> Int { days.number(of: time) }
+        let scheduled = cards.map(\.card.card).filter { $0.phase != .new }
+        let dueToday = scheduled.filter { day($0.due) <= today }.count
+        let dueTomorrow = scheduled.filter { day($0.due) == today + 1 }.count
+        let next7 = scheduled.filter { (today + 1...today + 7).contains(day($0.due)) }.count
+        let learned = cards.filter { ($0.card.card.memory?.stability ?? 0) >= learnedStability }.count
+
+        let recent = reviews.filter { day($0.reviewedAt) > today - 30 }
+        var perDay: [Int: Int] = [:]
+        for r in recent { perDay[day(r.reviewedAt), default: 0] += 1 }
+        let series = (today - 29...today).map { Day(date: Self.date(ofDayNumber: $0), reviews: perDay[$0] ?? 0) }
+        let inReview = recent.filter { $0.before.phase == .review }
+        let retention = inReview.isEmpty ? nil : Double(inReview.filter { $0.rating != .again }.count) / Double(inReview.count)
+
+        let reviewedDays = Set(reviews.map { day($0.reviewedAt) })
+        var streak = 0
+        var cursor = reviewedDays.contains(today) ? today : today - 1
+        while reviewedDays.contains(cursor) {
+            streak += 1
+            cursor -= 1
+        }
+        return ProgressReport(dueToday: dueToday, dueTomorrow: dueTomorrow, dueNext7Days: next7, new: cards.count - scheduled.count,
+                              items: cards.count, learned: learned, reviewsPerDay: series, retention: retention,
+                              reviewsInRetention: inReview.count, streak: streak)
+    }
+
+    /// yyyy-mm-dd of a day number (days since 1970-01-01), in the proleptic Gregorian calendar.
+    static func date(ofDayNumber n: Int) -> String {
+        // Howard Hinnant's civil_from_days.
+        let z = n + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        let y = yoe + era * 400 + (m <= 2 ? 1 : 0)
+        func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
+        return "\(y)-\(two(m))-\(two(d))"
+    }
+}

@@ -1,0 +1,245 @@
+import FSRS
+import Foundation
+import SQLiteDB
+import Store
+import Vocabulary
+
+/// Learner data in the embedded user.sqlite. One connection, owned by this actor, so every
+/// operation is one serialised step; ratings and their log rows commit together, and a commit
+/// is on disk before it returns (WAL with synchronous=FULL: a review acknowledged survives a
+/// power cut).
+public actor SQLiteLearnerStore: LearnerStore {
+    private let db: Database
+    public let path: String
+
+    public init(path: String) throws {
+        self.path = path
+        let database = try Database(path: path)
+        try retryingWhileBusy { try database.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;") }
+        try UserDatabase.migrator.migrate(database)
+        db = database
+    }
+
+    // MARK: Learners
+
+    public func createLearner(name: String, at time: Double) throws -> Learner {
+        let key = try Self.nameKey(name)
+        guard try db.scalar("SELECT 1 FROM learners WHERE name_key = ?", [.text(key)]) == nil else { throw LearnerError.nameTaken(name) }
+        let settings = LearnerSettings()
+        try db.run("INSERT INTO learners(name, name_key, created_at, settings) VALUES (?, ?, ?, ?)",
+                   [.text(name), .text(key), .real(time), .text(try Self.json(settings))])
+        return Learner(id: db.lastInsertRowID, name: name, createdAt: time, settings: settings)
+    }
+
+    public func learner(named name: String) throws -> Learner? {
+        guard let key = try? Self.nameKey(name) else { return nil }
+        return try db.query("SELECT id, name, created_at, settings FROM learners WHERE name_key = ?", [.text(key)], map: Self.learner).first
+    }
+
+    public func learner(id: Int64) throws -> Learner? {
+        try db.query("SELECT id, name, created_at, settings FROM learners WHERE id = ?", [.integer(id)], map: Self.learner).first
+    }
+
+    public func learners() throws -> [Learner] {
+        try db.query("SELECT id, name, created_at, settings FROM learners ORDER BY name_key", map: Self.learner)
+    }
+
+    public func updateSettings(_ settings: LearnerSettings, of learner: Int64) throws {
+        try db.run("UPDATE learners SET settings = ? WHERE id = ?", [.text(try Self.json(settings)), .integer(learner)])
+    }
+
+    public func addToken(hash: [UInt8], label: String, for learner: Int64, at time: Double) throws {
+        try db.run("INSERT INTO tokens(hash, learner_id, label, created_at) VALUES (?, ?, ?, ?)",
+                   [.blob(hash), .integer(learner), .text(label), .real(time)])
+    }
+
+    public func learner(tokenHash: [UInt8]) throws -> Learner? {
+        try db.query("""
+            SELECT l.id, l.name, l.created_at, l.settings FROM tokens t JOIN learners l ON l.id = t.learner_id
+            WHERE t.hash = ? AND t.revoked_at IS NULL
+            """, [.blob(tokenHash)], map: Self.learner).first
+    }
+
+    public func revokeTokens(of learner: Int64, at time: Double) throws -> Int {
+        try db.run("UPDATE tokens SET revoked_at = ? WHERE learner_id = ? AND revoked_at IS NULL", [.real(time), .integer(learner)])
+        return db.changes
+    }
+
+    public func setPasswordHash(_ hash: String?, of learner: Int64) throws {
+        try db.run("UPDATE learners SET password_hash = ? WHERE id = ?", [hash.map { .text($0) } ?? .null, .integer(learner)])
+    }
+
+    public func passwordHash(of learner: Int64) throws -> String? {
+        try db.scalar("SELECT password_hash FROM learners WHERE id = ?", [.integer(learner)])?.textValue
+    }
+
+    // MARK: Library
+
+    public func save(_ key: ItemKey, word: String, details: ItemDetails?, for learner: Int64, at time: Double) throws -> (item: SavedItem, inserted: Bool) {
+        try db.transaction {
+            if let existing = try item(key, of: learner) { return (existing, false) }
+            try db.run("INSERT INTO items(learner_id, source, entry, reading, word, saved_at, details) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                       [.integer(learner), .text(key.source.rawValue), .text(key.entry), .text(key.reading), .text(word), .real(time),
+                        try details.map { .text(try Self.json($0)) } ?? .null])
+            let id = db.lastInsertRowID
+            try write(CardRecord(itemID: id, card: Card(due: time), version: 0), learner: learner, insert: true)
+            return (SavedItem(id: id, key: key, word: word, savedAt: time, details: details), true)
+        }
+    }
+
+    public func items(of learner: Int64) throws -> [SavedItem] {
+        try db.query("SELECT \(Self.itemColumns) FROM items WHERE learner_id = ? ORDER BY saved_at, id", [.integer(learner)], map: Self.item)
+    }
+
+    public func item(_ id: Int64, of learner: Int64) throws -> SavedItem? {
+        try db.query("SELECT \(Self.itemColumns) FROM items WHERE id = ? AND learner_id = ?", [.integer(id), .integer(learner)], map: Self.item).first
+    }
+
+    public func item(_ key: ItemKey, of learner: Int64) throws -> SavedItem? {
+        try db.query("SELECT \(Self.itemColumns) FROM items WHERE learner_id = ? AND source = ? AND entry = ? AND reading = ?",
+                     [.integer(learner), .text(key.source.rawValue), .text(key.entry), .text(key.reading)], map: Self.item).first
+    }
+
+    public func remove(_ id: Int64, of learner: Int64) throws -> Bool {
+        try db.transaction {
+            try db.run("DELETE FROM cards WHERE item_id = ? AND learner_id = ?", [.integer(id), .integer(learner)])
+            try db.run("DELETE FROM items WHERE id = ? AND learner_id = ?", [.integer(id), .integer(learner)])
+            return db.changes > 0
+        }
+    }
+
+    public func rekey(_ id: Int64, to key: ItemKey, of learner: Int64) throws {
+        try db.run("UPDATE OR IGNORE items SET source = ?, entry = ?, reading = ? WHERE id = ? AND learner_id = ?",
+                   [.text(key.source.rawValue), .text(key.entry), .text(key.reading), .integer(id), .integer(learner)])
+    }
+
+    // MARK: Reviews
+
+    public func card(of item: Int64, learner: Int64) throws -> CardRecord? {
+        try db.query("SELECT \(Self.cardColumns) FROM cards WHERE item_id = ? AND learner_id = ?", [.integer(item), .integer(learner)],
+                     map: Self.card).first
+    }
+
+    public func cards(of learner: Int64) throws -> [(item: SavedItem, card: CardRecord)] {
+        try db.query("""
+            SELECT \(Self.itemColumns.split(separator: ",").map { "i." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")),
+                   \(Self.cardColumns.split(separator: ",").map { "c." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", "))
+            FROM items i JOIN cards c ON c.item_id = i.id WHERE i.learner_id = ? ORDER BY c.due, i.id
+            """, [.integer(learner)]) { row in (Self.item(row), Self.card(row, from: 7)) }
+    }
+
+    public func rate(item: Int64, learner: Int64, expectedVersion: Int?, clientID: String?,
+                     schedule: @Sendable (CardRecord) throws -> Review) throws -> RatingOutcome {
+        try db.transaction {
+            if let clientID, let earlier = try db.query(
+                "SELECT \(Self.reviewColumns) FROM reviews WHERE learner_id = ? AND client_id = ?", [.integer(learner), .text(clientID)],
+                map: Self.review).first {
+                let current = try card(of: earlier.itemID, learner: learner) ?? CardRecord(itemID: earlier.itemID, card: earlier.after, version: 0)
+                return .repeated(current, earlier)
+            }
+            guard let record = try card(of: item, learner: learner) else { throw LearnerError.unknownItem(item) }
+            if let expectedVersion, expectedVersion != record.version { throw LearnerError.stale(current: record) }
+            let review = try schedule(record)
+            let updated = CardRecord(itemID: item, card: review.card, version: record.version + 1)
+            try write(updated, learner: learner, insert: false)
+            try db.run("""
+                INSERT INTO reviews(learner_id, item_id, reviewed_at, rating, elapsed_days, before, after, client_id)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """, [.integer(learner), .integer(item), .real(review.log.reviewedAt), .integer(Int64(review.log.rating.rawValue)),
+                      .integer(Int64(review.log.elapsedDays)), .text(try Self.json(record.card)), .text(try Self.json(review.card)),
+                      clientID.map { .text($0) } ?? .null])
+            let entry = ReviewEntry(id: db.lastInsertRowID, itemID: item, reviewedAt: review.log.reviewedAt, rating: review.log.rating,
+                                    elapsedDays: review.log.elapsedDays, before: record.card, after: review.card, clientID: clientID)
+            return .applied(updated, entry)
+        }
+    }
+
+    public func undoLastRating(of learner: Int64) throws -> ReviewEntry {
+        try db.transaction {
+            guard let last = try db.query("SELECT \(Self.reviewColumns) FROM reviews WHERE learner_id = ? ORDER BY id DESC LIMIT 1",
+                                          [.integer(learner)], map: Self.review).first else { throw LearnerError.nothingToUndo }
+            if let current = try card(of: last.itemID, learner: learner) {
+                try write(CardRecord(itemID: last.itemID, card: last.before, version: current.version + 1), learner: learner, insert: false)
+            }
+            try db.run("DELETE FROM reviews WHERE id = ?", [.integer(last.id)])
+            return last
+        }
+    }
+
+    public func reviews(of learner: Int64, since time: Double) throws -> [ReviewEntry] {
+        try db.query("SELECT \(Self.reviewColumns) FROM reviews WHERE learner_id = ? AND reviewed_at >= ? ORDER BY reviewed_at, id",
+                     [.integer(learner), .real(time)], map: Self.review)
+    }
+
+    // MARK: Rows
+
+    private func write(_ record: CardRecord, learner: Int64, insert: Bool) throws {
+        let c = record.card
+        let values: [SQLValue] = [
+            .text(c.phase.rawValue), c.step.map { .integer(Int64($0)) } ?? .null,
+            c.memory.map { .real($0.stability) } ?? .null, c.memory.map { .real($0.difficulty) } ?? .null,
+            .real(c.due), c.lastReview.map { .real($0) } ?? .null, .integer(Int64(c.reps)), .integer(Int64(c.lapses)),
+            .integer(Int64(c.scheduledDays)), .integer(Int64(record.version)),
+        ]
+        if insert {
+            try db.run("""
+                INSERT INTO cards(phase, step, stability, difficulty, due, last_review, reps, lapses, scheduled_days, version, item_id, learner_id)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, values + [.integer(record.itemID), .integer(learner)])
+        } else {
+            try db.run("""
+                UPDATE cards SET phase = ?, step = ?, stability = ?, difficulty = ?, due = ?, last_review = ?, reps = ?, lapses = ?,
+                       scheduled_days = ?, version = ? WHERE item_id = ? AND learner_id = ?
+                """, values + [.integer(record.itemID), .integer(learner)])
+        }
+    }
+
+    static let itemColumns = "id, source, entry, reading, word, saved_at, details"
+    static let cardColumns = "item_id, phase, step, stability, difficulty, due, last_review, reps, lapses, scheduled_days, version"
+    static let reviewColumns = "id, item_id, reviewed_at, rating, elapsed_days, before, after, client_id"
+
+    static func learner(_ row: Row) -> Learner {
+        let settings = row.text(3).flatMap { try? JSONDecoder().decode(LearnerSettings.self, from: Data($0.utf8)) } ?? LearnerSettings()
+        return Learner(id: row.int(0), name: row.text(1) ?? "", createdAt: row.double(2), settings: settings)
+    }
+
+    static func item(_ row: Row) -> SavedItem {
+        let source = EntryReference.Source(rawValue: row.text(1) ?? "") ?? .text
+        let details = row.text(6).flatMap { try? JSONDecoder().decode(ItemDetails.self, from: Data($0.utf8)) }
+        return SavedItem(id: row.int(0), key: ItemKey(source, row.text(2) ?? "", reading: row.text(3) ?? ""), word: row.text(4) ?? "",
+                         savedAt: row.double(5), details: details)
+    }
+
+    static func card(_ row: Row) -> CardRecord { card(row, from: 0) }
+
+    static func card(_ row: Row, from i: Int) -> CardRecord {
+        let memory = row.isNull(i + 3) ? nil : MemoryState(stability: row.double(i + 3), difficulty: row.double(i + 4))
+        let card = Card(phase: Phase(rawValue: row.text(i + 1) ?? "") ?? .new, step: row.isNull(i + 2) ? nil : Int(row.int(i + 2)),
+                        memory: memory, due: row.double(i + 5), lastReview: row.isNull(i + 6) ? nil : row.double(i + 6),
+                        reps: Int(row.int(i + 7)), lapses: Int(row.int(i + 8)), scheduledDays: Int(row.int(i + 9)))
+        return CardRecord(itemID: row.int(i), card: card, version: Int(row.int(i + 10)))
+    }
+
+    static func review(_ row: Row) -> ReviewEntry {
+        let decoder = JSONDecoder()
+        let before = (try? decoder.decode(Card.self, from: Data((row.text(5) ?? "").utf8))) ?? Card(due: 0)
+        let after = (try? decoder.decode(Card.self, from: Data((row.text(6) ?? "").utf8))) ?? Card(due: 0)
+        return ReviewEntry(id: row.int(0), itemID: row.int(1), reviewedAt: row.double(2), rating: Rating(rawValue: Int(row.int(3))) ?? .good,
+                           elapsedDays: Int(row.int(4)), before: before, after: after, clientID: row.text(7))
+    }
+
+    static func json<T: Encodable>(_ value: T) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+
+    /// Names compare without case or surrounding spaces: "Anna" and "anna " are one learner.
+    static func nameKey(_ name: String) throws -> String {
+        let trimmed = name.trimmingCharacters(in: .whitespaces)
+        let ok = (1...40).contains(trimmed.count)
+            && trimmed.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || " -_.".unicodeScalars.contains($0) }
+        guard ok else { throw LearnerError.badName(name) }
+        return trimmed.lowercased()
+    }
+}

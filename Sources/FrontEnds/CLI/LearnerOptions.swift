@@ -1,0 +1,51 @@
+import App
+import AppCore
+import ArgumentParser
+import Catalog
+import CLICore
+import Foundation
+import Learners
+
+/// Which learner a learning command acts for.
+struct LearnerOption: ParsableArguments, Sendable {
+    @Option(name: .long, help: ArgumentHelp("Act for this learner (see 'vocab users list'); default: your own, \"me\".", valueName: "name"))
+    var user: String?
+}
+
+extension GlobalOptions {
+    /// The learning service over the user file and the current catalog, and the learner named.
+    func learning(_ learner: LearnerOption) async throws -> (LearningService, Learner) {
+        let catalog = try await openCatalog()
+        let services = self.services
+        let service = services.learning(catalog: catalog, store: try services.learnerStore())
+        return (service, try await service.learner(named: learner.user))
+    }
+}
+
+extension Output {
+    /// A local, minute-precision time for an epoch time.
+    static func dateText(epoch: Double) -> String { dateText(Date(timeIntervalSince1970: epoch)) }
+
+    /// "in 10 min", "in 3 h", "in 4 days", "now".
+    static func until(_ time: Double, from now: Double = Date().timeIntervalSince1970) -> String {
+        let s = Int(time - now)
+        switch s {
+        case ..<1: return "now"
+        case ..<60: return "in under a minute"
+        case ..<3600: return "in \(s / 60) min"
+        case ..<86_400: return "in \(s / 3600) h"
+        default:
+            let days = Int((Double(s) / 86_400).rounded())
+            return "in \(days) day\(days == 1 ? "" : "s")"
+        }
+    }
+
+    /// One line for a saved item: its word and where it is from.
+    static func itemLabel(_ item: SavedItem) -> String {
+        switch item.key.source {
+        case .catalog: return "\(item.word) (\(item.key.entry))"
+        case .moe: return "\(item.word) \(item.key.reading)"
+        case .dictionary, .text: return "\(item.word) (dictionary)"
+        }
+    }
+}

@@ -1,0 +1,120 @@
+import App
+import AppCore
+import ArgumentParser
+import CLICore
+import Foundation
+import Learners
+
+struct UsersCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "users",
+        abstract: "Learners and their API tokens, for 'vocab serve' and --user.",
+        discussion: """
+            Every learner has their own library, cards and review log. The command line acts for \\
+            the learner "me" unless --user names another. An app signs in to 'vocab serve' with a \\
+            learner's API token (Authorization: Bearer TOKEN); a token is printed once when it is \\
+            made, and only its SHA-256 is kept.
+
+            Examples:
+              vocab users add anna
+              vocab users list
+              vocab users token anna
+              vocab users revoke anna
+            """,
+        subcommands: [UsersAddCommand.self, UsersListCommand.self, UsersTokenCommand.self, UsersRevokeCommand.self],
+        defaultSubcommand: UsersListCommand.self)
+}
+
+extension GlobalOptions {
+    func learningService() async throws -> LearningService {
+        let catalog = try await openCatalog()
+        return services.learning(catalog: catalog, store: try services.learnerStore())
+    }
+}
+
+struct UsersAddCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "add", abstract: "Add a learner and print their first API token (shown once).",
+        discussion: "Names are 1-40 letters, digits, spaces, '-', '_' or '.', compared without case.")
+
+    @Argument(help: "The learner's name.") var name: String
+    @OptionGroup var options: GlobalOptions
+
+    func run() async throws {
+        let service = try await options.learningService()
+        let (learner, token) = try await service.addLearner(named: name)
+        if options.json {
+            struct Report: Encodable { let name: String; let id: Int64; let token: String }
+            try Output.json(Report(name: learner.name, id: learner.id, token: token))
+            return
+        }
+        Output.line("Added \(learner.name). API token (shown once; keep it safe):")
+        Output.line(token)
+    }
+}
+
+struct UsersListCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "List the learners with their library sizes.")
+    @OptionGroup var options: GlobalOptions
+
+    func run() async throws {
+        let service = try await options.learningService()
+        struct Row: Encodable { let name: String; let id: Int64; let createdAt: Double; let items: Int; let settings: LearnerSettings }
+        var rows: [Row] = []
+        for learner in try await service.store.learners() {
+            rows.append(Row(name: learner.name, id: learner.id, createdAt: learner.createdAt,
+                            items: try await service.store.items(of: learner.id).count, settings: learner.settings))
+        }
+        if options.json {
+            try Output.json(rows)
+            return
+        }
+        if rows.isEmpty {
+            Output.line("No learners yet. Add one with 'vocab users add NAME'.")
+            return
+        }
+        let width = (rows.map { Output.displayWidth($0.name) }.max() ?? 4) + 2
+        for r in rows {
+            Output.line("\(Output.pad(r.name, width))\(Output.pad("\(r.items) item\(r.items == 1 ? "" : "s")", 12))since \(Output.dateText(epoch: r.createdAt))")
+        }
+    }
+}
+
+struct UsersTokenCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "token", abstract: "Make another API token for a learner (printed once); earlier tokens keep working.")
+    @Argument(help: "The learner's name.") var name: String
+    @Option(name: .long, help: "A note to tell tokens apart (e.g. the device).") var label = ""
+    @OptionGroup var options: GlobalOptions
+
+    func run() async throws {
+        let service = try await options.learningService()
+        let learner = try await service.learner(named: name)
+        let token = try await service.issueToken(for: learner, label: label)
+        if options.json {
+            struct Report: Encodable { let name: String; let token: String }
+            try Output.json(Report(name: learner.name, token: token))
+        } else {
+            Output.line(token)
+        }
+    }
+}
+
+struct UsersRevokeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "revoke", abstract: "Revoke every API token of a learner; their data stays.")
+    @Argument(help: "The learner's name.") var name: String
+    @OptionGroup var options: GlobalOptions
+
+    func run() async throws {
+        let service = try await options.learningService()
+        let learner = try await service.learner(named: name)
+        let count = try await service.store.revokeTokens(of: learner.id, at: Date().timeIntervalSince1970)
+        if options.json {
+            struct Report: Encodable { let name: String; let revoked: Int }
+            try Output.json(Report(name: learner.name, revoked: count))
+        } else {
+            Output.line("Revoked \(count) token\(count == 1 ? "" : "s") of \(learner.name).")
+        }
+    }
+}

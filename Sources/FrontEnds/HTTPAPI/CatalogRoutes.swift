@@ -1,0 +1,61 @@
+import AppCore
+import Catalog
+import HTTPTransport
+import Hummingbird
+
+/// /v1/categories, /v1/categories/{id}/words, /v1/words/{word}, /v1/search. Each answer is
+/// computed once per distinct request and then served from memory with its ETag: the catalog a
+/// server opened does not change under it.
+struct CatalogRoutes: Sendable {
+    let catalog: CatalogService
+    let cache: ResponseCache
+
+    func collection() -> RouteCollection<VocabRequestContext> {
+        let routes = RouteCollection(context: VocabRequestContext.self)
+        routes.get("categories") { request, _ in try await categories(request) }
+        routes.get("categories/{id}/words") { request, context in try await words(request, context: context) }
+        routes.get("words/{word}") { request, context in try await word(request, context: context) }
+        routes.get("search") { request, _ in try await search(request) }
+        return routes
+    }
+
+    func categories(_ request: Request) async throws -> Representation {
+        let query = QueryParameters(request.uri.query)
+        let level = try query["level"].map { try InputRules.level($0) }
+        return cache.remember(try await cache.value(for: "categories|\(level?.rawValue ?? "*")") {
+            try .json(CategoryList(try await catalog.overview(level: level), level: level))
+        }, for: request)
+    }
+
+    func words(_ request: Request, context: some RequestContext) async throws -> Representation {
+        let id = try HTTPInput.pathText(context.parameters["id"], name: "category")
+        let query = QueryParameters(request.uri.query)
+        let level = try query["level"].map { try InputRules.level($0) }
+        let limit = try query.integer("limit", range: Limits.page, default: Limits.defaultPage)
+        let offset = try query.integer("offset", range: Limits.offset, default: 0)
+        let key = "words|\(id.lowercased())|\(level?.rawValue ?? "*")|\(limit)|\(offset)"
+        return cache.remember(try await cache.value(for: key) {
+            try .json(WordPageBody(try await catalog.words(in: id, level: level, limit: limit, offset: offset)))
+        }, for: request)
+    }
+
+    func word(_ request: Request, context: some RequestContext) async throws -> Representation {
+        let text = try HTTPInput.pathText(context.parameters["word"], name: "word")
+        return cache.remember(try await cache.value(for: "word|\(text)") {
+            let entries = try await catalog.lookup(text)
+            return try .json(WordEntries(word: entries.first?.word ?? text, entries: entries))
+        }, for: request)
+    }
+
+    func search(_ request: Request) async throws -> Representation {
+        let query = QueryParameters(request.uri.query)
+        guard let raw = try query["q"] else {
+            throw Failure(.badInput, code: "missing_parameter", message: "give the text to search for as ?q=.")
+        }
+        let text = try InputRules.text(raw, name: "search text", pathSafe: false)
+        let limit = try query.integer("limit", range: Limits.search, default: Limits.defaultSearch)
+        return cache.remember(try await cache.value(for: "search|\(text)|\(limit)") {
+            try .json(SearchResults(query: text, limit: limit, results: try await catalog.search(text, limit: limit)))
+        }, for: request)
+    }
+}

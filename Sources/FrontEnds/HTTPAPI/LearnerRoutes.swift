@@ -1,0 +1,213 @@
+import App
+import AppCore
+import Catalog
+import Foundation
+import FSRS
+import HTTPTransport
+import Hummingbird
+import Learners
+import NIOCore
+
+/// /v1/me/…: the signed-in learner's own data. Every handler takes the learner from the
+/// request context (the bearer token) and passes only that learner's id to the service, so a
+/// client can name items but never another learner. Answers are never cached.
+struct LearnerRoutes: Sendable {
+    let learning: LearningService
+    let exports: ExportService
+    let attempts: FailedAttempts
+    /// Request bodies are small JSON objects.
+    static let maxBody = 64 << 10
+
+    func collection() -> RouteCollection<VocabRequestContext> {
+        let routes = RouteCollection(context: VocabRequestContext.self)
+        // Only here: a public endpoint does not care what Authorization header a client sends.
+        routes.add(middleware: BearerAuthenticator(learning: learning, attempts: attempts))
+        routes.get("me") { _, context in try Self.json(MeBody(try context.learner())) }
+        routes.get("me/library") { _, context in try await library(context) }
+        routes.post("me/library") { request, context in try await save(request, context: context) }
+        routes.delete("me/library/{item}") { _, context in try await remove(context) }
+        routes.get("me/review/next") { request, context in try await next(request, context: context) }
+        routes.post("me/reviews") { request, context in try await rate(request, context: context) }
+        routes.get("me/progress") { _, context in try Self.json(try await learning.progress(of: try context.learner())) }
+        routes.get("me/export.apkg") { _, context in try await export(.apkg, context: context) }
+        routes.get("me/export.csv") { _, context in try await export(.csv, context: context) }
+        return routes
+    }
+
+    func library(_ context: VocabRequestContext) async throws -> Response {
+        try Self.json(try await learning.libraryBody(of: try context.learner()))
+    }
+
+    struct SaveRequest: Decodable {
+        var word: String
+        var source: String?
+        var entry: String?
+        var reading: String?
+        var allReadings: Bool?
+    }
+
+    struct SaveResponse: Encodable {
+        var added: Int
+        var items: [LibraryItemBody]
+    }
+
+    func save(_ request: Request, context: VocabRequestContext) async throws -> Response {
+        let learner = try context.learner()
+        let body = try await Self.decode(SaveRequest.self, from: request, context: context)
+        var source = LearningService.Source.auto
+        if let raw = body.source {
+            guard let parsed = LearningService.Source(rawValue: raw) else {
+                throw Failure(.badInput, code: "bad_source", message: "'\(Failure.quote(raw))' is not a source; use auto, catalog, moe or dictionary.",
+                              suggestions: InputRules.closestOrAll(raw, LearningService.Source.allCases.map(\.rawValue)))
+            }
+            source = parsed
+        }
+        // The server does not ask an online dictionary for its clients: words come from the
+        // catalog and the Mandarin dictionary it has.
+        let saved = try await learning.save(body.word, for: learner, source: source, entry: body.entry, reading: body.reading,
+                                            allReadings: body.allReadings ?? false)
+        var items: [LibraryItemBody] = []
+        for s in saved {
+            if let card = try await learning.store.card(of: s.item.id, learner: learner.id) {
+                items.append(await learning.body(of: s.item, card: card, level: nil))
+            }
+        }
+        let added = saved.filter(\.inserted).count
+        return try Self.json(SaveResponse(added: added, items: items), status: added > 0 ? .created : .ok)
+    }
+
+    func remove(_ context: VocabRequestContext) async throws -> Response {
+        let learner = try context.learner()
+        guard let id = Int64(try HTTPInput.pathText(context.parameters["item"], name: "item")) else {
+            throw Failure(.badInput, code: "bad_item", message: "give the item's number, as GET /v1/me/library lists it.")
+        }
+        guard try await learning.store.remove(id, of: learner.id) else {
+            throw Failure(.notFound, code: "unknown_item", message: "there is no item \(id) in this library.")
+        }
+        return Response(status: .noContent, headers: [.cacheControl: "no-store"])
+    }
+
+    func next(_ request: Request, context: VocabRequestContext) async throws -> Response {
+        let learner = try context.learner()
+        let limit = try QueryParameters(request.uri.query).integer("limit", range: LearningService.reviewBatchLimit, default: 10)
+        return try Self.json(try await learning.nextCards(for: learner, limit: limit))
+    }
+
+    struct RateRequest: Decodable {
+        var item: Int64
+        /// 1–4 or again/hard/good/easy.
+        var rating: RatingValue
+        /// The card's version as the client read it: a rating on a card that changed since is
+        /// refused with 409 and the current state.
+        var version: Int?
+        /// Set by clients that queue ratings offline: the same id is applied once.
+        var clientId: String?
+    }
+
+    enum RatingValue: Decodable {
+        case number(Int)
+        case name(String)
+
+        init(from decoder: Decoder) throws {
+            let c = try decoder.singleValueContainer()
+            if let n = try? c.decode(Int.self) { self = .number(n) } else { self = .name(try c.decode(String.self)) }
+        }
+
+        var rating: Rating? {
+            switch self {
+            case .number(let n): Rating(rawValue: n)
+            case .name(let s): RatingName.parse(s)
+            }
+        }
+    }
+
+    struct Conflict: Encodable {
+        struct Detail: Encodable { var code: String; var message: String; var suggestions: [String] }
+        var error: Detail
+        var card: CardBody
+    }
+
+    func rate(_ request: Request, context: VocabRequestContext) async throws -> Response {
+        let learner = try context.learner()
+        let body = try await Self.decode(RateRequest.self, from: request, context: context)
+        guard let rating = body.rating.rating else {
+            throw Failure(.badInput, code: "bad_rating", message: "rating must be 1-4 or again, hard, good, easy.")
+        }
+        if let id = body.clientId, id.isEmpty || id.count > 100 || id.unicodeScalars.contains(where: InputRules.isForbidden) {
+            throw Failure(.badInput, code: "bad_client_id", message: "clientId must be 1-100 characters without control characters.")
+        }
+        do {
+            return try Self.json(try await learning.rate(item: body.item, rating: rating, for: learner, expectedVersion: body.version,
+                                                         clientID: body.clientId))
+        } catch LearnerError.stale(let current) {
+            let conflict = Conflict(error: .init(code: "stale_card", message: "the card changed since it was read; here is its current state.",
+                                                 suggestions: []), card: CardBody(current))
+            return try Self.json(conflict, status: .conflict)
+        }
+    }
+
+    func export(_ format: ExportService.Format, context: VocabRequestContext) async throws -> Response {
+        let learner = try context.learner()
+        let items = try await learning.exportItems(of: learner)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("vocab-export-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let file = "\(folder)/vocab.\(format.rawValue)"
+        _ = try await exports.export(items, deck: "vocab::\(learner.name)", format: format, to: file)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: file))
+        var headers: HTTPFields = [
+            .contentType: format == .apkg ? "application/octet-stream" : "text/csv; charset=utf-8",
+            .cacheControl: "no-store",
+            .contentDisposition: "attachment; filename=\"vocab-\(learner.id).\(format.rawValue)\"",
+        ]
+        headers[.contentLength] = String(bytes.count)
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
+    // MARK: JSON in and out
+
+    static func json<T: Encodable>(_ value: T, status: HTTPResponse.Status = .ok) throws -> Response {
+        Response(status: status, headers: [.contentType: MediaType.json, .cacheControl: "no-store"],
+                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: try JSONCoding.encode(value))))
+    }
+
+    static func decode<T: Decodable>(_ type: T.Type, from request: Request, context: VocabRequestContext) async throws -> T {
+        var request = request
+        let buffer: ByteBuffer
+        do {
+            buffer = try await request.collectBody(upTo: maxBody)
+        } catch {
+            throw APIError(Failure(.badInput, code: "body_too_large", message: "the request body is larger than \(maxBody) bytes."))
+        }
+        do {
+            return try JSONDecoder().decode(T.self, from: Data(buffer.readableBytesView))
+        } catch let error as DecodingError {
+            throw Failure(.badInput, code: "bad_json", message: "the body is not the JSON this endpoint takes: \(Self.describe(error)).")
+        } catch {
+            throw Failure(.badInput, code: "bad_json", message: "the body is not valid JSON.")
+        }
+    }
+
+    static func describe(_ error: DecodingError) -> String {
+        func path(_ keys: [any CodingKey]) -> String { keys.isEmpty ? "the body" : "'" + keys.map(\.stringValue).joined(separator: ".") + "'" }
+        switch error {
+        case .keyNotFound(let key, let c): return "\(path(c.codingPath + [key])) is missing"
+        case .typeMismatch(_, let c), .valueNotFound(_, let c): return "\(path(c.codingPath)) has the wrong type"
+        case .dataCorrupted(let c): return c.codingPath.isEmpty ? "it is not valid JSON" : "\(path(c.codingPath)) is not valid"
+        @unknown default: return "it does not fit"
+        }
+    }
+}
+
+/// `GET /v1/me`.
+struct MeBody: Encodable {
+    var id: Int64
+    var name: String
+    var settings: LearnerSettings
+
+    init(_ learner: Learner) {
+        id = learner.id
+        name = learner.name
+        settings = learner.settings
+    }
+}

@@ -1,0 +1,171 @@
+import Foundation
+import Hummingbird
+import HummingbirdCore
+import Logging
+import NIOCore
+import NIOHTTP1
+import NIOHTTPTypes
+import NIOHTTPTypesHTTP1
+
+/// The HTTP/1 pipeline of `vocab serve`: Hummingbird's, with the connection's deadlines and
+/// `RepeatedRequestLane` in front, and connections over the limit refused with a 503.
+public struct VocabHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
+    public typealias Value = NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>
+    public let responder: HTTPChannelHandler.Responder
+    public let cache: ResponseCache
+    public let requestLog: RequestLog<BasicRequestContext>
+    public let limits: ConnectionLimits
+    let counter: ConnectionCounter
+
+    public init(responder: @escaping HTTPChannelHandler.Responder, cache: ResponseCache, requestLog: RequestLog<BasicRequestContext>,
+                limits: ConnectionLimits) {
+        self.responder = responder
+        self.cache = cache
+        self.requestLog = requestLog
+        self.limits = limits
+        self.counter = ConnectionCounter()
+    }
+
+    public func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
+        let admitted = counter.open(limit: limits.maxConnections)
+        channel.closeFuture.whenComplete { [counter] _ in counter.close() }
+        return channel.eventLoop.makeCompletedFuture {
+            if !admitted {
+                // Over the limit: a clear answer at once, rather than a socket left waiting.
+                try channel.pipeline.syncOperations.addHandler(SheddingHandler())
+                return try NIOAsyncChannel(wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: true))
+            }
+            try channel.pipeline.syncOperations.configureHTTPServerPipeline(
+                withPipeliningAssistance: false, withErrorHandling: false, withOutboundHeaderValidation: false)
+            let socket = SocketWriter()
+            try channel.pipeline.syncOperations.addHandler(socket, position: .first)
+            try channel.pipeline.syncOperations.addHandler(RequestDeadlines(limits: limits))
+            try channel.pipeline.syncOperations.addHandler(RepeatedRequestLane(cache: cache, requestLog: requestLog, socket: socket))
+            try channel.pipeline.syncOperations.addHandler(HTTP1ToHTTPServerCodec(secure: false))
+            try channel.pipeline.syncOperations.addHandler(HTTPConnectionStateHandler(logger: logger))
+            return try NIOAsyncChannel(wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: true))
+        }
+    }
+
+    public func handle(value asyncChannel: Value, logger: Logger) async {
+        await handleHTTP(asyncChannel: asyncChannel, logger: logger)
+    }
+}
+
+/// Answers a request target already answered once, on the event loop, without the trip
+/// through Swift concurrency, the router and the middleware: most of a request's cost.
+/// It replays exactly what `RepeatedRequests` would (the same cached representation, with
+/// the same conditional and gzip handling), so the two paths cannot disagree.
+///
+/// Only keep-alive GET and HEAD requests with nothing else in flight on the connection take
+/// this lane: a request behind one the application is still answering goes the normal way,
+/// so responses never overtake each other, and requests that close the connection leave
+/// that to Hummingbird.
+public final class RepeatedRequestLane: ChannelDuplexHandler, RemovableChannelHandler {
+    public typealias InboundIn = HTTPServerRequestPart
+    public typealias InboundOut = HTTPServerRequestPart
+    public typealias OutboundIn = HTTPServerResponsePart
+    public typealias OutboundOut = HTTPServerResponsePart
+
+    private let cache: ResponseCache
+    private let requestLog: RequestLog<BasicRequestContext>
+    private let socket: SocketWriter
+    /// Requests passed on whose response has not been written to the end yet.
+    private var forwarded = 0
+    /// The request this lane is answering (its body, if any, is read and dropped).
+    private var answering: (head: HTTPRequestHead, representation: Representation, start: ContinuousClock.Instant)?
+    private var dates = HTTPDate()
+
+    public init(cache: ResponseCache, requestLog: RequestLog<BasicRequestContext>, socket: SocketWriter) {
+        self.cache = cache
+        self.requestLog = requestLog
+        self.socket = socket
+    }
+
+    public func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let head):
+            if forwarded == 0, head.method == .GET || head.method == .HEAD, head.isKeepAlive,
+               let hit = cache[RepeatedRequests<BasicRequestContext>.key(target: head.uri)] {
+                answering = (head, hit, .now)
+                return
+            }
+            forwarded += 1
+        case .body:
+            if answering != nil { return }
+        case .end:
+            if let (head, representation, start) = answering {
+                answering = nil
+                respond(context: context, head: head, representation: representation, start: start)
+                return
+            }
+        }
+        context.fireChannelRead(data)
+    }
+
+    public func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        if case .end = unwrapOutboundIn(data) { forwarded -= 1 }
+        context.write(data, promise: promise)
+    }
+
+    private func respond(context: ChannelHandlerContext, head: HTTPRequestHead, representation: Representation, start: ContinuousClock.Instant) {
+        let answer = representation.answer(acceptEncoding: head.headers.first(name: "accept-encoding"),
+                                           ifNoneMatch: head.headers.first(name: "if-none-match"))
+        // Finished bytes, under the HTTP encoder: nothing is left to serialise per request.
+        socket.write(answer.wireHead)
+        socket.write(dates.line())
+        if let body = answer.body, head.method != .HEAD { socket.write(body) }
+        socket.flush()
+        context.triggerUserOutboundEvent(RequestDeadlines.AnsweredInLane(), promise: nil)
+        guard requestLog.isEnabled else { return }
+        let (path, query) = Self.split(head.uri)
+        requestLog.log(method: head.method.rawValue, path: path, query: query, status: Int(answer.status.code), start: start,
+                       bytes: answer.body?.readableBytes ?? 0, headers: answer.fields)
+    }
+
+    public static func split(_ target: String) -> (path: String, query: String?) {
+        guard let mark = target.firstIndex(of: "?") else { return (target, nil) }
+        return (String(target[..<mark]), String(target[target.index(after: mark)...]))
+    }
+}
+
+/// The first handler of the pipeline, next to the socket: RepeatedRequestLane writes finished
+/// response bytes through it, below the HTTP encoder. Everything else passes through untouched.
+public final class SocketWriter: ChannelOutboundHandler, RemovableChannelHandler {
+    public typealias OutboundIn = IOData
+    public typealias OutboundOut = IOData
+    private var context: ChannelHandlerContext?
+
+    public func handlerAdded(context: ChannelHandlerContext) { self.context = context }
+    public func handlerRemoved(context: ChannelHandlerContext) { self.context = nil }
+
+    public func write(_ bytes: ByteBuffer) { context?.write(wrapOutboundOut(.byteBuffer(bytes)), promise: nil) }
+    public func flush() { context?.flush() }
+}
+
+/// The Date header line (RFC 9110 IMF-fixdate) and the blank line that ends a head, made once
+/// per second.
+public struct HTTPDate {
+    private var second = -1
+    private var bytes = ByteBuffer()
+
+    public mutating func line() -> ByteBuffer {
+        let t = time(nil)
+        if Int(t) != second {
+            bytes = ByteBuffer(string: "Date: \(Self.format(t))\r\n\r\n")
+            second = Int(t)
+        }
+        return bytes
+    }
+
+    public static func format(_ t: time_t) -> String {
+        var t = t
+        var parts = tm()
+        gmtime_r(&t, &parts)
+        let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        return "\(days[Int(parts.tm_wday)]), \(two(parts.tm_mday)) \(months[Int(parts.tm_mon)]) \(parts.tm_year + 1900) "
+            + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) GMT"
+    }
+}

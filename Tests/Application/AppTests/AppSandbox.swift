@@ -1,0 +1,27 @@
+import App
+import AppCore
+import Catalog
+import Foundation
+import Learners
+import Mandarin
+import TestSupport
+
+/// A vocab home built by the composition root over the learning fixture catalog, with the MOE
+/// sample dictionary imported, as the CLI and the server see it.
+struct AppSandbox {
+    let dir: TemporaryDirectory
+    let services: VocabServices
+    let catalog: CatalogService
+    let learning: LearningService
+
+    init(mandarin: Bool = true, catalog write: (TemporaryDirectory) throws -> Void = { try LearningFixtures.writeCatalog(in: $0) }) async throws {
+        dir = try TemporaryDirectory("app")
+        try write(dir)
+        try FileManager.default.createDirectory(atPath: dir.file("home"), withIntermediateDirectories: true)
+        if mandarin { _ = try MOEImporter(databasePath: dir.file("home/moe.sqlite")).importFile(at: Repository.moeSample) }
+        services = VocabServices(environment: VocabEnvironment(categoriesDirectory: dir.file("Categories"), audioDirectory: dir.file("Audio"),
+                                                               home: HomeLayout(root: dir.file("home"))))
+        catalog = try await services.openCatalog(cache: .memory).0
+        learning = services.learning(catalog: catalog, store: try services.learnerStore())
+    }
+}

@@ -1,0 +1,71 @@
+import App
+import AppCore
+import Catalog
+import Foundation
+import Learners
+import TestSupport
+import Testing
+
+/// The official `anki` package (PyPI, installed by scripts/install-deps) imports what vocab
+/// exports: the oracle for the package format.
+@Suite("Anki export, imported by Anki itself")
+struct ExportTests {
+    static let importer = Repository.root + "/Tests/Foundations/AnkiExportTests/Scripts/anki_import.py"
+
+    func anki(_ kind: String, _ file: String, collection: String) throws -> [String: Any] {
+        let result = try runProcess("/usr/bin/env", ["python3", Self.importer, kind, file, "--collection", collection])
+        #expect(result.status == 0, "\(result.stderr)")
+        return try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+    }
+
+    @Test("a library as .apkg: one note per item with its clip; a second import adds nothing")
+    func package() async throws {
+        let box = try await AppSandbox()
+        defer { box.dir.remove() }
+        let me = try await box.learning.learner(named: nil)
+        for word in ["cat", "ice cream"] { _ = try await box.learning.save(word, for: me) }
+        _ = try await box.learning.save("行", for: me, reading: "háng")
+        let exporter = ExportService(clips: ClipService(store: box.services.clipStore, pronouncer: box.services.pronouncer().pronouncer))
+        let file = box.dir.file("me.apkg")
+        let summary = try await exporter.export(try await box.learning.exportItems(of: me), deck: "vocab::me", format: .apkg, to: file)
+        #expect(summary.notes == 3 && summary.clips == 2, "Mandarin has no English clip: \(summary.missingClips)")
+
+        let collection = box.dir.file("anki/collection.anki2")
+        try FileManager.default.createDirectory(atPath: box.dir.file("anki"), withIntermediateDirectories: true)
+        let first = try anki("apkg", file, collection: collection)
+        #expect(first["note_count"] as? Int == 3 && first["card_count"] as? Int == 3)
+        #expect((first["media_files"] as? [String])?.count == 2)
+        let notes = try #require((first["notes"] as? [[String: Any]])?.compactMap { $0["fields"] as? [String] })
+        let cat = try #require(notes.first { $0.first == "cat" })
+        #expect(cat[1].contains("con mèo") && cat[4].hasPrefix("[sound:vocab-british-catalog-animals-cat") && cat[5] == "catalog:animals/cat")
+        #expect(notes.contains { $0.first == "行" && $0[2].contains("háng") && $0[2].contains("ㄏㄤˊ") })
+
+        let again = box.dir.file("again.apkg")
+        _ = try await exporter.export(try await box.learning.exportItems(of: me), deck: "vocab::me", format: .apkg, to: again)
+        let second = try anki("apkg", again, collection: collection)
+        #expect(second["note_count"] as? Int == 3, "no duplicate notes")
+        let log = try #require(second["log"] as? [String: Int])
+        #expect(log["new"] == 0 && log["updated"] == 0)
+    }
+
+    @Test("catalog words of a category and level as Anki's CSV, with the guid column")
+    func csv() async throws {
+        let box = try await AppSandbox(mandarin: false)
+        defer { box.dir.remove() }
+        let items = try await box.learning.exportItems(category: "food", level: .starters)
+        let file = box.dir.file("food.csv")
+        let summary = try await ExportService(clips: nil).export(items, deck: "vocab::food starters", format: .csv, to: file)
+        #expect(summary.notes == 6)
+        let text = try String(contentsOfFile: file, encoding: .utf8)
+        #expect(text.hasPrefix("#separator:Tab\n#html:true\n"))
+        #expect(text.contains("#guid column:1") && text.contains("#deck:vocab::food starters"))
+        try FileManager.default.createDirectory(atPath: box.dir.file("anki"), withIntermediateDirectories: true)
+        // Anki imports a CSV into a note type the collection has: import the package's first.
+        let apkg = box.dir.file("food.apkg")
+        _ = try await ExportService(clips: nil).export(items, deck: "vocab::food starters", format: .apkg, to: apkg)
+        let collection = box.dir.file("anki/collection.anki2")
+        _ = try anki("apkg", apkg, collection: collection)
+        let imported = try anki("csv", file, collection: collection)
+        #expect(imported["note_count"] as? Int == 6, "the guid column matched the package's notes: \(imported)")
+    }
+}

@@ -1,0 +1,241 @@
+import Foundation
+import FSRS
+@testable import Learners
+import SQLiteDB
+import Store
+import TestSupport
+import Testing
+
+@Suite("The learner store on user.sqlite: learners, tokens, items, cards and the review log")
+struct LearnerStoreTests {
+    let dir: TemporaryDirectory
+    let store: SQLiteLearnerStore
+    let t0 = 1_790_000_000.0
+
+    init() throws {
+        dir = try TemporaryDirectory("learners")
+        store = try SQLiteLearnerStore(path: dir.file("user.sqlite"))
+    }
+
+    func learner(_ name: String) async throws -> Learner { try await store.createLearner(name: name, at: t0) }
+
+    @Test("names are unique without case; bad names are refused")
+    func names() async throws {
+        defer { dir.remove() }
+        _ = try await learner("Anna")
+        await #expect(throws: LearnerError.nameTaken("anna ")) { try await store.createLearner(name: "anna ", at: t0) }
+        await #expect(throws: LearnerError.self) { try await store.createLearner(name: "", at: t0) }
+        await #expect(throws: LearnerError.self) { try await store.createLearner(name: "a\u{1B}b", at: t0) }
+        #expect(try await store.learner(named: "ANNA")?.name == "Anna")
+    }
+
+    @Test("only a token's SHA-256 is stored; a revoked token finds nobody")
+    func tokens() async throws {
+        defer { dir.remove() }
+        let anna = try await learner("anna")
+        let token = Tokens.generate()
+        #expect(Tokens.isWellFormed(token))
+        #expect(!Tokens.isWellFormed(token + "x") && !Tokens.isWellFormed("vocab_" + String(repeating: "!", count: 43)))
+        try await store.addToken(hash: Tokens.hash(token), label: "phone", for: anna.id, at: t0)
+        #expect(try await store.learner(tokenHash: Tokens.hash(token))?.id == anna.id)
+        #expect(try await store.learner(tokenHash: Tokens.hash(Tokens.generate())) == nil)
+        // The token itself is nowhere in the file.
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: dir.file("user.sqlite")))
+        #expect(bytes.range(of: Data(token.utf8)) == nil)
+        #expect(try await store.revokeTokens(of: anna.id, at: t0 + 1) == 1)
+        #expect(try await store.learner(tokenHash: Tokens.hash(token)) == nil)
+    }
+
+    @Test("an item is saved once per learner, with a new card; another learner's items are out of reach")
+    func items() async throws {
+        defer { dir.remove() }
+        let anna = try await learner("anna"), ben = try await learner("ben")
+        let key = ItemKey(.catalog, "animals/cat")
+        let (first, inserted) = try await store.save(key, word: "cat", details: nil, for: anna.id, at: t0)
+        #expect(inserted)
+        #expect(try await store.save(key, word: "cat", details: nil, for: anna.id, at: t0 + 5).inserted == false)
+        #expect(try await store.card(of: first.id, learner: anna.id)?.card.phase == .new)
+        // Ben names Anna's item: nothing is found, nothing is removed.
+        #expect(try await store.item(first.id, of: ben.id) == nil)
+        #expect(try await store.card(of: first.id, learner: ben.id) == nil)
+        #expect(try await store.remove(first.id, of: ben.id) == false)
+        #expect(try await store.items(of: anna.id).count == 1)
+        #expect(try await store.items(of: ben.id).isEmpty)
+        #expect(try await store.remove(first.id, of: anna.id))
+        #expect(try await store.items(of: anna.id).isEmpty)
+    }
+
+    @Test("a rating writes the card and its log row together; a stale version or another learner's item is refused")
+    func rating() async throws {
+        defer { dir.remove() }
+        let anna = try await learner("anna"), ben = try await learner("ben")
+        let item = try await store.save(ItemKey(.catalog, "animals/cat"), word: "cat", details: nil, for: anna.id, at: t0).item
+        let reviewer = Reviewer(store: store, days: LocalDays(utcOffset: 0))
+        guard case .applied(let record, let entry) = try await reviewer.rate(item: item.id, rating: .good, learner: anna, at: t0 + 60, expectedVersion: 0)
+        else { Issue.record("not applied"); return }
+        #expect(record.version == 1 && record.card.phase == .learning && record.card.reps == 1)
+        #expect(entry.before.phase == .new && entry.after == record.card && entry.rating == .good)
+        await #expect(throws: LearnerError.self) {
+            try await reviewer.rate(item: item.id, rating: .easy, learner: anna, at: t0 + 90, expectedVersion: 0)
+        }
+        await #expect(throws: LearnerError.unknownItem(item.id)) {
+            try await reviewer.rate(item: item.id, rating: .easy, learner: ben, at: t0 + 90)
+        }
+        #expect(try await store.reviews(of: anna.id, since: 0).count == 1)
+        #expect(try await store.reviews(of: ben.id, since: 0).isEmpty)
+    }
+
+    @Test("a client id is applied once: the repeat returns the first outcome")
+    func clientIDs() async throws {
+        defer { dir.remove() }
+        let anna = try await learner("anna")
+        let item = try await store.save(ItemKey(.catalog, "animals/cat"), word: "cat", details: nil, for: anna.id, at: t0).item
+        let reviewer = Reviewer(store: store, days: LocalDays(utcOffset: 0))
+        let first = try await reviewer.rate(item: item.id, rating: .good, learner: anna, at: t0 + 60, clientID: "offline-1")
+        let again = try await reviewer.rate(item: item.id, rating: .again, learner: anna, at: t0 + 120, clientID: "offline-1")
+        guard case .applied(let a, let entry) = first, case .repeated(let b, let repeatedEntry) = again else {
+            Issue.record("\(first) / \(again)")
+            return
+        }
+        #expect(a == b && entry == repeatedEntry)
+        #expect(try await store.reviews(of: anna.id, since: 0).count == 1)
+    }
+
+    @Test("undo puts the card back as it was before the latest rating and removes the log row")
+    func undo() async throws {
+        defer { dir.remove() }
+        let anna = try await learner("anna")
+        let item = try await store.save(ItemKey(.catalog, "animals/cat"), word: "cat", details: nil, for: anna.id, at: t0).item
+        let reviewer = Reviewer(store: store, days: LocalDays(utcOffset: 0))
+        _ = try await reviewer.rate(item: item.id, rating: .good, learner: anna, at: t0 + 60)
+        let beforeSecond = try #require(try await store.card(of: item.id, learner: anna.id))
+        _ = try await reviewer.rate(item: item.id, rating: .easy, learner: anna, at: t0 + 700)
+        let undone = try await reviewer.undo(learner: anna)
+        #expect(undone.rating == .easy)
+        let now = try #require(try await store.card(of: item.id, learner: anna.id))
+        #expect(now.card == beforeSecond.card)
+        #expect(now.version == beforeSecond.version + 2)   // the undo is a change too: stale readers are refused
+        #expect(try await store.reviews(of: anna.id, since: 0).count == 1)
+        _ = try await reviewer.undo(learner: anna)
+        await #expect(throws: LearnerError.nothingToUndo) { try await reviewer.undo(learner: anna) }
+    }
+}
+
+@Suite("What to review: due cards first, then new ones up to the day's allowance")
+struct ReviewQueueTests {
+    @Test("due cards by how overdue they are, then new cards in the order saved, at most newPerDay a day")
+    func queue() async throws {
+        let dir = try TemporaryDirectory("queue")
+        defer { dir.remove() }
+        let store = try SQLiteLearnerStore(path: dir.file("user.sqlite"))
+        let t0 = 1_790_000_000.0
+        var anna = try await store.createLearner(name: "anna", at: t0)
+        anna.settings.newPerDay = 2
+        try await store.updateSettings(anna.settings, of: anna.id)
+        var ids: [Int64] = []
+        for (i, word) in ["a", "b", "c", "d", "e"].enumerated() {
+            ids.append(try await store.save(ItemKey(.catalog, "x/\(word)"), word: word, details: nil, for: anna.id, at: t0 + Double(i)).item.id)
+        }
+        let reviewer = Reviewer(store: store, days: LocalDays(utcOffset: 0))
+        let first = try await reviewer.queue(for: anna, at: t0 + 100, limit: 10)
+        #expect(first.due.isEmpty)
+        #expect(first.new.map(\.item.word) == ["a", "b"])
+        // Introducing a and b uses up the day's allowance; a is due again after its learning step.
+        _ = try await reviewer.rate(item: ids[0], rating: .good, learner: anna, at: t0 + 100)
+        _ = try await reviewer.rate(item: ids[1], rating: .again, learner: anna, at: t0 + 100)
+        let later = try await reviewer.queue(for: anna, at: t0 + 100 + 11 * 60, limit: 10)
+        #expect(later.due.map(\.item.word) == ["b", "a"])   // b (1 min step) is more overdue than a (10 min)
+        #expect(later.new.isEmpty && later.newAllowance == 0)
+        // The next day, two more new cards.
+        let tomorrow = try await reviewer.queue(for: anna, at: t0 + 86_400 * 2, limit: 10)
+        #expect(tomorrow.new.map(\.item.word) == ["c", "d"])
+        #expect(try await reviewer.queue(for: anna, at: t0 + 86_400 * 2, limit: 1).cards.count == 1)
+    }
+}
+
+@Suite("Progress: due forecast, reviews per day, retention, streak, learned words")
+struct ProgressReportTests {
+    func card(_ phase: Phase, due: Double, stability: Double? = nil) -> Card {
+        Card(phase: phase, step: nil, memory: stability.map { MemoryState(stability: $0, difficulty: 5) }, due: due, lastReview: nil,
+             reps: 1, lapses: 0, scheduledDays: 1)
+    }
+
+    func review(_ at: Double, _ rating: Rating, before: Phase) -> ReviewEntry {
+        ReviewEntry(id: 0, itemID: 1, reviewedAt: at, rating: rating, elapsedDays: 1, before: card(before, due: at), after: card(.review, due: at),
+                    clientID: nil)
+    }
+
+    @Test("every figure from a hand-made history")
+    func figures() {
+        let days = LocalDays(utcOffset: 7 * 3600)   // Ho Chi Minh City
+        let now = 1_790_000_000.0                    // 2026-09-21 21:13 local
+        let today = days.start(of: now)
+        let item = SavedItem(id: 1, key: ItemKey(.catalog, "x/y"), word: "y", savedAt: 0)
+        func record(_ c: Card) -> (item: SavedItem, card: CardRecord) { (item, CardRecord(itemID: 1, card: c, version: 0)) }
+        let cards = [
+            record(card(.review, due: today - 86_400, stability: 30)),   // overdue and learned
+            record(card(.review, due: today + 3600, stability: 5)),       // today
+            record(card(.learning, due: now + 600, stability: 1)),        // today
+            record(card(.review, due: today + 86_400 + 10, stability: 21)),   // tomorrow, learned
+            record(card(.review, due: today + 5 * 86_400, stability: 8)),     // within 7 days
+            record(card(.review, due: today + 9 * 86_400, stability: 40)),    // later
+            record(Card(due: 0)),                                          // new
+        ]
+        let reviews = [
+            review(today - 3 * 86_400 + 100, .good, before: .review),     // breaks the streak (no review 2 days ago)
+            review(today - 86_400 + 100, .again, before: .review),
+            review(today - 86_400 + 200, .good, before: .learning),       // learning: not in retention
+            review(today + 100, .good, before: .review),
+            review(today + 200, .hard, before: .review),
+            review(today - 40 * 86_400, .again, before: .review),          // too old for the 30 days
+        ]
+        let r = ProgressReport.make(cards: cards, reviews: reviews, now: now, days: days)
+        #expect(r.dueToday == 3 && r.dueTomorrow == 1 && r.dueNext7Days == 2 && r.new == 1 && r.items == 7)
+        #expect(r.learned == 3)
+        #expect(r.reviewsPerDay.count == 30)
+        #expect(r.reviewsPerDay.last?.reviews == 2 && r.reviewsPerDay[28].reviews == 2 && r.reviewsPerDay[26].reviews == 1)
+        #expect(r.reviewsPerDay.last?.date == "2026-09-21")
+        #expect(r.reviewsInRetention == 4)
+        #expect(r.retention == 0.75)
+        #expect(r.streak == 2)
+    }
+
+    @Test("calendar dates of day numbers")
+    func dates() {
+        #expect(ProgressReport.date(ofDayNumber: 0) == "1970-01-01")
+        #expect(ProgressReport.date(ofDayNumber: 19_783) == "2024-03-01")
+        #expect(ProgressReport.date(ofDayNumber: 20_515) == "2026-03-03")
+    }
+}
+
+@Suite("user.sqlite of the previous version is upgraded")
+struct UserDatabaseMigrationTests {
+    @Test("saved words of the document library become items of the local learner, with new cards; other documents stay")
+    func upgradesTheDocumentLibrary() async throws {
+        let dir = try TemporaryDirectory("migration")
+        defer { dir.remove() }
+        let path = dir.file("user.sqlite")
+        // The file as the previous release wrote it: the document store with no version, the
+        // library's documents as its SavedWord encoded them (dates in seconds since 2001).
+        do {
+            let old = try SQLiteDocumentStore(path: path)
+            try await old.put([
+                Document(id: "cat", json: #"{"savedAt":785000000.5,"source":"catalog","word":"cat"}"#),
+                Document(id: "serendipity", json: #"{"definition":"a happy accident","partOfSpeech":"noun","phonetic":"/x/","savedAt":785000100,"source":"dictionary","word":"serendipity"}"#),
+            ], in: "library")
+            try await old.put([Document(id: "en/happy", json: #"{"word":"happy"}"#)], in: "definitions")
+            #expect(try await old.schemaVersion() == 0)
+        }
+        let store = try SQLiteLearnerStore(path: path)
+        let me = try #require(try await store.learner(named: "me"))
+        let items = try await store.items(of: me.id)
+        #expect(items.map(\.key) == [ItemKey(.catalog, "headword:cat"), ItemKey(.dictionary, "serendipity")])
+        #expect(items[0].savedAt == 785000000.5 + 978307200)
+        #expect(items[1].details?.definition == "a happy accident")
+        #expect(try await store.cards(of: me.id).allSatisfy { $0.card.card.phase == .new })
+        let documents = try SQLiteDocumentStore(path: path, readOnly: true)
+        #expect(try await documents.schemaVersion() == UserDatabase.migrator.latest)
+        #expect(try await documents.get("cat", in: "library") == nil)
+        #expect(try await documents.get("en/happy", in: "definitions") != nil)
+    }
+}
