@@ -12,12 +12,15 @@ struct ImporterTests {
         defer { home.remove() }
         var phases: [ImportProgress] = []
         let importer = MOEImporter(databasePath: home.file("moe.sqlite")) { phases.append($0) }
+        let outside = ContinuousClock.now
         let summary = try importer.importFile(at: Fixture.samplePath)
+        let outsideSeconds = Self.seconds(ContinuousClock.now - outside)
         #expect(summary.entries == Fixture.sampleEntries)
         #expect(summary.heteronyms == Fixture.sampleHeteronyms)
         #expect(summary.definitions == Fixture.sampleDefinitions)
         #expect(summary.database == home.file("moe.sqlite"))
-        #expect(summary.seconds >= 0)
+        // The time reported is the import's own, in seconds: some, and no more than the call took.
+        #expect(summary.seconds > 0 && summary.seconds <= outsideSeconds)
         #expect(phases.suffix(2) == [.indexing, .finishing])
 
         let db = try Database(path: home.file("moe.sqlite"), mode: .readOnly)
@@ -28,6 +31,24 @@ struct ImporterTests {
         #expect(try db.scalar("SELECT value FROM meta WHERE key = 'entries'")?.textValue == "40")
         #expect(try db.scalar("SELECT value FROM meta WHERE key = 'source'")?.textValue == "dict-revised-sample.json")
         #expect(try db.scalar("PRAGMA integrity_check")?.textValue == "ok")
+    }
+
+    @Test func timesTheImportFromTheInstantTheCallerGives() throws {
+        // `vocab import moe` starts the clock before it maps the file; the summary counts from there.
+        let home = try TemporaryDirectory("moe-import")
+        defer { home.remove() }
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: Fixture.samplePath)))
+        let outside = ContinuousClock.now
+        let summary = try bytes.withUnsafeBufferPointer { buffer in
+            try MOEImporter(databasePath: home.file("moe.sqlite"))
+                .importJSON(buffer, source: "sample", started: outside - .seconds(5))
+        }
+        let outsideSeconds = Self.seconds(ContinuousClock.now - outside)
+        #expect(summary.seconds > 5 && summary.seconds <= 5 + outsideSeconds)
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
     @Test func createsTheIndexesTheQueriesUse() throws {
