@@ -76,7 +76,7 @@ let package = Package(
         .target(name: "Audio", dependencies: ["Vocabulary", "AudioFile", "Speech", "HTTPFetch", "TextMatching", "FileAccess", "Offloading"],
                 path: "Sources/Domains/Audio"),
         // The MOE revised Mandarin dictionary: import, lookup, stroke, radical and reading search.
-        .target(name: "Mandarin", dependencies: ["SQLiteDB", "JSONReading"], path: "Sources/Domains/Mandarin"),
+        .target(name: "Mandarin", dependencies: ["SQLiteDB", "JSONReading", "FileAccess"], path: "Sources/Domains/Mandarin"),
         // Learning: remote definitions with offline fallback, saved words, quizzes.
         .target(name: "Definitions", dependencies: ["HTTPFetch", "Store", "Catalog"], path: "Sources/Domains/Learning/Definitions"),
         .target(name: "Quiz", dependencies: ["Store", "Catalog", "SeededRandom"], path: "Sources/Domains/Learning/Quiz"),

@@ -8,6 +8,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import FileAccess
 import JSONReading
 import SQLiteDB
 
@@ -39,13 +40,26 @@ private struct SharedInput: @unchecked Sendable {
 /// The new database is built in a temporary file beside the old one, flushed to disk and renamed
 /// over it, so readers see either the previous import or the new one, never a mix; a failed
 /// import removes its temporary file and leaves the previous database as it was.
+///
+/// A file that would empty the dictionary, or cut it to less than half, is refused unless
+/// `force` is set: a truncated download or the wrong file should not replace a good import.
 public struct MOEImporter {
     public let databasePath: String
+    public let force: Bool
     private let progress: ((ImportProgress) -> Void)?
 
-    public init(databasePath: String, progress: ((ImportProgress) -> Void)? = nil) {
+    public init(databasePath: String, force: Bool = false, progress: ((ImportProgress) -> Void)? = nil) {
         self.databasePath = databasePath
+        self.force = force
         self.progress = progress
+    }
+
+    /// Whether `entries` may replace a dictionary of `previous` entries (nil: none, or one that
+    /// cannot be read). Throws the refusal, naming `source`.
+    public static func checkSize(entries: Int, previous: Int?, source: String, force: Bool) throws(MOEError) {
+        guard !force else { return }
+        if entries == 0 { throw .noEntries(file: source) }
+        if let previous, entries * 2 < previous { throw .wouldShrink(file: source, entries: entries, previous: previous) }
     }
 
     public func importFile(at path: String) throws -> ImportSummary {
@@ -67,9 +81,12 @@ public struct MOEImporter {
     /// its pages back as the import moves through it.
     private func importBytes(_ bytes: UnsafeBufferPointer<UInt8>, source: String, started: ContinuousClock.Instant,
                              release: ((Int) -> Void)?) throws -> ImportSummary {
-        let temporary = temporaryPath()
+        // Imports killed earlier left their temporaries (their process is gone; a running import is left alone).
+        TemporaryFile.removeStale(beside: databasePath, tags: [Self.temporaryTag])
+        let temporary = TemporaryFile.path(beside: databasePath, tag: Self.temporaryTag)
         do {
             let counts = try build(bytes, source: source, at: temporary, release: release)
+            try Self.checkSize(entries: Int(counts.entries), previous: previousEntries(), source: source, force: force)
             progress?(.finishing)
             try Durable.sync(temporary)
             try Durable.replace(databasePath, with: temporary)
@@ -197,9 +214,17 @@ public struct MOEImporter {
         return String(path[path.index(after: slash)...])
     }
 
-    /// Beside the target, so the final rename stays within one file system.
-    private func temporaryPath() -> String {
-        "\(databasePath).importing-\(getpid())-\(UUID().uuidString.prefix(8))"
+    /// The new database is built beside the target as `moe.sqlite.importing-<pid>-<random>`.
+    static let temporaryTag = "importing"
+
+    /// The entries of the dictionary in place, from its summary; nil when there is none or it
+    /// cannot be read (then there is nothing worth keeping).
+    private func previousEntries() -> Int? {
+        guard access(databasePath, F_OK) == 0,
+              let database = try? Database(path: databasePath, mode: .readOnly),
+              let value = try? database.scalar("SELECT value FROM meta WHERE key = 'entries'")?.textValue
+        else { return nil }
+        return Int(value)
     }
 
     /// Turns byte offsets into line and column, and storage failures into one message.

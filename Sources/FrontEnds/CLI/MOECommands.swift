@@ -29,15 +29,21 @@ struct ImportMOECommand: AsyncParsableCommand {
             home folder for 'vocab lookup', 'vocab strokes', 'vocab radical' and \
             'vocab search --pinyin'. A new import replaces the previous one only once it is \
             complete; if the file is not valid, the error gives its line and column and the \
-            previous import stays as it was. Decompress a .xz download first with 'xz -dk'.
+            previous import stays as it was. A file with no entries, or with fewer than half \
+            the entries of the current import, is refused unless --force is given. Decompress \
+            a .xz download first with 'xz -dk'.
 
             Examples:
               vocab import moe ~/Downloads/dict-revised.json
               vocab import moe dict-revised.json --json
+              vocab import moe my-small-dictionary.json --force
             """)
 
     @Argument(help: ArgumentHelp("The dict-revised.json file.", valueName: "path"))
     var path: String
+
+    @Flag(name: .long, help: "Import even a file with no entries or fewer than half of the current import's.")
+    var force = false
 
     @OptionGroup var options: GlobalOptions
 
@@ -49,7 +55,7 @@ struct ImportMOECommand: AsyncParsableCommand {
             throw MOEError.writeFailed("cannot create the home folder \(env.home.root)")
         }
         let display = MOEProgressLine(enabled: Output.stderrIsTerminal, name: (path as NSString).lastPathComponent)
-        let importer = MOEImporter(databasePath: env.home.moeDatabase, progress: display.show)
+        let importer = MOEImporter(databasePath: env.home.moeDatabase, force: force, progress: display.show)
         let summary: ImportSummary
         do {
             // The progress line goes before any message, success or error.

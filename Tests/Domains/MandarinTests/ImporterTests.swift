@@ -127,7 +127,7 @@ struct ImporterTests {
         let before = try MOEDictionary(path: path)
         try home.write("small.json", Fixture.document(
             #"{"title": "新", "heteronyms": [{"pinyin": "xīn", "bopomofo": "ㄒㄧㄣ", "definitions": [{"def": "剛出現的。", "type": "形"}]}]}"#))
-        let summary = try MOEImporter(databasePath: path).importFile(at: home.file("small.json"))
+        let summary = try MOEImporter(databasePath: path, force: true).importFile(at: home.file("small.json"))
         #expect(summary.entries == 1 && summary.heteronyms == 1 && summary.definitions == 1)
 
         #expect(try before.lookup("行").first?.readings.count == 4)
@@ -187,12 +187,73 @@ struct ImporterTests {
         }
     }
 
-    @Test func importsAnEmptyArray() throws {
+    @Test func refusesAnEmptyArrayUnlessForced() throws {
         let home = try TemporaryDirectory("moe-import")
         defer { home.remove() }
+        let path = home.file("moe.sqlite")
         try home.write("empty.json", " [ ] \n")
-        let summary = try MOEImporter(databasePath: home.file("moe.sqlite")).importFile(at: home.file("empty.json"))
+        // Not even a first import: an empty dictionary is never what was meant.
+        #expect(throws: MOEError.noEntries(file: home.file("empty.json"))) {
+            try MOEImporter(databasePath: path).importFile(at: home.file("empty.json"))
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: home.path) == ["empty.json"])
+        _ = try MOEImporter(databasePath: path).importFile(at: Fixture.samplePath)
+        #expect(throws: MOEError.noEntries(file: home.file("empty.json"))) {
+            try MOEImporter(databasePath: path).importFile(at: home.file("empty.json"))
+        }
+        #expect(try MOEDictionary(path: path).lookup("行").first?.readings.count == 4)
+        let summary = try MOEImporter(databasePath: path, force: true).importFile(at: home.file("empty.json"))
         #expect(summary.entries == 0 && summary.heteronyms == 0 && summary.definitions == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: home.path).sorted() == ["empty.json", "moe.sqlite"])
+    }
+
+    @Test func refusesToCutTheDictionaryToLessThanHalfUnlessForced() throws {
+        let home = try TemporaryDirectory("moe-import")
+        defer { home.remove() }
+        let path = home.file("moe.sqlite")
+        _ = try MOEImporter(databasePath: path).importFile(at: Fixture.samplePath)
+        let entries = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: Fixture.samplePath))) as? [Any])
+        func write(_ name: String, first count: Int) throws -> String {
+            try JSONSerialization.data(withJSONObject: Array(entries.prefix(count))).write(to: URL(fileURLWithPath: home.file(name)))
+            return home.file(name)
+        }
+        let nineteen = try write("19.json", first: 19)
+        #expect(throws: MOEError.wouldShrink(file: nineteen, entries: 19, previous: 40)) {
+            try MOEImporter(databasePath: path).importFile(at: nineteen)
+        }
+        #expect(try MOEDictionary(path: path).lookup("行").first?.readings.count == 4, "the previous import is kept")
+        // Exactly half is allowed; the check compares with the dictionary in place, now 20.
+        #expect(try MOEImporter(databasePath: path).importFile(at: try write("20.json", first: 20)).entries == 20)
+        #expect(try MOEImporter(databasePath: path).importFile(at: try write("10.json", first: 10)).entries == 10)
+        #expect(try MOEImporter(databasePath: path, force: true).importFile(at: try write("1.json", first: 1)).entries == 1)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: home.path).filter { $0.hasPrefix("moe") } == ["moe.sqlite"])
+    }
+
+    @Test func theSizeRuleInFull() throws {
+        #expect(throws: MOEError.noEntries(file: "f")) { try MOEImporter.checkSize(entries: 0, previous: nil, source: "f", force: false) }
+        #expect(throws: MOEError.wouldShrink(file: "f", entries: 81_543, previous: 163_087)) {
+            try MOEImporter.checkSize(entries: 81_543, previous: 163_087, source: "f", force: false)
+        }
+        try MOEImporter.checkSize(entries: 81_544, previous: 163_087, source: "f", force: false)
+        try MOEImporter.checkSize(entries: 1, previous: nil, source: "f", force: false)
+        try MOEImporter.checkSize(entries: 0, previous: 163_087, source: "f", force: true)
+    }
+
+    @Test func removesTheTemporariesOfKilledImportsButNotOfRunningOnes() throws {
+        let home = try TemporaryDirectory("moe-import")
+        defer { home.remove() }
+        let finished = Process()
+        finished.executableURL = URL(fileURLWithPath: "/bin/true")
+        try finished.run()
+        finished.waitUntilExit()
+        let dead = finished.processIdentifier
+        let stale = ["moe.sqlite.importing-\(dead)-1a2b3c4d", "moe.sqlite.importing-\(dead)-1a2b3c4d-journal"]
+        // This test's own process is running: an import in progress elsewhere looks like this.
+        let running = ["moe.sqlite.importing-\(getpid())-5e6f7a8b"]
+        let unrelated = ["moe.sqlite.backup", "moe.sqlite.importing-notapid-1"]
+        for name in stale + running + unrelated { try home.write(name, "partial") }
+        _ = try MOEImporter(databasePath: home.file("moe.sqlite")).importFile(at: Fixture.samplePath)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: home.path).sorted() == (["moe.sqlite"] + running + unrelated).sorted())
     }
 
     @Test func readsFromAPipe() throws {

@@ -71,6 +71,41 @@ struct MOECommandTests {
         #expect(try vocab.run("lookup", "行").status == 0, "the previous import still answers")
     }
 
+    @Test func anEmptyFileIsRefusedUnlessForced() throws {
+        let vocab = try MOERunner.imported()
+        defer { vocab.home.remove() }
+        try vocab.home.write("empty.json", "[]")
+        let before = try Data(contentsOf: URL(fileURLWithPath: vocab.home.file("moe.sqlite")))
+        let result = try vocab.run("import", "moe", vocab.home.file("empty.json"))
+        #expect(result.status == 65)
+        #expect(result.stderr == "vocab: \(vocab.home.file("empty.json")) holds no entries; importing it would leave an empty dictionary. "
+                + "Nothing was imported. Add --force to import it anyway.\n", "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: vocab.home.file("moe.sqlite"))) == before)
+        #expect(vocab.files == ["empty.json", "moe.sqlite"])
+
+        let forced = try vocab.run("import", "moe", vocab.home.file("empty.json"), "--force")
+        #expect(forced.status == 0, "\(forced.stderr)")
+        #expect(forced.stdout.hasPrefix("Imported 0 entries, 0 readings and 0 definitions"))
+        #expect(try vocab.run("lookup", "行").status == 1)
+    }
+
+    @Test func aFileWithLessThanHalfTheEntriesIsRefusedUnlessForced() throws {
+        let vocab = try MOERunner.imported()
+        defer { vocab.home.remove() }
+        let entries = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: MOERunner.sample))) as? [Any])
+        let small = vocab.home.file("small.json")
+        try JSONSerialization.data(withJSONObject: Array(entries.suffix(10))).write(to: URL(fileURLWithPath: small))
+        let result = try vocab.run("import", "moe", small, "--json")
+        #expect(result.status == 65)
+        #expect(result.stderr.contains("holds 10 entries, fewer than half of the 40 in the current dictionary. Nothing was imported. Add --force"), "\(result.stderr)")
+        #expect(try vocab.run("lookup", "行").status == 0, "the previous import still answers")
+
+        let forced = try #require(try vocab.json("import", "moe", small, "--force") as? [String: Any])
+        #expect(forced["entries"] as? Int == 10)
+        #expect(try vocab.run("lookup", "行").status == 1)
+    }
+
     @Test func aWrongShapeFailsWithItsPosition() throws {
         let vocab = try MOERunner()
         defer { vocab.home.remove() }
