@@ -142,7 +142,7 @@ struct StrokesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "strokes",
         abstract: "List the characters with a given total number of strokes.",
-        usage: "vocab strokes <count> [--radical <radical>] [--limit <limit>] [--json]",
+        usage: "vocab strokes <count> [--radical <radical>] [--limit <limit>] [--offset <offset>] [--json]",
         discussion: """
             Characters come in dictionary order, each with its radical and the strokes beyond \
             it, its readings and its first sense. --radical narrows the list to one radical.
@@ -151,6 +151,7 @@ struct StrokesCommand: AsyncParsableCommand {
               vocab strokes 6
               vocab strokes 9 --radical 行
               vocab strokes 6 --limit 20 --json
+              vocab strokes 6 --limit 20 --offset 20
             """)
 
     /// Collected as unrecognized input so that "-3" reaches validate() as a count, where a plain
@@ -166,6 +167,9 @@ struct StrokesCommand: AsyncParsableCommand {
     @Option(name: .long, parsing: .unconditional, help: "At most this many characters (\(Limits.characters.lowerBound)-\(Limits.characters.upperBound)).")
     var limit: Int = Limits.defaultCharacters
 
+    @Option(name: .long, parsing: .unconditional, help: "Skip this many characters first (\(Limits.offset.lowerBound)-\(Limits.offset.upperBound)).")
+    var offset: Int = 0
+
     @OptionGroup var options: GlobalOptions
 
     /// The count, once validate() has accepted it.
@@ -177,18 +181,20 @@ struct StrokesCommand: AsyncParsableCommand {
             throw ValidationError("The stroke count must be a whole number of 1 or more, like 6 (got '\(Failure.quote(count))').")
         }
         _ = try checked { () throws(Failure) in try InputRules.bounded(limit, name: "--limit", range: Limits.characters) }
+        _ = try checked { () throws(Failure) in try InputRules.bounded(offset, name: "--offset", range: Limits.offset) }
         if let radical { try MOERadicalInput.validate(radical) }
     }
 
     func run() async throws {
-        let list = try options.services.mandarin().characters(strokes: strokes, radical: radical, limit: limit)
+        let list = try options.services.mandarin().characters(strokes: strokes, radical: radical, limit: limit, offset: offset)
         if options.json {
             try Output.json(CharacterPage(strokes: strokes, radical: radical, list: list))
             return
         }
         let under = radical.map { " under the radical \(list.characters.first?.radical ?? $0)" } ?? ""
         guard !list.characters.isEmpty else {
-            Output.line("No characters have \(MOEText.counted(strokes, "stroke"))\(under).")
+            Output.line(list.total == 0 ? "No characters have \(MOEText.counted(strokes, "stroke"))\(under)."
+                : "No characters past \(list.offset): \(MOEText.counted(list.total, "character")) have \(MOEText.counted(strokes, "stroke"))\(under).")
             return
         }
         var lines = ["\(MOEText.counted(list.total, "character")) with \(MOEText.counted(strokes, "stroke"))\(under):"]
@@ -213,6 +219,7 @@ struct RadicalCommand: AsyncParsableCommand {
             Examples:
               vocab radical 水
               vocab radical 氵 --limit 50
+              vocab radical 氵 --limit 50 --offset 50
               vocab radical 行 --json
             """)
 
@@ -222,28 +229,27 @@ struct RadicalCommand: AsyncParsableCommand {
     @Option(name: .long, parsing: .unconditional, help: "At most this many characters (\(Limits.characters.lowerBound)-\(Limits.characters.upperBound)).")
     var limit: Int = Limits.defaultCharacters
 
+    @Option(name: .long, parsing: .unconditional, help: "Skip this many characters first (\(Limits.offset.lowerBound)-\(Limits.offset.upperBound)).")
+    var offset: Int = 0
+
     @OptionGroup var options: GlobalOptions
 
     func validate() throws {
         try MOERadicalInput.validate(radical)
         _ = try checked { () throws(Failure) in try InputRules.bounded(limit, name: "--limit", range: Limits.characters) }
+        _ = try checked { () throws(Failure) in try InputRules.bounded(offset, name: "--offset", range: Limits.offset) }
     }
 
     func run() async throws {
-        let dictionary = try options.services.mandarin()
-        let list = try dictionary.characters(radical: radical, limit: limit)
+        let typed = radical.trimmingCharacters(in: .whitespaces)
+        let list = try RadicalListing.page(in: try options.services.mandarin(), radical: typed, limit: limit, offset: offset)
         if options.json {
             try Output.json(CharacterPage(strokes: nil, radical: radical, list: list))
             return
         }
-        let typed = radical.trimmingCharacters(in: .whitespaces)
         guard let first = list.characters.first else {
-            // Not found, like an unknown word: exit 1, with the hint that usually helps.
-            var hint: String?
-            if let filed = try dictionary.radical(of: typed), filed != typed {
-                hint = "\(typed) itself is filed under the radical \(filed): try 'vocab radical \(filed)'."
-            }
-            throw Failure(.notFound, code: "unknown_radical", message: "no characters under the radical \(typed).", hint: hint)
+            Output.line("No characters past \(list.offset): \(MOEText.counted(list.total, "character")) under the radical \(typed).")
+            return
         }
         var lines = ["\(MOEText.counted(list.total, "character")) under the radical \(first.radical ?? typed), by strokes beyond the radical:"]
         let titleWidth = MOEText.titleWidth(list)
@@ -257,42 +263,34 @@ struct RadicalCommand: AsyncParsableCommand {
 
 /// `vocab search --pinyin/--bopomofo`, reached from SearchCommand.
 struct MOEReadingSearch {
-    let pinyin: String?
-    let bopomofo: String?
+    let query: ReadingQuery
     let limit: Int
+    let offset: Int
     let options: GlobalOptions
 
-    /// Refuses queries with nothing to search once tones and punctuation are dropped.
-    static func validate(pinyin: String?, bopomofo: String?) throws {
-        if let pinyin { _ = try checked { () throws(Failure) in try InputRules.text(pinyin, name: "pinyin", pathSafe: false) } }
-        if let bopomofo { _ = try checked { () throws(Failure) in try InputRules.text(bopomofo, name: "bopomofo", pathSafe: false) } }
-        if let pinyin, ReadingKey.pinyin(pinyin).isEmpty {
-            throw ValidationError("--pinyin needs pinyin letters, like xing or xíng (got '\(Failure.quote(pinyin))').")
-        }
-        if let bopomofo, ReadingKey.bopomofo(bopomofo).isEmpty {
-            throw ValidationError("--bopomofo needs zhuyin letters, like ㄒㄧㄥ (got '\(Failure.quote(bopomofo))').")
-        }
-    }
-
     func run() throws {
-        let dictionary = try options.services.mandarin()
-        let matches = try pinyin.map { try dictionary.search(pinyin: $0, limit: limit) }
-            ?? dictionary.search(bopomofo: bopomofo ?? "", limit: limit)
+        let list = try query.run(in: try options.services.mandarin(), limit: limit, offset: offset)
         if options.json {
-            try Output.json(matches)
+            try Output.json(ReadingSearchPage(query: query, list: list))
             return
         }
-        guard !matches.isEmpty else {
-            Output.line("No readings match '\(Failure.quote(pinyin ?? bopomofo ?? ""))'.")
+        let typed = Failure.quote(query.pinyin ?? query.bopomofo ?? "")
+        guard !list.readings.isEmpty else {
+            Output.line(list.total == 0 ? "No readings match '\(typed)'."
+                : "No readings past \(list.offset): \(MOEText.counted(list.total, "reading")) match '\(typed)'.")
             return
         }
+        let matches = list.readings
         let titleWidth = min(12, matches.map { Output.displayWidth($0.title) }.max() ?? 0) + 2
         let pinyinWidth = min(24, matches.map { Output.displayWidth($0.pinyin ?? "") }.max() ?? 0) + 2
         let bopomofoWidth = min(24, matches.map { Output.displayWidth($0.bopomofo ?? "") }.max() ?? 0) + 2
-        Output.line(matches.map { m in
+        var lines = ["\(MOEText.counted(list.total, "reading")) match '\(typed)'\(query.tones == .exact ? ", tones as given" : ""):"]
+        lines += matches.map { m in
             Output.pad(m.title, titleWidth) + Output.pad(m.pinyin ?? "", pinyinWidth)
                 + Output.pad(m.bopomofo ?? "", bopomofoWidth) + MOEText.gloss(m.definition)
-        }.joined(separator: "\n"))
+        }
+        if let more = Paging.moreLine(total: list.total, offset: list.offset, shown: matches.count) { lines.append(more) }
+        Output.line(lines.joined(separator: "\n"))
     }
 }
 
@@ -335,9 +333,7 @@ enum MOEText {
     /// Writes a listing in one go (one write, not one per line), with a hint when it was cut.
     static func print(_ lines: [String], more list: CharacterList) {
         var lines = lines
-        if list.total > list.characters.count {
-            lines.append("… \(grouped(list.total - list.characters.count)) more: use --limit \(min(Limits.characters.upperBound, list.total))")
-        }
+        if let more = Paging.moreLine(total: list.total, offset: list.offset, shown: list.characters.count) { lines.append(more) }
         Output.line(lines.joined(separator: "\n"))
     }
 
@@ -345,13 +341,5 @@ enum MOEText {
     static func counted(_ n: Int, _ noun: String) -> String { "\(grouped(n)) \(noun)\(n == 1 ? "" : "s")" }
 
     /// 163087 → "163,087".
-    static func grouped(_ n: Int) -> String {
-        let digits = String(n)
-        var out = ""
-        for (i, ch) in digits.enumerated() {
-            if i > 0, (digits.count - i) % 3 == 0, ch != "-" { out.append(",") }
-            out.append(ch)
-        }
-        return out
-    }
+    static func grouped(_ n: Int) -> String { Paging.grouped(n) }
 }

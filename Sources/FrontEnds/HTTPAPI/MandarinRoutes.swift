@@ -16,6 +16,8 @@ struct MandarinRoutes: Sendable {
         let routes = RouteCollection(context: VocabRequestContext.self)
         routes.get("moe/{title}") { request, context in try await entry(request, context: context) }
         routes.get("moe/strokes/{n}") { request, context in try await strokes(request, context: context) }
+        routes.get("moe/radical/{radical}") { request, context in try await radical(request, context: context) }
+        routes.get("moe/search") { request, _ in try await search(request) }
         return routes
     }
 
@@ -33,11 +35,48 @@ struct MandarinRoutes: Sendable {
         let n = try InputRules.integer(text, name: "the stroke count", range: Limits.strokes)
         let query = QueryParameters(request.uri.query)
         let limit = try query.integer("limit", range: Limits.characters, default: Limits.defaultCharacters)
+        let offset = try query.integer("offset", range: Limits.offset, default: 0)
         let radical = try query["radical"].map { try RadicalInput.check($0) }
         let services = self.services
-        return cache.remember(try await cache.value(for: "strokes|\(n)|\(radical ?? "")|\(limit)") {
-            let list = try await BlockingWork.run { try services.mandarin().characters(strokes: n, radical: radical, limit: limit) }
+        return cache.remember(try await cache.value(for: "strokes|\(n)|\(radical ?? "")|\(limit)|\(offset)") {
+            let list = try await BlockingWork.run { try services.mandarin().characters(strokes: n, radical: radical, limit: limit, offset: offset) }
             return try .json(CharacterPage(strokes: n, radical: radical, list: list))
+        }, for: request)
+    }
+
+    /// Characters under a radical; none is a 404 (unknown_radical), as on the command line.
+    func radical(_ request: Request, context: some RequestContext) async throws -> Representation {
+        let radical = try RadicalInput.check(try HTTPInput.pathText(context.parameters["radical"], name: "radical"))
+        let query = QueryParameters(request.uri.query)
+        let limit = try query.integer("limit", range: Limits.characters, default: Limits.defaultCharacters)
+        let offset = try query.integer("offset", range: Limits.offset, default: 0)
+        let services = self.services
+        return cache.remember(try await cache.value(for: "radical|\(radical)|\(limit)|\(offset)") {
+            let list = try await BlockingWork.run {
+                try RadicalListing.page(in: try services.mandarin(), radical: radical, limit: limit, offset: offset)
+            }
+            return try .json(CharacterPage(strokes: nil, radical: radical, list: list))
+        }, for: request)
+    }
+
+    /// `?pinyin=` or `?bopomofo=`, paged, tones ignored unless `tones=exact`.
+    func search(_ request: Request) async throws -> Representation {
+        let query = QueryParameters(request.uri.query)
+        let tones: ToneMatching
+        switch try query["tones"] {
+        case nil, "ignore": tones = .ignore
+        case "exact": tones = .exact
+        case let other?:
+            throw Failure(.badInput, code: "bad_tones", message: "tones must be exact or ignore (got '\(Failure.quote(other))').")
+        }
+        let reading = try ReadingQuery(pinyin: try query["pinyin"], bopomofo: try query["bopomofo"], tones: tones)
+        let limit = try query.integer("limit", range: Limits.characters, default: Limits.defaultSearch)
+        let offset = try query.integer("offset", range: Limits.offset, default: 0)
+        let services = self.services
+        let key = "moe-search|\(reading.pinyin ?? "")|\(reading.bopomofo ?? "")|\(tones.rawValue)|\(limit)|\(offset)"
+        return cache.remember(try await cache.value(for: key) {
+            let list = try await BlockingWork.run { try reading.run(in: try services.mandarin(), limit: limit, offset: offset) }
+            return try .json(ReadingSearchPage(query: reading, list: list))
         }, for: request)
     }
 }

@@ -103,7 +103,7 @@ struct DictionaryQueryTests {
     @Test func pinyinSearchIgnoresTones() throws {
         let (home, dictionary) = try Fixture.importedSample()
         defer { home.remove() }
-        let matches = try dictionary.search(pinyin: "xing", limit: 30)
+        let matches = try dictionary.search(pinyin: "xing", limit: 30).readings
         let exact = matches.filter(\.exact)
         #expect(Set(exact.compactMap(\.pinyin)) == ["xíng", "xìng", "xǐng", "xīng", "（又音）xīng"])
         #expect(Set(exact.map(\.title)) == ["形", "性", "星", "省", "興", "行", "醒"])
@@ -112,34 +112,100 @@ struct DictionaryQueryTests {
         #expect(matches.dropFirst(exact.count).map(\.pinyin).prefix(3) == ["xíng dòng", "xíng lǐ", "xíng rén"])
         #expect(matches.last?.title == "行政院農業委員會")
         #expect(matches.contains { $0.title == "行政院農業委員會" })
-        #expect(try dictionary.search(pinyin: "xíng", limit: 30) == matches)
-        #expect(try dictionary.search(pinyin: "XING2", limit: 30) == matches)
-        #expect(try dictionary.search(pinyin: "xing", limit: 3).count == 3)
-        #expect(try dictionary.search(pinyin: "xing ren", limit: 30).map(\.title) == ["行人"])
-        #expect(try dictionary.search(pinyin: "xin", limit: 30).isEmpty, "a key matches whole syllables")
+        #expect(try dictionary.search(pinyin: "xíng", limit: 30).readings == matches)
+        #expect(try dictionary.search(pinyin: "XING2", limit: 30).readings == matches)
+        #expect(try dictionary.search(pinyin: "xing", limit: 3).readings.count == 3)
+        #expect(try dictionary.search(pinyin: "xing ren", limit: 30).readings.map(\.title) == ["行人"])
+        #expect(try dictionary.search(pinyin: "xin", limit: 30).readings.isEmpty, "a key matches whole syllables")
     }
 
     @Test func pinyinSearchTreatsVAndUmlautAlike() throws {
         let (home, dictionary) = try Fixture.importedSample()
         defer { home.remove() }
         for query in ["lv", "lü", "lǜ", "lu:"] {
-            #expect(try dictionary.search(pinyin: query, limit: 30).map(\.title) == ["綠"], "\(query)")
+            #expect(try dictionary.search(pinyin: query, limit: 30).readings.map(\.title) == ["綠"], "\(query)")
         }
-        #expect(try dictionary.search(pinyin: "nv", limit: 30).map(\.pinyin) == ["nǚ", "nǜ"])
-        #expect(try dictionary.search(pinyin: "lu", limit: 30).map(\.pinyin) == ["（讀音）lù"])
+        #expect(try dictionary.search(pinyin: "nv", limit: 30).readings.map(\.pinyin) == ["nǚ", "nǜ"])
+        #expect(try dictionary.search(pinyin: "lu", limit: 30).readings.map(\.pinyin) == ["（讀音）lù"])
     }
 
     @Test func bopomofoSearchIgnoresTones() throws {
         let (home, dictionary) = try Fixture.importedSample()
         defer { home.remove() }
-        let plain = try dictionary.search(bopomofo: "ㄒㄧㄥ", limit: 30)
+        let plain = try dictionary.search(bopomofo: "ㄒㄧㄥ", limit: 30).readings
         // Bopomofo keys sort in zhuyin order, so compare the readings found, not their order.
-        let byPinyin = try dictionary.search(pinyin: "xing", limit: 30)
+        let byPinyin = try dictionary.search(pinyin: "xing", limit: 30).readings
         #expect(plain.map(\.title).sorted() == byPinyin.map(\.title).sorted())
         #expect(plain.filter(\.exact) == byPinyin.filter(\.exact))
-        #expect(try dictionary.search(bopomofo: "ㄒㄧㄥˊ", limit: 30) == plain)
-        #expect(try dictionary.search(bopomofo: "ㄒㄧㄥˊ　ㄖㄣˊ", limit: 30).map(\.title) == ["行人"])
-        #expect(try dictionary.search(bopomofo: "xing", limit: 30).isEmpty)
+        #expect(try dictionary.search(bopomofo: "ㄒㄧㄥˊ", limit: 30).readings == plain)
+        #expect(try dictionary.search(bopomofo: "ㄒㄧㄥˊ　ㄖㄣˊ", limit: 30).readings.map(\.title) == ["行人"])
+        #expect(try dictionary.search(bopomofo: "xing", limit: 30).readings.isEmpty)
+    }
+
+    // MARK: paging and tones (issue 16)
+
+    @Test func everyListingPagesWithTotalOffsetAndLimit() throws {
+        let (home, dictionary) = try Fixture.importedSample()
+        defer { home.remove() }
+        let all = try dictionary.search(pinyin: "xing", limit: 100)
+        #expect(all.total == 19 && all.readings.count == 19 && all.offset == 0 && all.limit == 100)
+        var paged: [ReadingMatch] = []
+        for offset in stride(from: 0, to: 25, by: 5) {
+            let page = try dictionary.search(pinyin: "xing", limit: 5, offset: offset)
+            #expect(page.total == 19 && page.offset == offset && page.limit == 5)
+            paged += page.readings
+        }
+        #expect(paged == all.readings, "pages in order make the whole list, nothing twice or missed")
+        #expect(try dictionary.search(bopomofo: "ㄒㄧㄥ", limit: 4, offset: 16).readings
+                == Array(try dictionary.search(bopomofo: "ㄒㄧㄥ", limit: 100).readings.suffix(3)))
+
+        let six = try dictionary.characters(strokes: 6, limit: 200)
+        let (first, second) = (try dictionary.characters(strokes: 6, limit: 4), try dictionary.characters(strokes: 6, limit: 4, offset: 4))
+        #expect(first.total == 6 && second.total == 6 && second.offset == 4)
+        #expect(first.characters + second.characters == six.characters)
+        let water = try dictionary.characters(radical: "水", limit: 200)
+        #expect(try dictionary.characters(radical: "氵", limit: 3, offset: 9).characters == Array(water.characters.suffix(1)))
+        #expect(try dictionary.characters(radical: "水", limit: 3, offset: 10).characters.isEmpty)
+    }
+
+    @Test func tonesNarrowTheSearchOnlyWhenAskedAndTyped() throws {
+        let (home, dictionary) = try Fixture.importedSample()
+        defer { home.remove() }
+        func titles(_ list: ReadingMatchList) -> [String] { list.readings.map(\.title) }
+        // Ignored by default: xing2 finds every tone.
+        #expect(try dictionary.search(pinyin: "xing2", limit: 100).total == 19)
+        let second = try dictionary.search(pinyin: "xing2", tones: .exact, limit: 100)
+        #expect(second.total == 11)
+        #expect(second.readings.allSatisfy { $0.pinyin?.hasPrefix("xíng") == true })
+        #expect(try dictionary.search(pinyin: "xíng", tones: .exact, limit: 100) == second)
+        #expect(try dictionary.search(bopomofo: "ㄒㄧㄥˊ", tones: .exact, limit: 100).readings.map(\.title).sorted() == titles(second).sorted())
+        // Paging counts what the tones leave.
+        #expect(try dictionary.search(pinyin: "xing2", tones: .exact, limit: 4, offset: 8).readings == Array(second.readings.suffix(3)))
+        // First tone, in pinyin and in zhuyin (where an unmarked syllable is first tone), the variant reading included.
+        #expect(Set(titles(try dictionary.search(pinyin: "xīng", tones: .exact, limit: 100))) == ["星", "興", "醒"])
+        #expect(Set(titles(try dictionary.search(bopomofo: "ㄒㄧㄥ", tones: .exact, limit: 100))) == ["星", "興", "醒"])
+        #expect(titles(try dictionary.search(pinyin: "xing3", tones: .exact, limit: 100)).sorted() == ["省", "醒"])
+        // A syllable typed without a tone matches any; the neutral tone is 5 (˙ in zhuyin).
+        #expect(titles(try dictionary.search(pinyin: "xing ren2", tones: .exact, limit: 100)) == ["行人"])
+        #expect(titles(try dictionary.search(pinyin: "xing ren4", tones: .exact, limit: 100)) == [])
+        #expect(titles(try dictionary.search(pinyin: "hang jia5", tones: .exact, limit: 100)) == ["行家"])
+        #expect(titles(try dictionary.search(pinyin: "hang jia1", tones: .exact, limit: 100)) == [])
+        #expect(titles(try dictionary.search(bopomofo: "ㄏㄤˊ　˙ㄐㄧㄚ", tones: .exact, limit: 100)) == ["行家"])
+        #expect(titles(try dictionary.search(pinyin: "lu4", tones: .exact, limit: 100)) == ["綠"])
+        #expect(titles(try dictionary.search(pinyin: "lv4", tones: .exact, limit: 100)) == ["綠"])
+        #expect(try dictionary.search(pinyin: "lv3", tones: .exact, limit: 100).total == 0)
+    }
+
+    @Test func syllableTonesFollowTheKeysSyllables() {
+        #expect(ReadingKey.syllableTones("xíng zheng4", pinyin: true) == [[2], [4]])
+        #expect(ReadingKey.syllableTones("xing", pinyin: true) == [[]])
+        #expect(ReadingKey.syllableTones("（又音）xīng", pinyin: true) == [[1]])
+        #expect(ReadingKey.syllableTones("Lu:4", pinyin: true) == [[4]])
+        #expect(ReadingKey.syllableTones("ㄒㄧㄥˊ　˙ㄗ", pinyin: false) == [[2], [5]])
+        #expect(ReadingKey.syllableTones("ㄒㄧㄥ", pinyin: false) == [[]])
+        for text in ["xíng zhèng yuàn", "（讀音）lù", "hang2 jia5", "Xī'ān"] {
+            #expect(ReadingKey.syllableTones(text, pinyin: true).count == ReadingKey.pinyin(text).split(separator: " ").count, "\(text)")
+        }
     }
 
     @Test func openingWithoutAnImportSaysHowToImport() throws {

@@ -213,7 +213,7 @@ struct MOECommandTests {
         let list = try #require(try vocab.json("strokes", "6", "--limit", "2") as? [String: Any])
         #expect(list["total"] as? Int == 6)
         #expect((list["characters"] as? [[String: Any]])?.compactMap { $0["title"] as? String } == ["休", "好"])
-        #expect(try vocab.run("strokes", "6", "--limit", "2").stdout.contains("… 4 more: use --limit 6"))
+        #expect(try vocab.run("strokes", "6", "--limit", "2").stdout.hasSuffix("… 4 more: use --offset 2\n"))
     }
 
     @Test func strokesRefusesCountsThatAreNotPositiveWholeNumbers() throws {
@@ -285,18 +285,19 @@ struct MOECommandTests {
         let result = try vocab.run("search", "--pinyin", "xing")
         #expect(result.status == 0)
         for reading in ["xíng", "xìng", "xǐng", "xīng"] { #expect(result.stdout.contains(reading), "\(reading)") }
-        #expect(result.stdout.split(separator: "\n").first?.hasPrefix("行") == true, "simplest whole reading first")
-        let matches = try #require(try vocab.json("search", "--pinyin", "xíng", "--limit", "5") as? [[String: Any]])
+        #expect(result.stdout.split(separator: "\n").dropFirst().first?.hasPrefix("行") == true, "simplest whole reading first, after the heading")
+        let page = try #require(try vocab.json("search", "--pinyin", "xíng", "--limit", "5") as? [String: Any])
+        let matches = try #require(page["readings"] as? [[String: Any]])
         #expect(matches.count == 5)
         #expect(matches.allSatisfy { $0["exact"] as? Bool == true })
-        let umlaut = try #require(try vocab.json("search", "--pinyin", "lv") as? [[String: Any]])
-        #expect(umlaut.compactMap { $0["title"] as? String } == ["綠"])
+        let umlaut = try #require(try vocab.json("search", "--pinyin", "lv") as? [String: Any])
+        #expect((umlaut["readings"] as? [[String: Any]])?.compactMap { $0["title"] as? String } == ["綠"])
     }
 
     @Test func searchByBopomofoIgnoresTones() throws {
         let vocab = try MOERunner.imported()
         defer { vocab.home.remove() }
-        let matches = try #require(try vocab.json("search", "--bopomofo", "ㄒㄧㄥˊ") as? [[String: Any]])
+        let matches = try #require((try vocab.json("search", "--bopomofo", "ㄒㄧㄥˊ") as? [String: Any])?["readings"] as? [[String: Any]])
         #expect(matches.contains { $0["title"] as? String == "醒" })
         #expect(matches.contains { $0["bopomofo"] as? String == "ㄒㄧㄥˊ　ㄖㄣˊ" })
         #expect(matches.count <= 30)
@@ -311,9 +312,55 @@ struct MOECommandTests {
             #expect(result.stderr.contains("Give exactly one of TEXT, --pinyin or --bopomofo."), "\(args)")
         }
         let letters = try vocab.run("search", "--pinyin", "123")
-        #expect(letters.status == 64 && letters.stderr.contains("--pinyin needs pinyin letters"))
+        #expect(letters.status == 64 && letters.stderr.contains("pinyin needs pinyin letters"))
         let zhuyin = try vocab.run("search", "--bopomofo", "xing")
-        #expect(zhuyin.status == 64 && zhuyin.stderr.contains("--bopomofo needs zhuyin letters"))
+        #expect(zhuyin.status == 64 && zhuyin.stderr.contains("bopomofo needs zhuyin letters"))
+        for args in [["search", "cat", "--offset", "3"], ["search", "cat", "--tones"]] {
+            let result = try vocab.run(args)
+            #expect(result.status == 64 && result.stderr.contains("--offset and --tones go with --pinyin or --bopomofo."), "\(args)")
+        }
+        #expect(try vocab.run("search", "--pinyin", "xing", "--offset", "-1").status == 64)
+        #expect(try vocab.run("search", "--pinyin", "xing", "--limit", "1001").status == 64)
+    }
+
+    // MARK: paging and tones (issue 16)
+
+    @Test func readingSearchesPageLikeWords() throws {
+        let vocab = try MOERunner.imported()
+        defer { vocab.home.remove() }
+        let first = try vocab.run("search", "--pinyin", "xing", "--limit", "5")
+        #expect(first.status == 0)
+        let lines = first.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first == "19 readings match 'xing':")
+        #expect(lines.count == 7 && lines.last == "… 14 more: use --offset 5", "\(first.stdout)")
+        let last = try vocab.run("search", "--pinyin", "xing", "--limit", "5", "--offset", "15")
+        #expect(last.stdout.split(separator: "\n").count == 5, "four readings and the heading, no more line: \(last.stdout)")
+        #expect(!last.stdout.contains("more: use"))
+        let past = try vocab.run("search", "--pinyin", "xing", "--offset", "40")
+        #expect(past.status == 0 && past.stdout == "No readings past 40: 19 readings match 'xing'.\n")
+
+        let page = try #require(try vocab.json("search", "--bopomofo", "ㄒㄧㄥ", "--limit", "3", "--offset", "3") as? [String: Any])
+        #expect(page["total"] as? Int == 19 && page["offset"] as? Int == 3 && page["limit"] as? Int == 3)
+        #expect(page["bopomofo"] as? String == "ㄒㄧㄥ" && page["pinyin"] == nil && page["tones"] as? String == "ignore")
+        #expect((page["readings"] as? [Any])?.count == 3)
+
+        let radical = try vocab.run("radical", "水", "--limit", "4", "--offset", "4")
+        #expect(radical.stdout.hasSuffix("… 2 more: use --offset 8\n"), "\(radical.stdout)")
+        let strokes = try #require(try vocab.json("strokes", "6", "--limit", "4", "--offset", "4") as? [String: Any])
+        #expect(strokes["offset"] as? Int == 4 && strokes["total"] as? Int == 6)
+        #expect((strokes["characters"] as? [[String: Any]])?.compactMap { $0["title"] as? String } == ["池", "行"])
+    }
+
+    @Test func tonesNarrowAReadingSearchWithTones() throws {
+        let vocab = try MOERunner.imported()
+        defer { vocab.home.remove() }
+        let any = try #require(try vocab.json("search", "--pinyin", "xing2") as? [String: Any])
+        #expect(any["total"] as? Int == 19)
+        let exact = try #require(try vocab.json("search", "--pinyin", "xing2", "--tones") as? [String: Any])
+        #expect(exact["total"] as? Int == 11 && exact["tones"] as? String == "exact")
+        #expect((exact["readings"] as? [[String: Any]])?.allSatisfy { ($0["pinyin"] as? String)?.hasPrefix("xíng") == true } == true)
+        let text = try vocab.run("search", "--bopomofo", "ㄒㄧㄥ", "--tones")
+        #expect(text.stdout.hasPrefix("3 readings match 'ㄒㄧㄥ', tones as given:"), "\(text.stdout)")
     }
 
     // MARK: help
@@ -324,7 +371,7 @@ struct MOECommandTests {
         (["lookup", "--help"], "vocab lookup 行"),
         (["strokes", "--help"], "vocab strokes 9 --radical 行"),
         (["radical", "--help"], "vocab radical 氵 --limit 50"),
-        (["search", "--help"], "vocab search --pinyin xing"),
+        (["search", "--help"], "vocab search --pinyin xing2 --tones"),
     ])
     func helpTeachesWithExamples(_ args: [String], _ example: String) throws {
         let vocab = try MOERunner()

@@ -23,7 +23,7 @@ struct OpenAPITests {
         let registered = Set(try await server.routeList())
         let documented = Set(doc.operations.map { "\($0.method) \($0.path)" })
         #expect(registered == documented, "only in server: \(registered.subtracting(documented)); only in document: \(documented.subtracting(registered))")
-        #expect(registered.count == 8)
+        #expect(registered.count == 10)
     }
 
     @Test("examples and schemas in the document are well formed")
@@ -74,6 +74,13 @@ struct OpenAPITests {
                 ("/v1/moe/{title}", "/v1/moe/%E8%A1%8C%E6%98%9F"),
                 ("/v1/moe/strokes/{n}", "/v1/moe/strokes/9"),
                 ("/v1/moe/strokes/{n}", "/v1/moe/strokes/0"),
+                ("/v1/moe/strokes/{n}", "/v1/moe/strokes/6?limit=2&offset=2"),
+                ("/v1/moe/radical/{radical}", "/v1/moe/radical/%E6%B0%B4?limit=2&offset=1"),
+                ("/v1/moe/radical/{radical}", "/v1/moe/radical/%E9%BE%9C"),
+                ("/v1/moe/radical/{radical}", "/v1/moe/radical/ab"),
+                ("/v1/moe/search", "/v1/moe/search?pinyin=xing2&tones=exact&limit=3&offset=1"),
+                ("/v1/moe/search", "/v1/moe/search?bopomofo=%E3%84%92%E3%84%A7%E3%84%A5"),
+                ("/v1/moe/search", "/v1/moe/search?pinyin=xing&tones=maybe"),
             ]
             var seen: Set<String> = []
             for (path, target) in requests {
