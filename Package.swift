@@ -170,7 +170,8 @@ let package = Package(
         // CLITests and HTTPTests run the built `vocab` and `vocab-full` programs (swift build --build-tests builds them).
         .testTarget(name: "CLITests", dependencies: ["TestSupport", "SQLiteDB"], path: "Tests/FrontEnds/CLITests"),
         .testTarget(name: "HTTPTests", dependencies: [
-            "HTTPAPI", "HTTPTransport", "App", "AppCore", "Catalog", "Cache", "Audio", "AudioFile", "HTTPFetch", "Mandarin", "TestSupport",
+            "HTTPAPI", "HTTPTransport", "App", "AppCore", "Catalog", "Cache", "Audio", "AudioFile", "HTTPFetch", "Mandarin", "Learners", "FSRS",
+            "TestSupport",
             .product(name: "CompressNIO", package: "compress-nio"),
         ], path: "Tests/FrontEnds/HTTPTests"),
     ]

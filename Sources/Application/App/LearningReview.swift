@@ -66,9 +66,10 @@ public enum RatingName {
         }
     }
 
-    /// 1–4 or again/hard/good/easy, in any case.
+    /// 1–4 or again/hard/good/easy, in any case. A digit alone: "+3" and "03" are not ratings
+    /// (openapi.json states the same rule as a pattern).
     public static func parse(_ text: String) -> Rating? {
-        if let n = Int(text) { return Rating(rawValue: n) }
+        if text.utf8.count == 1, let n = Int(text) { return Rating(rawValue: n) }
         return Rating.allCases.first { name($0) == text.lowercased() }
     }
 }

@@ -124,6 +124,8 @@ public final class Database {
 
     public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
     public var changes: Int { Int(sqlite3_changes(handle)) }
+    /// Whether a transaction is open (SQLite ends one by itself on some I/O errors).
+    public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 
     func lastError(_ rc: Int32, sql: String?) -> SQLiteError {
         SQLiteError(code: rc, message: String(cString: sqlite3_errmsg(handle)), sql: sql)

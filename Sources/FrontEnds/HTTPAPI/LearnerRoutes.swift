@@ -17,6 +17,10 @@ struct LearnerRoutes: Sendable {
     let attempts: FailedAttempts
     /// Request bodies are small JSON objects.
     static let maxBody = 64 << 10
+    /// Item numbers and card versions as openapi.json documents them (item numbers stay exact in
+    /// every JSON client's numbers).
+    static let itemRange: ClosedRange<Int64> = 1...9_007_199_254_740_991
+    static let versionRange = 0...Int(Int32.max)
 
     func collection() -> RouteCollection<VocabRequestContext> {
         let routes = RouteCollection(context: VocabRequestContext.self)
@@ -78,7 +82,7 @@ struct LearnerRoutes: Sendable {
 
     func remove(_ context: VocabRequestContext) async throws -> Response {
         let learner = try context.learner()
-        guard let id = Int64(try HTTPInput.pathText(context.parameters["item"], name: "item")) else {
+        guard let id = Int64(try HTTPInput.pathText(context.parameters["item"], name: "item")), Self.itemRange.contains(id) else {
             throw Failure(.badInput, code: "bad_item", message: "give the item's number, as GET /v1/me/library lists it.")
         }
         guard try await learning.store.remove(id, of: learner.id) else {
@@ -133,7 +137,15 @@ struct LearnerRoutes: Sendable {
         guard let rating = body.rating.rating else {
             throw Failure(.badInput, code: "bad_rating", message: "rating must be 1-4 or again, hard, good, easy.")
         }
-        if let id = body.clientId, id.isEmpty || id.count > 100 || id.unicodeScalars.contains(where: InputRules.isForbidden) {
+        // The ranges openapi.json states: checked before anything else, a repeated clientId included.
+        guard Self.itemRange.contains(body.item) else {
+            throw Failure(.badInput, code: "bad_item", message: "item must be an item's number, as GET /v1/me/library lists it.")
+        }
+        if let version = body.version, !Self.versionRange.contains(version) {
+            throw Failure(.badInput, code: "bad_version", message: "version must be a card's version, as GET /v1/me/review/next gives it.")
+        }
+        // Code points, as openapi.json's maxLength counts them.
+        if let id = body.clientId, id.isEmpty || id.unicodeScalars.count > 100 || id.unicodeScalars.contains(where: InputRules.isForbidden) {
             throw Failure(.badInput, code: "bad_client_id", message: "clientId must be 1-100 characters without control characters.")
         }
         do {

@@ -32,7 +32,12 @@ struct OpenAPIDocument {
     struct Operation {
         var method: String
         var path: String
+        /// By status, with `$ref`s to shared responses resolved.
         var responses: [String: [String: Any]]
+        var parameters: [[String: Any]]
+        var hasBody: Bool
+        /// The security schemes it asks for (empty: public).
+        var security: [String]
     }
 
     let root: [String: Any]
@@ -42,11 +47,20 @@ struct OpenAPIDocument {
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
         guard let root = try JSONSerialization.jsonObject(with: data) as? [String: Any] else { throw ClientError("not a JSON object") }
         self.root = root
+        func resolved(_ node: [String: Any]) -> [String: Any] {
+            guard let ref = node["$ref"] as? String, ref.hasPrefix("#/") else { return node }
+            var current: Any = root
+            for part in ref.dropFirst(2).split(separator: "/") { current = (current as? [String: Any])?[String(part)] ?? [:] }
+            return current as? [String: Any] ?? [:]
+        }
         var ops: [Operation] = []
         for (path, item) in (root["paths"] as? [String: Any]) ?? [:] {
             for (method, body) in (item as? [String: Any]) ?? [:] where ["get", "put", "post", "delete", "patch", "head", "options"].contains(method) {
-                let responses = ((body as? [String: Any])?["responses"] as? [String: Any] ?? [:]).compactMapValues { $0 as? [String: Any] }
-                ops.append(Operation(method: method.uppercased(), path: path, responses: responses))
+                let o = body as? [String: Any] ?? [:]
+                let responses = (o["responses"] as? [String: Any] ?? [:]).compactMapValues { ($0 as? [String: Any]).map(resolved) }
+                let security = (o["security"] as? [[String: Any]] ?? []).flatMap(\.keys)
+                ops.append(Operation(method: method.uppercased(), path: path, responses: responses,
+                                     parameters: o["parameters"] as? [[String: Any]] ?? [], hasBody: o["requestBody"] != nil, security: security))
             }
         }
         operations = ops

@@ -23,16 +23,16 @@ struct OpenAPITests {
         let registered = Set(try await server.routeList())
         let documented = Set(doc.operations.map { "\($0.method) \($0.path)" })
         #expect(registered == documented, "only in server: \(registered.subtracting(documented)); only in document: \(documented.subtracting(registered))")
-        #expect(registered.count == 10)
+        #expect(registered.count == 19)
     }
 
-    @Test("examples and schemas in the document are well formed")
+    @Test("examples and schemas in the document are well formed; /v1/me asks for the bearer token, the rest is public")
     func documentIsConsistent() throws {
         let doc = try Self.document()
         #expect(doc.version.hasPrefix("3."))
         for problem in doc.danglingReferences() { Issue.record("dangling $ref \(problem)") }
         let examples = doc.examples()
-        #expect(examples.count >= 4)
+        #expect(examples.count >= 8)
         for (name, example, schema) in examples {
             for problem in doc.validate(example, against: schema) { Issue.record("example \(name): \(problem)") }
         }
@@ -40,13 +40,60 @@ struct OpenAPITests {
         let broken = try JSONDecoder().decode(JSONValue.self, from: Data(#"{"error":{"code":1,"extra":true}}"#.utf8))
         let problems = doc.validate(broken, against: ["$ref": "#/components/schemas/Error"])
         #expect(problems.count == 4, "\(problems)")   // code not a string; message, suggestions missing; extra undocumented
+        let scheme = try #require((doc.root["components"] as? [String: Any])?["securitySchemes"] as? [String: Any])["bearer"] as? [String: Any]
+        #expect(scheme?["type"] as? String == "http" && scheme?["scheme"] as? String == "bearer")
         for op in doc.operations {
-            #expect(op.responses.keys.contains("200"), "\(op.path) documents no 200")
-            if op.path != "/healthz" { #expect(op.responses.keys.contains("400"), "\(op.path) documents no 400") }
+            let label = "\(op.method) \(op.path)"
+            #expect(op.responses.keys.contains { $0.hasPrefix("2") }, "\(label) documents no success")
+            if !op.parameters.filter({ $0["in"] as? String != "header" }).isEmpty || op.hasBody {
+                #expect(op.responses.keys.contains("400"), "\(label) takes input but documents no 400")
+            }
+            if op.path.hasPrefix("/v1/me") {
+                #expect(op.security == ["bearer"], "\(label) does not ask for the bearer token")
+                for status in ["401", "414", "429"] { #expect(op.responses[status] != nil, "\(label) documents no \(status)") }
+                let challenge = (op.responses["401"]?["headers"] as? [String: Any])?["WWW-Authenticate"] as? [String: Any]
+                #expect(challenge?["required"] as? Bool == true, "\(label): 401 without WWW-Authenticate")
+                let retry = (op.responses["429"]?["headers"] as? [String: Any])?["Retry-After"] as? [String: Any]
+                #expect(retry?["required"] as? Bool == true, "\(label): 429 without Retry-After")
+            } else {
+                #expect(op.security.isEmpty, "\(label) is public but asks for a token")
+            }
         }
+        let rate = try #require(doc.operations.first { $0.method == "POST" && $0.path == "/v1/me/reviews" })
+        let conflict = try #require((rate.responses["409"]?["content"] as? [String: Any])?["application/json"] as? [String: Any])
+        #expect((conflict["schema"] as? [String: Any])?["$ref"] as? String == "#/components/schemas/StaleCard")
     }
 
-    @Test("live responses of every endpoint fit the documented schema and status codes")
+    /// Checks a live response against the operation's documented status, headers and body.
+    static func check(_ r: RawResponse, against op: OpenAPIDocument.Operation, in doc: OpenAPIDocument, label: String) throws {
+        let status = String(r.status)
+        guard let response = op.responses[status] else {
+            Issue.record("\(label.prefix(70)): status \(status) is not documented for \(op.method) \(op.path)")
+            return
+        }
+        for (name, header) in (response["headers"] as? [String: Any]) ?? [:] {
+            guard let header = header as? [String: Any], header["required"] as? Bool == true else { continue }
+            guard let value = r.header(name) else {
+                Issue.record("\(label.prefix(70)) (\(status)): required header \(name) missing")
+                continue
+            }
+            if let allowed = (header["schema"] as? [String: Any])?["enum"] as? [String], !allowed.contains(value) {
+                Issue.record("\(label.prefix(70)) (\(status)): \(name): \(value) not in \(allowed)")
+            }
+        }
+        let type = (r.header("content-type") ?? "").split(separator: ";").first.map(String.init) ?? ""
+        guard let content = response["content"] as? [String: Any] else {
+            #expect(r.body.isEmpty, "\(label): undocumented body")
+            return
+        }
+        let media = try #require(content[type] as? [String: Any], "\(label.prefix(70)): \(type) not documented for \(status)")
+        guard type == "application/json" else { return }
+        let schema = try #require(media["schema"] as? [String: Any])
+        let value = try JSONDecoder().decode(JSONValue.self, from: Data(r.body))
+        for problem in doc.validate(value, against: schema) { Issue.record("\(label.prefix(70)) (\(status)): \(problem)") }
+    }
+
+    @Test("live responses of every public endpoint fit the documented schema and status codes")
     func responsesFitSchemas() async throws {
         let doc = try Self.document()
         try await withServer(moe: true) { s in
@@ -84,26 +131,84 @@ struct OpenAPITests {
             ]
             var seen: Set<String> = []
             for (path, target) in requests {
-                let op = try #require(doc.operations.first { $0.path == path }, "\(path) not documented")
-                let r = try await s.get(target)
+                let op = try #require(doc.operations.first { $0.method == "GET" && $0.path == path }, "\(path) not documented")
                 seen.insert(path)
-                let status = String(r.status)
-                guard let response = op.responses[status] else {
-                    Issue.record("\(target.prefix(60)): status \(status) is not documented for \(path)")
-                    continue
-                }
-                let type = (r.header("content-type") ?? "").split(separator: ";").first.map(String.init) ?? ""
-                guard let content = response["content"] as? [String: Any] else {
-                    #expect(r.body.isEmpty, "\(target): undocumented body")
-                    continue
-                }
-                let media = try #require(content[type] as? [String: Any], "\(target.prefix(60)): \(type) not documented for \(status)")
-                guard type == "application/json" else { continue }
-                let schema = try #require(media["schema"] as? [String: Any])
-                let value = try JSONDecoder().decode(JSONValue.self, from: Data(r.body))
-                for problem in doc.validate(value, against: schema) { Issue.record("\(target.prefix(60)) (\(status)): \(problem)") }
+                try Self.check(try await s.get(target), against: op, in: doc, label: target)
             }
-            #expect(seen == Set(doc.operations.map(\.path)))
+            #expect(seen == Set(doc.operations.filter { !$0.path.hasPrefix("/v1/me") }.map(\.path)))
+        }
+    }
+
+    @Test("live responses of every /v1/me operation, with a real token, fit the documented schemas; every documented status is seen")
+    func learnerResponsesFitSchemas() async throws {
+        let doc = try Self.document()
+        try await withServer(moe: true) { s in
+            let anna = try await LearnerData.open(s).add("anna")
+            var seen: [String: Set<String>] = [:]
+            func call(_ method: String, _ path: String, _ target: String? = nil, token: String?, json: String? = nil) async throws -> RawResponse {
+                let op = try #require(doc.operations.first { $0.method == method && $0.path == path }, "\(method) \(path) not documented")
+                let r = try await s.send(method, target ?? path, token: token, json: json)
+                seen["\(method) \(path)", default: []].insert(String(r.status))
+                try Self.check(r, against: op, in: doc, label: "\(method) \(target ?? path) \(json ?? "")")
+                return r
+            }
+            let a = anna.token
+            #expect(try await call("GET", "/v1/me", token: a).object()["name"] as? String == "anna")
+            let cat = try await call("POST", "/v1/me/library", token: a, json: #"{"word":"cat"}"#)
+            #expect(cat.status == 201)
+            let catID = try #require(((try cat.object()["items"] as? [[String: Any]])?.first?["id"] as? NSNumber)?.int64Value)
+            #expect(try await call("POST", "/v1/me/library", token: a, json: #"{"word":"cat"}"#).status == 200)
+            #expect(try await call("POST", "/v1/me/library", token: a, json: #"{"word":"行","reading":"háng"}"#).status == 201)
+            let dog = try await call("POST", "/v1/me/library", token: a, json: #"{"word":"dog","source":"catalog"}"#)
+            let dogID = try #require(((try dog.object()["items"] as? [[String: Any]])?.first?["id"] as? NSNumber)?.int64Value)
+            #expect(try await call("POST", "/v1/me/library", token: a, json: #"{"word":"catt"}"#).status == 404)
+            #expect(try await call("POST", "/v1/me/library", token: a, json: #"{"word":"cat","source":"web"}"#).status == 400)
+            #expect(try await call("POST", "/v1/me/library", token: a, json: #"{"words":"cat"}"#).status == 400)
+            #expect(try await call("GET", "/v1/me/library", token: a).status == 200)
+            #expect(try await call("GET", "/v1/me/review/next", "/v1/me/review/next?limit=5", token: a).status == 200)
+            #expect(try await call("GET", "/v1/me/review/next", "/v1/me/review/next?limit=0", token: a).status == 400)
+            let rating = #"{"item":\#(catID),"rating":"good","version":0,"clientId":"c-1"}"#
+            #expect(try await call("POST", "/v1/me/reviews", token: a, json: rating).object()["repeated"] as? Bool == false)
+            #expect(try await call("POST", "/v1/me/reviews", token: a, json: rating).object()["repeated"] as? Bool == true)
+            let stale = try await call("POST", "/v1/me/reviews", token: a, json: #"{"item":\#(catID),"rating":3,"version":0}"#)
+            #expect(stale.status == 409)
+            #expect((try stale.object()["card"] as? [String: Any])?["version"] as? Int == 1)
+            #expect(try await call("POST", "/v1/me/reviews", token: a, json: #"{"item":999999,"rating":3}"#).status == 404)
+            #expect(try await call("POST", "/v1/me/reviews", token: a, json: #"{"item":\#(catID),"rating":9}"#).status == 400)
+            // Out of the documented ranges is a 400, even where a repeated clientId would answer without looking.
+            for body in [#"{"item":0,"rating":3,"clientId":"c-1"}"#, #"{"item":\#(catID),"rating":3,"version":-1,"clientId":"c-1"}"#,
+                         #"{"item":\#(catID),"rating":3,"version":2147483648,"clientId":"c-1"}"#, #"{"item":\#(catID),"rating":"+3"}"#] {
+                #expect(try await call("POST", "/v1/me/reviews", token: a, json: body).status == 400, "\(body)")
+            }
+            #expect(try await call("GET", "/v1/me/review/next", token: a).status == 200)
+            #expect(try await call("GET", "/v1/me/progress", token: a).status == 200)
+            let apkg = try await call("GET", "/v1/me/export.apkg", token: a)
+            #expect(apkg.status == 200 && apkg.body.starts(with: Array("PK".utf8)), "a zip")
+            let csv = try await call("GET", "/v1/me/export.csv", token: a)
+            #expect(csv.status == 200 && csv.text.hasPrefix("#separator:"))
+            #expect(try await call("DELETE", "/v1/me/library/{item}", "/v1/me/library/\(dogID)", token: a).status == 204)
+            #expect(try await call("DELETE", "/v1/me/library/{item}", "/v1/me/library/\(dogID)", token: a).status == 404)
+            #expect(try await call("DELETE", "/v1/me/library/{item}", "/v1/me/library/dog", token: a).status == 400)
+
+            let learnerOps = doc.operations.filter { $0.path.hasPrefix("/v1/me") }
+            func target(_ op: OpenAPIDocument.Operation) -> String { op.path.replacingOccurrences(of: "{item}", with: "\(catID)") }
+            func body(_ op: OpenAPIDocument.Operation) -> String? { op.hasBody ? (op.path.hasSuffix("reviews") ? rating : #"{"word":"cat"}"#) : nil }
+            let long = "?pad=" + String(repeating: "x", count: 2100)
+            for op in learnerOps {
+                #expect(try await call(op.method, op.path, target(op), token: nil, json: body(op)).status == 401)
+                #expect(try await call(op.method, op.path, target(op) + long, token: a, json: body(op)).status == 414)
+            }
+            // Guessing: 20 failures from this address, then even the right token waits.
+            for i in 0..<20 { _ = try await s.send("GET", "/v1/me", token: "vocab_guess\(i)") }
+            for op in learnerOps {
+                let r = try await call(op.method, op.path, target(op), token: a, json: body(op))
+                #expect(r.status == 429, "\(op.method) \(op.path)")
+            }
+            for op in learnerOps {
+                let documented = Set(op.responses.keys)
+                #expect(seen["\(op.method) \(op.path)"] == documented,
+                        "\(op.method) \(op.path): documented \(documented.sorted()), seen \((seen["\(op.method) \(op.path)"] ?? []).sorted())")
+            }
         }
     }
 }

@@ -30,23 +30,29 @@ struct ClientError: Error, CustomStringConvertible {
 }
 
 enum RawHTTP {
-    static func get(port: Int, _ target: String, method: String = "GET", headers: [String: String] = [:]) async throws -> RawResponse {
+    /// `source` picks the client's own address (any of 127.0.0.0/8 reaches the server), so one
+    /// test can be several clients.
+    static func get(port: Int, _ target: String, method: String = "GET", headers: [String: String] = [:], body: [UInt8]? = nil,
+                    from source: String? = nil) async throws -> RawResponse {
         // A thread of its own: blocking socket calls on Dispatch's global queue would take
         // the threads Swift concurrency (and so the server under test) runs on.
         try await withCheckedThrowingContinuation { continuation in
             Thread.detachNewThread {
-                continuation.resume(with: Result { try send(port: port, target: target, method: method, headers: headers) })
+                continuation.resume(with: Result { try send(port: port, target: target, method: method, headers: headers, body: body, from: source) })
             }
         }
     }
 
-    static func send(port: Int, target: String, method: String, headers: [String: String]) throws -> RawResponse {
-        let fd = try connectLoopback(port: port)
+    /// One request on a connection of its own; a body goes with its Content-Length.
+    static func send(port: Int, target: String, method: String, headers: [String: String], body: [UInt8]? = nil,
+                     from source: String? = nil) throws -> RawResponse {
+        let fd = try connectLoopback(port: port, from: source)
         defer { close(fd) }
         var request = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
         for (name, value) in headers { request += "\(name): \(value)\r\n" }
+        if let body { request += "Content-Length: \(body.count)\r\n" }
         request += "\r\n"
-        try writeAll(fd, Array(request.utf8))
+        try writeAll(fd, Array(request.utf8) + (body ?? []))
         var raw: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
@@ -115,9 +121,21 @@ enum RawHTTP {
         }
     }
 
-    private static func connectLoopback(port: Int) throws -> Int32 {
+    private static func connectLoopback(port: Int, from source: String? = nil) throws -> Int32 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw ClientError("socket failed") }
+        if let source {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            local.sin_addr.s_addr = inet_addr(source)
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard bound == 0 else {
+                close(fd)
+                throw ClientError("cannot bind to \(source): errno \(errno)")
+            }
+        }
         var timeout = timeval(tv_sec: 20, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))

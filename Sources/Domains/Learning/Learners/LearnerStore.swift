@@ -37,9 +37,10 @@ public protocol LearnerStore: Sendable {
     /// Rates a card in one transaction: reads its record, asks `schedule` for the new card and
     /// the log facts, and writes both, or nothing. `expectedVersion` (when given) must be the
     /// record's version, else `LearnerError.stale`. A `clientID` seen before returns the earlier
-    /// outcome as `.repeated` without scheduling again.
+    /// outcome as `.repeated` without scheduling again. `schedule` may run on another thread,
+    /// in a transaction shared with other writes.
     func rate(item: Int64, learner: Int64, expectedVersion: Int?, clientID: String?,
-              schedule: @Sendable (CardRecord) throws -> Review) async throws -> RatingOutcome
+              schedule: @escaping @Sendable (CardRecord) throws -> Review) async throws -> RatingOutcome
     /// Takes back the learner's latest rating: the card returns to its state before it.
     func undoLastRating(of learner: Int64) async throws -> ReviewEntry
     /// The learner's ratings since `time`, oldest first.

@@ -2,14 +2,17 @@ import FSRS
 import Foundation
 import SQLiteDB
 import Store
+import Synchronization
 import Vocabulary
 
-/// Learner data in the embedded user.sqlite. One connection, owned by this actor, so every
-/// operation is one serialised step; ratings and their log rows commit together, and a commit
-/// is on disk before it returns (WAL with synchronous=FULL: a review acknowledged survives a
-/// power cut).
-public actor SQLiteLearnerStore: LearnerStore {
-    private let db: Database
+/// Learner data in the embedded user.sqlite. One connection writes, on a thread of its own, and
+/// commits the writes that queue up during a commit together, each in a savepoint of its own;
+/// reads go to separate read-only connections, so they never wait for a commit. Ratings and their
+/// log rows commit together, and a write returns only once its commit is on disk (WAL with
+/// synchronous=FULL: a review acknowledged survives a power cut).
+public final class SQLiteLearnerStore: LearnerStore {
+    private let writer: GroupCommitWriter
+    private let readers: ReaderPool
     public let path: String
 
     public init(path: String) throws {
@@ -17,136 +20,180 @@ public actor SQLiteLearnerStore: LearnerStore {
         let database = try Database(path: path)
         try retryingWhileBusy { try database.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;") }
         try UserDatabase.migrator.migrate(database)
-        db = database
+        writer = GroupCommitWriter(database, label: "vocab.learners.writer")
+        readers = ReaderPool(path: path, label: "vocab.learners.readers")
     }
+
+    private func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T { try await writer.write(body) }
+    private func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T { try await readers.read(body) }
 
     // MARK: Learners
 
-    public func createLearner(name: String, at time: Double) throws -> Learner {
+    public func createLearner(name: String, at time: Double) async throws -> Learner {
         let key = try Self.nameKey(name)
-        guard try db.scalar("SELECT 1 FROM learners WHERE name_key = ?", [.text(key)]) == nil else { throw LearnerError.nameTaken(name) }
-        let settings = LearnerSettings()
-        try db.run("INSERT INTO learners(name, name_key, created_at, settings) VALUES (?, ?, ?, ?)",
-                   [.text(name), .text(key), .real(time), .text(try Self.json(settings))])
-        return Learner(id: db.lastInsertRowID, name: name, createdAt: time, settings: settings)
+        return try await write { db in
+            guard try db.scalar("SELECT 1 FROM learners WHERE name_key = ?", [.text(key)]) == nil else { throw LearnerError.nameTaken(name) }
+            let settings = LearnerSettings()
+            try db.run("INSERT INTO learners(name, name_key, created_at, settings) VALUES (?, ?, ?, ?)",
+                       [.text(name), .text(key), .real(time), .text(try Self.json(settings))])
+            return Learner(id: db.lastInsertRowID, name: name, createdAt: time, settings: settings)
+        }
     }
 
-    public func learner(named name: String) throws -> Learner? {
+    public func learner(named name: String) async throws -> Learner? {
         guard let key = try? Self.nameKey(name) else { return nil }
-        return try db.query("SELECT id, name, created_at, settings FROM learners WHERE name_key = ?", [.text(key)], map: Self.learner).first
+        return try await read { db in
+            try db.query("SELECT id, name, created_at, settings FROM learners WHERE name_key = ?", [.text(key)], map: Self.learner).first
+        }
     }
 
-    public func learner(id: Int64) throws -> Learner? {
-        try db.query("SELECT id, name, created_at, settings FROM learners WHERE id = ?", [.integer(id)], map: Self.learner).first
+    public func learner(id: Int64) async throws -> Learner? {
+        try await read { db in
+            try db.query("SELECT id, name, created_at, settings FROM learners WHERE id = ?", [.integer(id)], map: Self.learner).first
+        }
     }
 
-    public func learners() throws -> [Learner] {
-        try db.query("SELECT id, name, created_at, settings FROM learners ORDER BY name_key", map: Self.learner)
+    public func learners() async throws -> [Learner] {
+        try await read { db in try db.query("SELECT id, name, created_at, settings FROM learners ORDER BY name_key", map: Self.learner) }
     }
 
-    public func updateSettings(_ settings: LearnerSettings, of learner: Int64) throws {
-        try db.run("UPDATE learners SET settings = ? WHERE id = ?", [.text(try Self.json(settings)), .integer(learner)])
+    public func updateSettings(_ settings: LearnerSettings, of learner: Int64) async throws {
+        let text = try Self.json(settings)
+        try await write { db in try db.run("UPDATE learners SET settings = ? WHERE id = ?", [.text(text), .integer(learner)]) }
     }
 
-    public func addToken(hash: [UInt8], label: String, for learner: Int64, at time: Double) throws {
-        try db.run("INSERT INTO tokens(hash, learner_id, label, created_at) VALUES (?, ?, ?, ?)",
-                   [.blob(hash), .integer(learner), .text(label), .real(time)])
+    public func addToken(hash: [UInt8], label: String, for learner: Int64, at time: Double) async throws {
+        try await write { db in
+            try db.run("INSERT INTO tokens(hash, learner_id, label, created_at) VALUES (?, ?, ?, ?)",
+                       [.blob(hash), .integer(learner), .text(label), .real(time)])
+        }
     }
 
-    public func learner(tokenHash: [UInt8]) throws -> Learner? {
-        try db.query("""
-            SELECT l.id, l.name, l.created_at, l.settings FROM tokens t JOIN learners l ON l.id = t.learner_id
-            WHERE t.hash = ? AND t.revoked_at IS NULL
-            """, [.blob(tokenHash)], map: Self.learner).first
+    public func learner(tokenHash: [UInt8]) async throws -> Learner? {
+        try await read { db in
+            try db.query("""
+                SELECT l.id, l.name, l.created_at, l.settings FROM tokens t JOIN learners l ON l.id = t.learner_id
+                WHERE t.hash = ? AND t.revoked_at IS NULL
+                """, [.blob(tokenHash)], map: Self.learner).first
+        }
     }
 
-    public func revokeTokens(of learner: Int64, at time: Double) throws -> Int {
-        try db.run("UPDATE tokens SET revoked_at = ? WHERE learner_id = ? AND revoked_at IS NULL", [.real(time), .integer(learner)])
-        return db.changes
+    public func revokeTokens(of learner: Int64, at time: Double) async throws -> Int {
+        try await write { db in
+            try db.run("UPDATE tokens SET revoked_at = ? WHERE learner_id = ? AND revoked_at IS NULL", [.real(time), .integer(learner)])
+            return db.changes
+        }
     }
 
-    public func setPasswordHash(_ hash: String?, of learner: Int64) throws {
-        try db.run("UPDATE learners SET password_hash = ? WHERE id = ?", [hash.map { .text($0) } ?? .null, .integer(learner)])
+    public func setPasswordHash(_ hash: String?, of learner: Int64) async throws {
+        try await write { db in
+            try db.run("UPDATE learners SET password_hash = ? WHERE id = ?", [hash.map { .text($0) } ?? .null, .integer(learner)])
+        }
     }
 
-    public func passwordHash(of learner: Int64) throws -> String? {
-        try db.scalar("SELECT password_hash FROM learners WHERE id = ?", [.integer(learner)])?.textValue
+    public func passwordHash(of learner: Int64) async throws -> String? {
+        try await read { db in try db.scalar("SELECT password_hash FROM learners WHERE id = ?", [.integer(learner)])?.textValue }
     }
 
     // MARK: Library
 
-    public func save(_ key: ItemKey, word: String, details: ItemDetails?, for learner: Int64, at time: Double) throws -> (item: SavedItem, inserted: Bool) {
-        try db.transaction {
-            if let existing = try item(key, of: learner) { return (existing, false) }
+    public func save(_ key: ItemKey, word: String, details: ItemDetails?, for learner: Int64, at time: Double) async throws -> (item: SavedItem, inserted: Bool) {
+        let detailsText = try details.map { try Self.json($0) }
+        let (item, inserted) = try await write { db -> (SavedItem, Bool) in
+            if let existing = try Self.item(key, of: learner, in: db) { return (existing, false) }
             try db.run("INSERT INTO items(learner_id, source, entry, reading, word, saved_at, details) VALUES (?, ?, ?, ?, ?, ?, ?)",
                        [.integer(learner), .text(key.source.rawValue), .text(key.entry), .text(key.reading), .text(word), .real(time),
-                        try details.map { .text(try Self.json($0)) } ?? .null])
+                        detailsText.map { .text($0) } ?? .null])
             let id = db.lastInsertRowID
-            try write(CardRecord(itemID: id, card: Card(due: time), version: 0), learner: learner, insert: true)
+            try Self.write(CardRecord(itemID: id, card: Card(due: time), version: 0), learner: learner, insert: true, in: db)
             return (SavedItem(id: id, key: key, word: word, savedAt: time, details: details), true)
+        }
+        return (item, inserted)
+    }
+
+    public func items(of learner: Int64) async throws -> [SavedItem] {
+        try await read { db in
+            try db.query("SELECT \(Self.itemColumns) FROM items WHERE learner_id = ? ORDER BY saved_at, id", [.integer(learner)], map: Self.item)
         }
     }
 
-    public func items(of learner: Int64) throws -> [SavedItem] {
-        try db.query("SELECT \(Self.itemColumns) FROM items WHERE learner_id = ? ORDER BY saved_at, id", [.integer(learner)], map: Self.item)
+    public func item(_ id: Int64, of learner: Int64) async throws -> SavedItem? {
+        try await read { db in
+            try db.query("SELECT \(Self.itemColumns) FROM items WHERE id = ? AND learner_id = ?", [.integer(id), .integer(learner)], map: Self.item).first
+        }
     }
 
-    public func item(_ id: Int64, of learner: Int64) throws -> SavedItem? {
-        try db.query("SELECT \(Self.itemColumns) FROM items WHERE id = ? AND learner_id = ?", [.integer(id), .integer(learner)], map: Self.item).first
+    public func item(_ key: ItemKey, of learner: Int64) async throws -> SavedItem? {
+        try await read { db in try Self.item(key, of: learner, in: db) }
     }
 
-    public func item(_ key: ItemKey, of learner: Int64) throws -> SavedItem? {
+    static func item(_ key: ItemKey, of learner: Int64, in db: Database) throws -> SavedItem? {
         try db.query("SELECT \(Self.itemColumns) FROM items WHERE learner_id = ? AND source = ? AND entry = ? AND reading = ?",
                      [.integer(learner), .text(key.source.rawValue), .text(key.entry), .text(key.reading)], map: Self.item).first
     }
 
-    public func remove(_ id: Int64, of learner: Int64) throws -> Bool {
-        try db.transaction {
+    public func remove(_ id: Int64, of learner: Int64) async throws -> Bool {
+        try await write { db in
             try db.run("DELETE FROM cards WHERE item_id = ? AND learner_id = ?", [.integer(id), .integer(learner)])
             try db.run("DELETE FROM items WHERE id = ? AND learner_id = ?", [.integer(id), .integer(learner)])
             return db.changes > 0
         }
     }
 
-    public func rekey(_ id: Int64, to key: ItemKey, of learner: Int64) throws {
-        try db.run("UPDATE OR IGNORE items SET source = ?, entry = ?, reading = ? WHERE id = ? AND learner_id = ?",
-                   [.text(key.source.rawValue), .text(key.entry), .text(key.reading), .integer(id), .integer(learner)])
+    public func rekey(_ id: Int64, to key: ItemKey, of learner: Int64) async throws {
+        try await write { db in
+            try db.run("UPDATE OR IGNORE items SET source = ?, entry = ?, reading = ? WHERE id = ? AND learner_id = ?",
+                       [.text(key.source.rawValue), .text(key.entry), .text(key.reading), .integer(id), .integer(learner)])
+        }
     }
 
     // MARK: Reviews
 
-    public func card(of item: Int64, learner: Int64) throws -> CardRecord? {
+    public func card(of item: Int64, learner: Int64) async throws -> CardRecord? {
+        try await read { db in try Self.card(of: item, learner: learner, in: db) }
+    }
+
+    static func card(of item: Int64, learner: Int64, in db: Database) throws -> CardRecord? {
         try db.query("SELECT \(Self.cardColumns) FROM cards WHERE item_id = ? AND learner_id = ?", [.integer(item), .integer(learner)],
                      map: Self.card).first
     }
 
-    public func cards(of learner: Int64) throws -> [(item: SavedItem, card: CardRecord)] {
-        try db.query("""
-            SELECT \(Self.itemColumns.split(separator: ",").map { "i." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")),
-                   \(Self.cardColumns.split(separator: ",").map { "c." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", "))
-            FROM items i JOIN cards c ON c.item_id = i.id WHERE i.learner_id = ? ORDER BY c.due, i.id
-            """, [.integer(learner)]) { row in (Self.item(row), Self.card(row, from: 7)) }
+    public func cards(of learner: Int64) async throws -> [(item: SavedItem, card: CardRecord)] {
+        let rows = try await read { db in
+            try db.query("""
+                SELECT \(Self.itemColumns.split(separator: ",").map { "i." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")),
+                       \(Self.cardColumns.split(separator: ",").map { "c." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", "))
+                FROM items i JOIN cards c ON c.item_id = i.id WHERE i.learner_id = ? ORDER BY c.due, i.id
+                """, [.integer(learner)]) { row in ItemCard(item: Self.item(row), card: Self.card(row, from: 7)) }
+        }
+        return rows.map { ($0.item, $0.card) }
+    }
+
+    private struct ItemCard: Sendable {
+        var item: SavedItem
+        var card: CardRecord
     }
 
     public func rate(item: Int64, learner: Int64, expectedVersion: Int?, clientID: String?,
-                     schedule: @Sendable (CardRecord) throws -> Review) throws -> RatingOutcome {
-        try db.transaction {
+                     schedule: @escaping @Sendable (CardRecord) throws -> Review) async throws -> RatingOutcome {
+        try await write { db in
             if let clientID, let earlier = try db.query(
                 "SELECT \(Self.reviewColumns) FROM reviews WHERE learner_id = ? AND client_id = ?", [.integer(learner), .text(clientID)],
                 map: Self.review).first {
-                let current = try card(of: earlier.itemID, learner: learner) ?? CardRecord(itemID: earlier.itemID, card: earlier.after, version: 0)
+                let current = try Self.card(of: earlier.itemID, learner: learner, in: db)
+                    ?? CardRecord(itemID: earlier.itemID, card: earlier.after, version: 0)
                 return .repeated(current, earlier)
             }
-            guard let record = try card(of: item, learner: learner) else { throw LearnerError.unknownItem(item) }
+            guard let record = try Self.card(of: item, learner: learner, in: db) else { throw LearnerError.unknownItem(item) }
             if let expectedVersion, expectedVersion != record.version { throw LearnerError.stale(current: record) }
             let review = try schedule(record)
             let updated = CardRecord(itemID: item, card: review.card, version: record.version + 1)
-            try write(updated, learner: learner, insert: false)
+            try Self.write(updated, learner: learner, insert: false, in: db)
             try db.run("""
                 INSERT INTO reviews(learner_id, item_id, reviewed_at, rating, elapsed_days, before, after, client_id)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """, [.integer(learner), .integer(item), .real(review.log.reviewedAt), .integer(Int64(review.log.rating.rawValue)),
-                      .integer(Int64(review.log.elapsedDays)), .text(try Self.json(record.card)), .text(try Self.json(review.card)),
+                      .integer(Int64(review.log.elapsedDays)), .text(try Self.cardJSON(record.card)), .text(try Self.cardJSON(review.card)),
                       clientID.map { .text($0) } ?? .null])
             let entry = ReviewEntry(id: db.lastInsertRowID, itemID: item, reviewedAt: review.log.reviewedAt, rating: review.log.rating,
                                     elapsedDays: review.log.elapsedDays, before: record.card, after: review.card, clientID: clientID)
@@ -154,26 +201,28 @@ public actor SQLiteLearnerStore: LearnerStore {
         }
     }
 
-    public func undoLastRating(of learner: Int64) throws -> ReviewEntry {
-        try db.transaction {
+    public func undoLastRating(of learner: Int64) async throws -> ReviewEntry {
+        try await write { db in
             guard let last = try db.query("SELECT \(Self.reviewColumns) FROM reviews WHERE learner_id = ? ORDER BY id DESC LIMIT 1",
                                           [.integer(learner)], map: Self.review).first else { throw LearnerError.nothingToUndo }
-            if let current = try card(of: last.itemID, learner: learner) {
-                try write(CardRecord(itemID: last.itemID, card: last.before, version: current.version + 1), learner: learner, insert: false)
+            if let current = try Self.card(of: last.itemID, learner: learner, in: db) {
+                try Self.write(CardRecord(itemID: last.itemID, card: last.before, version: current.version + 1), learner: learner, insert: false, in: db)
             }
             try db.run("DELETE FROM reviews WHERE id = ?", [.integer(last.id)])
             return last
         }
     }
 
-    public func reviews(of learner: Int64, since time: Double) throws -> [ReviewEntry] {
-        try db.query("SELECT \(Self.reviewColumns) FROM reviews WHERE learner_id = ? AND reviewed_at >= ? ORDER BY reviewed_at, id",
-                     [.integer(learner), .real(time)], map: Self.review)
+    public func reviews(of learner: Int64, since time: Double) async throws -> [ReviewEntry] {
+        try await read { db in
+            try db.query("SELECT \(Self.reviewColumns) FROM reviews WHERE learner_id = ? AND reviewed_at >= ? ORDER BY reviewed_at, id",
+                         [.integer(learner), .real(time)], map: Self.review)
+        }
     }
 
     // MARK: Rows
 
-    private func write(_ record: CardRecord, learner: Int64, insert: Bool) throws {
+    static func write(_ record: CardRecord, learner: Int64, insert: Bool, in db: Database) throws {
         let c = record.card
         let values: [SQLValue] = [
             .text(c.phase.rawValue), c.step.map { .integer(Int64($0)) } ?? .null,
@@ -199,8 +248,38 @@ public actor SQLiteLearnerStore: LearnerStore {
     static let reviewColumns = "id, item_id, reviewed_at, rating, elapsed_days, before, after, client_id"
 
     static func learner(_ row: Row) -> Learner {
-        let settings = row.text(3).flatMap { try? JSONDecoder().decode(LearnerSettings.self, from: Data($0.utf8)) } ?? LearnerSettings()
-        return Learner(id: row.int(0), name: row.text(1) ?? "", createdAt: row.double(2), settings: settings)
+        Learner(id: row.int(0), name: row.text(1) ?? "", createdAt: row.double(2), settings: settings(row.text(3)))
+    }
+
+    /// Settings as stored, decoded once per distinct text: every request looks its learner up,
+    /// and most learners share a few settings.
+    static func settings(_ text: String?) -> LearnerSettings {
+        guard let text else { return LearnerSettings() }
+        if let known = settingsCache.withLock({ $0[text] }) { return known }
+        let settings = (try? JSONDecoder().decode(LearnerSettings.self, from: Data(text.utf8))) ?? LearnerSettings()
+        settingsCache.withLock { cache in
+            if cache.count >= 1024 { cache.removeAll(keepingCapacity: true) }
+            cache[text] = settings
+        }
+        return settings
+    }
+
+    private static let settingsCache = Mutex<[String: LearnerSettings]>([:])
+
+    /// A card as the review log keeps it: what `json(card)` writes (sorted keys, absent optionals
+    /// left out), without the generic encoder, which was most of a rating's time on the writer.
+    static func cardJSON(_ card: Card) throws -> String {
+        let numbers = [card.due, card.lastReview ?? 0, card.memory?.stability ?? 0, card.memory?.difficulty ?? 0]
+        guard numbers.allSatisfy(\.isFinite) else { return try json(card) }   // the encoder's own error
+        func number(_ d: Double) -> String {
+            d == d.rounded() && abs(d) < 9_007_199_254_740_992 ? String(Int64(d)) : d.description
+        }
+        var out = "{\"due\":\(number(card.due)),\"lapses\":\(card.lapses)"
+        if let last = card.lastReview { out += ",\"lastReview\":\(number(last))" }
+        if let m = card.memory { out += ",\"memory\":{\"difficulty\":\(number(m.difficulty)),\"stability\":\(number(m.stability))}" }
+        out += ",\"phase\":\"\(card.phase.rawValue)\",\"reps\":\(card.reps),\"scheduledDays\":\(card.scheduledDays)"
+        if let step = card.step { out += ",\"step\":\(step)" }
+        return out + "}"
     }
 
     static func item(_ row: Row) -> SavedItem {

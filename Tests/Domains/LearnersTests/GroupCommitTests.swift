@@ -1,0 +1,155 @@
+import Dispatch
+import FSRS
+import SeededRandom
+import Foundation
+@testable import Learners
+import SQLiteDB
+import Synchronization
+import TestSupport
+import Testing
+
+/// The learner store's writer and readers on a real SQLite file: writes that queue up during a
+/// commit share the next transaction, each can fail alone, and reads never wait for the writer.
+@Suite("Group commit: one writer, many writes per transaction, reads beside it")
+struct GroupCommitTests {
+    struct Failing: Error, Equatable { var n: Int }
+
+    /// A file with a table, opened as the store opens user.sqlite.
+    static func database(_ dir: TemporaryDirectory) throws -> (Database, String) {
+        let path = dir.file("t.sqlite")
+        let db = try Database(path: path)
+        try db.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; CREATE TABLE t(n INTEGER PRIMARY KEY, note TEXT)")
+        return (db, path)
+    }
+
+    /// Holds the writer inside a transaction until `release` is signalled; returns once it is held.
+    static func holdWriter(_ writer: GroupCommitWriter, release: DispatchSemaphore) async -> Task<Void, any Error> {
+        let held = Mutex(false)
+        let task = Task {
+            try await writer.write { db in
+                try db.run("INSERT INTO t(n, note) VALUES (0, 'held')")
+                held.withLock { $0 = true }
+                release.wait()
+            }
+        }
+        await waitUntil { held.withLock { $0 } }
+        return task
+    }
+
+    static func waitUntil(_ condition: () -> Bool) async {
+        while !condition() { try? await Task.sleep(for: .milliseconds(2)) }
+    }
+
+    @Test("writes that arrive during a commit go into the next transaction together; a failing one takes back only itself")
+    func writesShareATransaction() async throws {
+        let dir = try TemporaryDirectory("group-commit")
+        defer { dir.remove() }
+        let (db, path) = try Self.database(dir)
+        let writer = GroupCommitWriter(db, label: "test.writer")
+        let release = DispatchSemaphore(value: 0)
+        let held = await Self.holdWriter(writer, release: release)
+        final class Outcomes: Sendable { let results = Mutex<[Int: Result<Int, Failing>]>([:]) }
+        let outcomes = Outcomes()
+        let writes = Task {
+            await withTaskGroup(of: Void.self) { group in
+                for n in 1...50 {
+                    group.addTask {
+                        do {
+                            let id = try await writer.write { db -> Int in
+                                try db.run("INSERT INTO t(n, note) VALUES (?, 'write')", [.integer(Int64(n))])
+                                if n % 7 == 0 { throw Failing(n: n) }   // after writing: the savepoint must take it back
+                                return n
+                            }
+                            outcomes.results.withLock { $0[n] = .success(id) }
+                        } catch let error as Failing {
+                            outcomes.results.withLock { $0[n] = .failure(error) }
+                        } catch {
+                            Issue.record("write \(n): \(error)")
+                        }
+                    }
+                }
+            }
+        }
+        // All 50 wait behind the held transaction, then are committed in one more.
+        await Self.waitUntil { writer.waiting == 50 }
+        release.signal()
+        try await held.value
+        await writes.value
+        #expect(writer.committed.transactions == 2)
+        #expect(writer.committed.writes == 51)
+        let outcome = outcomes.results.withLock { $0 }
+        #expect(outcome.count == 50)
+        for n in 1...50 {
+            if n % 7 == 0 { #expect(outcome[n] == .failure(Failing(n: n))) } else { #expect(outcome[n] == .success(n)) }
+        }
+        // What another connection finds on disk: every write that succeeded, none that failed.
+        let check = try Database(path: path, mode: .readOnly)
+        let stored = try check.query("SELECT n FROM t WHERE note = 'write' ORDER BY n") { Int($0.int(0)) }
+        #expect(stored == (1...50).filter { $0 % 7 != 0 })
+    }
+
+    @Test("a write is answered after its commit: another connection sees it at once")
+    func answeredAfterCommit() async throws {
+        let dir = try TemporaryDirectory("group-commit")
+        defer { dir.remove() }
+        let (db, path) = try Self.database(dir)
+        let writer = GroupCommitWriter(db, label: "test.writer")
+        let outside = try Database(path: path)
+        for n in 1...20 {
+            try await writer.write { db in try db.run("INSERT INTO t(n, note) VALUES (?, 'x')", [.integer(Int64(n))]) }
+            #expect(try outside.scalar("SELECT count(*) FROM t")?.intValue == Int64(n))
+        }
+    }
+
+    @Test("reads are answered while the writer is inside a transaction, from the last commit")
+    func readsDoNotWaitForTheWriter() async throws {
+        let dir = try TemporaryDirectory("group-commit")
+        defer { dir.remove() }
+        let (db, path) = try Self.database(dir)
+        let writer = GroupCommitWriter(db, label: "test.writer")
+        let readers = ReaderPool(path: path, label: "test.readers")
+        try await writer.write { db in try db.run("INSERT INTO t(n, note) VALUES (1, 'committed')") }
+        let release = DispatchSemaphore(value: 0)
+        let held = await Self.holdWriter(writer, release: release)
+        // If reads went through the writer, these would wait for the release below, which
+        // only comes after them: the test would never end.
+        let notes = try await withThrowingTaskGroup(of: [String].self) { group in
+            for _ in 0..<4 { group.addTask { try await readers.read { db in try db.query("SELECT note FROM t ORDER BY n") { $0.text(0) ?? "" } } } }
+            return try await group.reduce(into: []) { $0.append(contentsOf: $1) }
+        }
+        #expect(notes == Array(repeating: "committed", count: 4), "the held row is not committed yet")
+        release.signal()
+        try await held.value
+        #expect(try await readers.read { db in try db.scalar("SELECT count(*) FROM t")?.intValue } == 2)
+        // A reader cannot write.
+        await #expect(throws: SQLiteError.self) { try await readers.read { db in try db.run("DELETE FROM t") } }
+    }
+}
+
+@Suite("The review log's card JSON")
+struct CardJSONTests {
+    @Test("the writer's card JSON is byte for byte what JSONEncoder writes, and reads back as the same card")
+    func sameAsTheEncoder() throws {
+        let scheduler = try Scheduler()
+        var rng = SeededGenerator(seed: 42)
+        var pick = SeededGenerator(seed: 7)
+        var cards = [Card(due: 1_790_000_000), Card(due: 1_790_000_000.25)]
+        for start in [1_790_000_000.0, 1_790_000_123.456] {
+            var card = Card(due: start)
+            var now = start
+            for _ in 0..<40 {
+                let rating = Rating(rawValue: Int.random(in: 1...4, using: &pick))!
+                card = scheduler.review(card, rating: rating, at: now, using: &rng).card
+                cards.append(card)
+                now = max(now + 61, card.due + Double(Int.random(in: 0...86_400, using: &pick)))
+            }
+        }
+        #expect(Set(cards.map(\.phase)) == Set(Phase.allCases), "every phase is written")
+        #expect(cards.contains { $0.step != nil } && cards.contains { $0.memory != nil })
+        for card in cards {
+            let fast = try SQLiteLearnerStore.cardJSON(card)
+            #expect(fast == (try SQLiteLearnerStore.json(card)))
+            #expect(try JSONDecoder().decode(Card.self, from: Data(fast.utf8)) == card)
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import App
+import Foundation
+import FSRS
+import Learners
+import TestSupport
+
+/// A learner of the test server with their API token, as `vocab users add` prints it.
+struct TestLearner: Sendable {
+    var learner: Learner
+    var token: String
+    var id: Int64 { learner.id }
+    var name: String { learner.name }
+    var authorization: [String: String] { ["Authorization": "Bearer \(token)"] }
+}
+
+/// The test's own way into the server's learner data: the same user.sqlite, through a
+/// connection of its own and the same composition root, so what it sets up and reads back is
+/// what the server stores (not what the server says it stores).
+struct LearnerData: Sendable {
+    let learning: LearningService
+    var store: any LearnerStore { learning.store }
+
+    static func open(_ server: TestServer) async throws -> LearnerData {
+        let services = TestServer.services(server.dir)
+        let (catalog, _) = try await services.openCatalog(cache: .memory)
+        return LearnerData(learning: services.learning(catalog: catalog, store: try services.learnerStore()))
+    }
+
+    func add(_ name: String) async throws -> TestLearner {
+        let (learner, token) = try await learning.addLearner(named: name)
+        return TestLearner(learner: learner, token: token)
+    }
+
+    /// Saves catalog words; returns the items, one per entry.
+    @discardableResult
+    func save(_ words: [String], for learner: TestLearner) async throws -> [SavedItem] {
+        var items: [SavedItem] = []
+        for word in words { items += try await learning.save(word, for: learner.learner, source: .catalog).map(\.item) }
+        return items
+    }
+
+    func rate(_ item: SavedItem, _ rating: Rating, for learner: TestLearner) async throws {
+        _ = try await learning.rate(item: item.id, rating: rating, for: learner.learner)
+    }
+
+    /// Everything stored for a learner, to compare before and after: items, cards, review log.
+    func snapshot(of learner: TestLearner) async throws -> String {
+        let cards = try await store.cards(of: learner.id).map { "\($0.item) \($0.card)" }
+        let reviews = try await store.reviews(of: learner.id, since: 0).map { "\($0)" }
+        return (cards + reviews).joined(separator: "\n")
+    }
+}
+
+extension TestServer {
+    /// A request with an optional bearer token and JSON body.
+    func send(_ method: String, _ target: String, token: String? = nil, json: String? = nil,
+              headers: [String: String] = [:], from source: String? = nil) async throws -> RawResponse {
+        var all = headers
+        if let token { all["Authorization"] = "Bearer \(token)" }
+        if json != nil { all["Content-Type"] = "application/json" }
+        return try await RawHTTP.get(port: port, target, method: method, headers: all, body: json.map { Array($0.utf8) }, from: source)
+    }
+}
