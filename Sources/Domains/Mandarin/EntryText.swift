@@ -12,7 +12,7 @@ public enum EntryText {
             out.append(label + (sound.isEmpty ? "(no pronunciation given)" : sound))
             out += senses(reading)
         }
-        return out
+        return out.map(MissingGlyph.shown)
     }
 
     static func header(_ entry: DictionaryEntry) -> String {

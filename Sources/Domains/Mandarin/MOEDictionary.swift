@@ -42,8 +42,11 @@ public final class MOEDictionary {
         }
         guard !entries.isEmpty else { throw MOEError.unknownTitle(title, suggestions: try suggestions(for: title)) }
         return try entries.map { e in
-            DictionaryEntry(title: e.title, radical: e.radical, strokeCount: e.strokes, nonRadicalStrokeCount: e.rest,
-                            readings: try readings(ofEntry: e.id))
+            // A few words carry an empty radical and stroke counts of 0: nothing to show, so none.
+            let filed = e.radical.map { !$0.isEmpty } ?? false || (e.strokes ?? 0) > 0
+            return DictionaryEntry(title: e.title, radical: e.radical?.isEmpty == false ? e.radical : nil,
+                                   strokeCount: filed ? e.strokes : nil, nonRadicalStrokeCount: filed ? e.rest : nil,
+                                   readings: try readings(ofEntry: e.id))
         }
     }
 
@@ -60,7 +63,7 @@ public final class MOEDictionary {
                            examples: Self.list(row.text(2)), quotes: Self.list(row.text(3)), links: Self.list(row.text(4)),
                            synonyms: Self.list(row.text(5)), antonyms: Self.list(row.text(6)))
             }
-            return Reading(pinyin: h.pinyin, bopomofo: h.bopomofo, definitions: definitions)
+            return Reading(pinyin: h.pinyin, bopomofo: h.bopomofo, definitions: SenseNumbers.attach(definitions))
         }
     }
 

@@ -201,7 +201,7 @@ struct StrokesCommand: AsyncParsableCommand {
         let titleWidth = MOEText.titleWidth(list)
         for c in list.characters {
             let position = c.radical.map { "\($0) +\(c.nonRadicalStrokeCount ?? 0)" } ?? ""
-            lines.append("  \(Output.pad(c.title, titleWidth))\(Output.pad(position, 8))\(MOEText.rest(c))")
+            lines.append("  \(Output.pad(MissingGlyph.shown(c.title), titleWidth))\(Output.pad(position, 8))\(MOEText.rest(c))")
         }
         MOEText.print(lines, more: list)
     }
@@ -255,7 +255,7 @@ struct RadicalCommand: AsyncParsableCommand {
         let titleWidth = MOEText.titleWidth(list)
         for c in list.characters {
             let strokes = c.strokeCount.map(String.init) ?? ""
-            lines.append("  \(Output.pad("+\(c.nonRadicalStrokeCount ?? 0)", 5))\(Output.pad(c.title, titleWidth))\(Output.pad(strokes, 4))\(MOEText.rest(c))")
+            lines.append("  \(Output.pad("+\(c.nonRadicalStrokeCount ?? 0)", 5))\(Output.pad(MissingGlyph.shown(c.title), titleWidth))\(Output.pad(strokes, 4))\(MOEText.rest(c))")
         }
         MOEText.print(lines, more: list)
     }
@@ -281,12 +281,12 @@ struct MOEReadingSearch {
             return
         }
         let matches = list.readings
-        let titleWidth = min(12, matches.map { Output.displayWidth($0.title) }.max() ?? 0) + 2
+        let titleWidth = min(12, matches.map { Output.displayWidth(MissingGlyph.shown($0.title)) }.max() ?? 0) + 2
         let pinyinWidth = min(24, matches.map { Output.displayWidth($0.pinyin ?? "") }.max() ?? 0) + 2
         let bopomofoWidth = min(24, matches.map { Output.displayWidth($0.bopomofo ?? "") }.max() ?? 0) + 2
         var lines = ["\(MOEText.counted(list.total, "reading")) match '\(typed)'\(query.tones == .exact ? ", tones as given" : ""):"]
         lines += matches.map { m in
-            Output.pad(m.title, titleWidth) + Output.pad(m.pinyin ?? "", pinyinWidth)
+            Output.pad(MissingGlyph.shown(m.title), titleWidth) + Output.pad(m.pinyin ?? "", pinyinWidth)
                 + Output.pad(m.bopomofo ?? "", bopomofoWidth) + MOEText.gloss(m.definition)
         }
         if let more = Paging.moreLine(total: list.total, offset: list.offset, shown: matches.count) { lines.append(more) }
@@ -309,7 +309,7 @@ enum MOEText {
     /// Wide enough for every title shown: characters take two columns, but the dictionary also
     /// has placeholders such as {[8f51]} for glyphs Unicode lacks.
     static func titleWidth(_ list: CharacterList) -> Int {
-        (list.characters.map { Output.displayWidth($0.title) }.max() ?? 2) + 2
+        (list.characters.map { Output.displayWidth(MissingGlyph.shown($0.title)) }.max() ?? 2) + 2
     }
 
     /// Readings, then the first sense.
@@ -319,7 +319,7 @@ enum MOEText {
 
     /// The first sense, cut to fit a terminal line.
     static func gloss(_ text: String?) -> String {
-        guard let text else { return "" }
+        guard let text = text.map(MissingGlyph.shown) else { return "" }
         var out = ""
         var width = 0
         for ch in text {

@@ -1,3 +1,4 @@
+import Foundation
 @testable import Mandarin
 import TestSupport
 import Testing
@@ -32,7 +33,8 @@ struct DictionaryQueryTests {
         #expect(senses.contains { $0.synonyms == ["內行"] && $0.antonyms == ["外行"] })
         #expect(senses.contains { $0.links == ["也稱為「經紀人家」、「牙行」。"] })
         let action = try #require(try dictionary.lookup(" 行動 ").first)
-        #expect(action.readings[0].definitions[0].synonyms == ["活動", "舉動", "舉止", "1.步履", "行徑", "行為"])
+        // The source's "1.步履" names this sense, its only one: the number goes, the word stays.
+        #expect(action.readings[0].definitions[0].synonyms == ["活動", "舉動", "舉止", "行徑", "行為", "步履"])
     }
 
     @Test func lookupOfAnUnknownTitleSuggestsTitlesWithTheSameFirstCharacterFirst() throws {
@@ -245,5 +247,58 @@ struct EntryTextTests {
 
     @Test func writesReadingNumbersInChinese() {
         #expect([1, 4, 10, 12, 20, 35].map(EntryText.chineseNumber) == ["一", "四", "十", "十二", "二十", "三十五"])
+    }
+}
+
+/// 一定, 晚生, 侲 and {[98ab]}佬族, cut from the real dictionary (Fixtures/ATTRIBUTION.md).
+@Suite("MOEDictionary: entries as learners read them (issue 16)")
+struct LearnerReadingTests {
+    static func imported() throws -> (TemporaryDirectory, MOEDictionary) {
+        let home = try TemporaryDirectory("moe-16")
+        let path = Bundle.module.resourceURL!.appendingPathComponent("Fixtures/dict-revised-issue16.json").path
+        _ = try MOEImporter(databasePath: home.file("moe.sqlite")).importFile(at: path)
+        return (home, try MOEDictionary(path: home.file("moe.sqlite")))
+    }
+
+    @Test func numberedSynonymsAndAntonymsGoToTheirSense() throws {
+        let (home, dictionary) = try Self.imported()
+        defer { home.remove() }
+        // The source writes "不定　3.未必  4.大概" on senses 1 and 2.
+        let senses = try #require(try dictionary.lookup("一定").first?.readings.first?.definitions)
+        #expect(senses.map(\.antonyms) == [["不定"], ["不定"], ["未必"], ["大概"]])
+        #expect(senses.allSatisfy { $0.synonyms.isEmpty })
+    }
+
+    @Test func senseNumbersOutsideTheReadingStayAsWritten() {
+        let senses = [Definition(type: nil, text: "a", synonyms: ["甲", "2.乙", "9.丙"]), Definition(type: nil, text: "b", synonyms: ["2.乙"])]
+        #expect(SenseNumbers.attach(senses).map(\.synonyms) == [["甲", "9.丙"], ["乙"]])
+        #expect(SenseNumbers.split("3．未必")! == (3, "未必"))
+        #expect(SenseNumbers.split("3D") == nil && SenseNumbers.split("3.") == nil)
+    }
+
+    @Test func anEmptyRadicalAndZeroStrokesAreAbsent() throws {
+        let (home, dictionary) = try Self.imported()
+        defer { home.remove() }
+        let entry = try #require(try dictionary.lookup("晚生").first)
+        #expect(entry.radical == nil && entry.strokeCount == nil && entry.nonRadicalStrokeCount == nil)
+        #expect(EntryText.lines(entry).first == "晚生")
+        let xing = try #require(try dictionary.lookup("侲").first)
+        #expect(EntryText.lines(xing).first == "侲    radical 人, 9 strokes (7 beyond the radical)")
+    }
+
+    @Test func glyphPlaceholdersShowAsOneMarkInTextAndStayInData() throws {
+        let (home, dictionary) = try Self.imported()
+        defer { home.remove() }
+        let entry = try #require(try dictionary.lookup("{[98ab]}佬族").first)
+        #expect(entry.title == "{[98ab]}佬族")
+        #expect(entry.readings.first?.definitions.first?.text.contains("羅城{[98ab]}佬族自治縣") == true)
+        let text = EntryText.lines(entry).joined(separator: "\n")
+        #expect(text.hasPrefix("〓佬族") && text.contains("羅城〓佬族自治縣") && !text.contains("{["))
+        let quote = EntryText.lines(try #require(try dictionary.lookup("侲").first)).joined(separator: "\n")
+        #expect(quote.contains("「虜〓侲，驅騾驢。」"))
+
+        #expect(MissingGlyph.shown("a{[97d2]}b{[fc7a]}") == "a〓b〓")
+        #expect(MissingGlyph.shown("{[2a6a5]}") == "〓", "five hex digits")
+        for kept in ["{[97d]}", "{[97d2]", "{[zzzz]}", "{97d2}", "{[97d2a6]}"] { #expect(MissingGlyph.shown(kept) == kept) }
     }
 }

@@ -323,6 +323,29 @@ struct MOECommandTests {
         #expect(try vocab.run("search", "--pinyin", "xing", "--limit", "1001").status == 64)
     }
 
+    // MARK: entries as learners read them (issue 16)
+
+    @Test func lookupShowsWhatTheSourceMeansNotItsMarkup() throws {
+        let vocab = try MOERunner()
+        defer { vocab.home.remove() }
+        let fixture = Repository.root + "/Tests/Domains/MandarinTests/Fixtures/dict-revised-issue16.json"
+        #expect(try vocab.run("import", "moe", fixture).status == 0)
+        let late = try vocab.run("lookup", "晚生")
+        #expect(late.status == 0 && late.stdout.hasPrefix("晚生\n\nwǎn shēng"), "no 'radical , 0 strokes': \(late.stdout)")
+        let sure = try vocab.run("lookup", "一定").stdout
+        #expect(sure.components(separatedBy: "antonyms: 不定\n").count == 3, "不定 on senses 1 and 2 only: \(sure)")
+        #expect(sure.contains("3. 必然。") && sure.contains("antonyms: 未必") && sure.contains("antonyms: 大概"))
+        #expect(!sure.contains("3.未必"))
+        let glyph = try vocab.run("lookup", "{[98ab]}佬族")
+        #expect(glyph.stdout.hasPrefix("〓佬族\n") && !glyph.stdout.contains("{["), "\(glyph.stdout)")
+        let json = try #require(try vocab.json("lookup", "{[98ab]}佬族") as? [String: Any])
+        #expect(json["title"] as? String == "{[98ab]}佬族", "JSON keeps the code")
+        let entry = try #require((json["entries"] as? [[String: Any]])?.first)
+        let lateJSON = try #require(((try vocab.json("lookup", "晚生") as? [String: Any])?["entries"] as? [[String: Any]])?.first)
+        #expect(lateJSON["radical"] == nil && lateJSON["strokeCount"] == nil, "absent, not empty or 0")
+        #expect(entry["title"] as? String == "{[98ab]}佬族")
+    }
+
     // MARK: paging and tones (issue 16)
 
     @Test func readingSearchesPageLikeWords() throws {
