@@ -154,7 +154,7 @@ let package = Package(
         .testTarget(name: "StoreTests", dependencies: ["Store", "SQLiteDB", "TestSupport"], path: "Tests/Storage/StoreTests"),
         .testTarget(name: "CacheTests", dependencies: ["Cache", "Store", "SQLiteDB", "TestSupport"], path: "Tests/Storage/CacheTests"),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog", "Store", "SQLiteDB", "TestSupport"], path: "Tests/Domains/CatalogTests"),
-        .testTarget(name: "MandarinTests", dependencies: ["Mandarin", "JSONReading", "SQLiteDB", "TestSupport"],
+        .testTarget(name: "MandarinTests", dependencies: ["Mandarin", "JSONReading", "SQLiteDB", "SeededRandom", "TestSupport"],
                     path: "Tests/Domains/MandarinTests", resources: [.copy("Fixtures")]),
         .testTarget(name: "AudioTests", dependencies: ["Audio", "AudioFile", "Speech", "HTTPFetch", "Vocabulary", "TestSupport"],
                     path: "Tests/Domains/AudioTests"),

@@ -142,3 +142,33 @@ public enum RadicalListing {
         throw Failure(.notFound, code: "unknown_radical", message: "no characters under the radical \(Failure.quote(typed)).", hint: hint)
     }
 }
+
+/// `vocab lookup TITLE --compounds`: a page of the entries that contain a title.
+public struct CompoundPage: Encodable, Sendable {
+    public var title: String
+    public var total: Int
+    public var offset: Int
+    public var limit: Int
+    public var entries: [CharacterSummary]
+
+    public init(title: String, list: CharacterList) {
+        self.title = title
+        total = list.total
+        offset = list.offset
+        limit = list.limit
+        entries = list.characters
+    }
+}
+
+/// `vocab random --source moe`: entries drawn with a seed, which is reported so a draw can be
+/// repeated (`--seed`).
+public struct MOERandomEntries: Encodable, Sendable {
+    public var source = "moe"
+    public var seed: UInt64
+    public var entries: [DictionaryEntry]
+
+    public init(seed: UInt64, entries: [DictionaryEntry]) {
+        self.seed = seed
+        self.entries = entries
+    }
+}

@@ -41,13 +41,70 @@ public final class MOEDictionary {
              strokes: row.isNull(3) ? nil : Int(row.int(3)), rest: row.isNull(4) ? nil : Int(row.int(4)))
         }
         guard !entries.isEmpty else { throw MOEError.unknownTitle(title, suggestions: try suggestions(for: title)) }
-        return try entries.map { e in
-            // A few words carry an empty radical and stroke counts of 0: nothing to show, so none.
-            let filed = e.radical.map { !$0.isEmpty } ?? false || (e.strokes ?? 0) > 0
-            return DictionaryEntry(title: e.title, radical: e.radical?.isEmpty == false ? e.radical : nil,
-                                   strokeCount: filed ? e.strokes : nil, nonRadicalStrokeCount: filed ? e.rest : nil,
-                                   readings: try readings(ofEntry: e.id))
+        return try entries.map(entry)
+    }
+
+    private typealias EntryRow = (id: Int64, title: String, radical: String?, strokes: Int?, rest: Int?)
+
+    private func entry(_ e: EntryRow) throws -> DictionaryEntry {
+        // A few words carry an empty radical and stroke counts of 0: nothing to show, so none.
+        let filed = e.radical.map { !$0.isEmpty } ?? false || (e.strokes ?? 0) > 0
+        return DictionaryEntry(title: e.title, radical: e.radical?.isEmpty == false ? e.radical : nil,
+                               strokeCount: filed ? e.strokes : nil, nonRadicalStrokeCount: filed ? e.rest : nil,
+                               readings: try readings(ofEntry: e.id))
+    }
+
+    // MARK: - Compounds and random entries
+
+    /// The entries whose title contains `text`, other than `text` itself: those that start
+    /// with it first, then the others, shorter titles first, then by title. One page, with the
+    /// total. Titles are scanned (no index holds "contains"); 163,087 short titles take a few
+    /// milliseconds.
+    public func compounds(of text: String, limit: Int, offset: Int = 0) throws -> CharacterList {
+        let text = text.trimmingWhiteSpace()
+        let condition = "instr(title, ?1) > 0 AND title != ?1"
+        let total = try database.scalar("SELECT count(*) FROM entry WHERE \(condition)", [.text(text)])?.intValue ?? 0
+        let ids = try database.query("""
+            SELECT id FROM entry WHERE \(condition)
+            ORDER BY substr(title, 1, length(?1)) != ?1, length(title), \(Self.realCharactersFirst), title LIMIT ?2 OFFSET ?3
+            """, [.text(text), .integer(Int64(limit)), .integer(Int64(offset))]) { $0.int(0) }
+        return CharacterList(total: Int(total), offset: offset, limit: limit, characters: try ids.map(summary(ofEntry:)))
+    }
+
+    /// `count` different entries drawn uniformly by `generator`; the same seed gives the same
+    /// entries from the same import. Draws use `next() % n` rather than `Int.random(in:using:)`,
+    /// whose algorithm may change between Swift versions.
+    public func randomEntries(count: Int, using generator: inout some RandomNumberGenerator) throws -> [DictionaryEntry] {
+        let last = try database.scalar("SELECT max(id) FROM entry")?.intValue ?? 0
+        guard last > 0 else { return [] }
+        var picked: [Int64] = []
+        while picked.count < min(count, Int(last)) {
+            let id = Int64(generator.next() % UInt64(last)) + 1
+            if !picked.contains(id) { picked.append(id) }
         }
+        return try picked.flatMap { id in
+            try database.query(
+                "SELECT id, title, radical, stroke_count, non_radical_stroke_count FROM entry WHERE id = ?", [.integer(id)]
+            ) { row in
+                (id: row.int(0), title: row.text(1) ?? "", radical: row.text(2),
+                 strokes: row.isNull(3) ? nil : Int(row.int(3)), rest: row.isNull(4) ? nil : Int(row.int(4))) as EntryRow
+            }.map(entry)
+        }
+    }
+
+    private func summary(ofEntry id: Int64) throws -> CharacterSummary {
+        let e = try database.query(
+            "SELECT title, radical, stroke_count, non_radical_stroke_count FROM entry WHERE id = ?", [.integer(id)]
+        ) { row in
+            (title: row.text(0) ?? "", radical: row.text(1), strokes: row.isNull(2) ? nil : Int(row.int(2)), rest: row.isNull(3) ? nil : Int(row.int(3)))
+        }[0]
+        let readings = try database.query("SELECT pinyin, bopomofo FROM heteronym WHERE entry_id = ? ORDER BY id",
+                                          [.integer(id)]) { (pinyin: $0.text(0), bopomofo: $0.text(1)) }
+        let filed = e.radical.map { !$0.isEmpty } ?? false || (e.strokes ?? 0) > 0
+        return CharacterSummary(title: e.title, radical: e.radical?.isEmpty == false ? e.radical : nil,
+                                strokeCount: filed ? e.strokes : nil, nonRadicalStrokeCount: filed ? e.rest : nil,
+                                pinyin: readings.compactMap(\.pinyin), bopomofo: readings.compactMap(\.bopomofo),
+                                definition: try firstDefinition(ofEntry: id))
     }
 
     private func readings(ofEntry id: Int64) throws -> [Reading] {

@@ -5,6 +5,7 @@ import ArgumentParser
 import FileAccess
 import Foundation
 import Mandarin
+import SeededRandom
 
 // Commands for the Taiwan Ministry of Education's revised Mandarin dictionary (重編國語辭典修訂本).
 // The dictionary is imported once from a local dict-revised.json; vocab never downloads it.
@@ -117,24 +118,57 @@ struct LookupCommand: AsyncParsableCommand {
               vocab lookup 行
               vocab lookup 行李
               vocab lookup 行 --json
+              vocab lookup 行 --compounds --limit 20
             """)
 
     @Argument(help: "The word or character, in Traditional characters.")
     var title: String
 
+    @Flag(name: .long, help: "List the words that start with or contain it instead, a page at a time.")
+    var compounds = false
+
+    @Option(name: .long, parsing: .unconditional, help: "With --compounds: at most this many words (\(Limits.characters.lowerBound)-\(Limits.characters.upperBound)).")
+    var limit: Int = Limits.defaultCharacters
+
+    @Option(name: .long, parsing: .unconditional, help: "With --compounds: skip this many words first.")
+    var offset: Int = 0
+
     @OptionGroup var options: GlobalOptions
 
     func validate() throws {
         _ = try checked { () throws(Failure) in try InputRules.text(title, name: "word or character") }
+        _ = try checked { () throws(Failure) in try InputRules.bounded(limit, name: "--limit", range: Limits.characters) }
+        _ = try checked { () throws(Failure) in try InputRules.bounded(offset, name: "--offset", range: Limits.offset) }
     }
 
     func run() async throws {
+        if compounds { return try listCompounds() }
         let entries = try options.services.mandarin().lookup(title)
         if options.json {
             try Output.json(MOEEntries(title: entries.first?.title ?? title, entries: entries))
             return
         }
         Output.line(entries.map { EntryText.lines($0).joined(separator: "\n") }.joined(separator: "\n\n"))
+    }
+
+    private func listCompounds() throws {
+        let typed = title.trimmingCharacters(in: .whitespaces)
+        let list = try options.services.mandarin().compounds(of: typed, limit: limit, offset: offset)
+        if options.json {
+            try Output.json(CompoundPage(title: typed, list: list))
+            return
+        }
+        guard !list.characters.isEmpty else {
+            Output.line(list.total == 0 ? "No words contain \(MissingGlyph.shown(typed))."
+                : "No words past \(list.offset): \(MOEText.counted(list.total, "word")) contain \(MissingGlyph.shown(typed)).")
+            return
+        }
+        var lines = ["\(MOEText.counted(list.total, "word")) contain \(MissingGlyph.shown(typed)), those that start with it first:"]
+        let titleWidth = min(16, MOEText.titleWidth(list))
+        for c in list.characters {
+            lines.append("  \(Output.pad(MissingGlyph.shown(c.title), titleWidth))\(MOEText.rest(c))")
+        }
+        MOEText.print(lines, more: list)
     }
 }
 
@@ -342,4 +376,29 @@ enum MOEText {
 
     /// 163087 → "163,087".
     static func grouped(_ n: Int) -> String { Paging.grouped(n) }
+}
+
+extension RandomCommand {
+    /// Entries of the Mandarin dictionary, reproducible with --seed (page n is the next draw of
+    /// the same generator).
+    func randomMandarin() throws {
+        let seed = self.seed ?? UInt64.random(in: 0...UInt64.max)
+        var generator = SeededGenerator(seed: seed)
+        var entries: [DictionaryEntry] = []
+        let dictionary = try options.services.mandarin()
+        for _ in 1...page { entries = try dictionary.randomEntries(count: count, using: &generator) }
+        if options.json {
+            try Output.json(MOERandomEntries(seed: seed, entries: entries))
+            return
+        }
+        let width = min(16, entries.map { Output.displayWidth(MissingGlyph.shown($0.title)) }.max() ?? 0) + 2
+        let soundWidth = min(30, entries.map { Output.displayWidth($0.readings.first?.pinyin ?? "") }.max() ?? 0) + 2
+        var lines = entries.map { e in
+            let reading = e.readings.first
+            return Output.pad(MissingGlyph.shown(e.title), width) + Output.pad(reading?.pinyin ?? "", soundWidth)
+                + MOEText.gloss(reading?.definitions.first?.text)
+        }
+        lines.append("(seed \(seed): 'vocab random --source moe --seed \(seed)\(count == 20 ? "" : " --count \(count)")' draws these again)")
+        Output.line(lines.joined(separator: "\n"))
+    }
 }

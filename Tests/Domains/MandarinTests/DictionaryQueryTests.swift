@@ -1,5 +1,6 @@
 import Foundation
 @testable import Mandarin
+import SeededRandom
 import TestSupport
 import Testing
 
@@ -300,5 +301,34 @@ struct LearnerReadingTests {
         #expect(MissingGlyph.shown("a{[97d2]}b{[fc7a]}") == "a〓b〓")
         #expect(MissingGlyph.shown("{[2a6a5]}") == "〓", "five hex digits")
         for kept in ["{[97d]}", "{[97d2]", "{[zzzz]}", "{97d2}", "{[97d2a6]}"] { #expect(MissingGlyph.shown(kept) == kept) }
+    }
+}
+
+@Suite("MOEDictionary: compounds and random entries (issue 16)")
+struct CompoundAndRandomTests {
+    @Test func compoundsStartWithTheCharacterFirstAndArePaged() throws {
+        let (home, dictionary) = try Fixture.importedSample()
+        defer { home.remove() }
+        let all = try dictionary.compounds(of: "行", limit: 100)
+        #expect(all.total == 10)
+        #expect(all.characters.map(\.title) == ["行人", "行使", "行動", "行家", "行書", "行李", "行為", "行話", "行將就木", "行政院農業委員會"])
+        #expect(try dictionary.compounds(of: "行", limit: 4, offset: 8).characters.map(\.title) == ["行將就木", "行政院農業委員會"])
+        #expect(try dictionary.compounds(of: "政院", limit: 100).characters.map(\.title) == ["行政院農業委員會"], "contains, not only starts with")
+        #expect(try dictionary.compounds(of: "行政院農業委員會", limit: 100).total == 0, "not the title itself")
+        #expect(all.characters.first?.pinyin == ["xíng rén"])
+    }
+
+    @Test func randomEntriesAreReproducibleFromTheirSeed() throws {
+        let (home, dictionary) = try Fixture.importedSample()
+        defer { home.remove() }
+        func draw(_ seed: UInt64, _ count: Int) throws -> [String] {
+            var generator = SeededGenerator(seed: seed)
+            return try dictionary.randomEntries(count: count, using: &generator).map(\.title)
+        }
+        let five = try draw(7, 5)
+        #expect(five.count == 5 && Set(five).count == 5)
+        #expect(try draw(7, 5) == five)
+        #expect(try draw(8, 5) != five)
+        #expect(Set(try draw(1, 100)).count == 40, "never more than the dictionary has, each once")
     }
 }

@@ -346,6 +346,30 @@ struct MOECommandTests {
         #expect(entry["title"] as? String == "{[98ab]}佬族")
     }
 
+    @Test func compoundsAndRandomEntries() throws {
+        let vocab = try MOERunner.imported()
+        defer { vocab.home.remove() }
+        let page = try vocab.run("lookup", "行", "--compounds", "--limit", "4")
+        #expect(page.status == 0)
+        let lines = page.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first == "10 words contain 行, those that start with it first:")
+        #expect(lines.dropFirst().first?.hasPrefix("  行人") == true && lines.last == "… 6 more: use --offset 4", "\(page.stdout)")
+        let json = try #require(try vocab.json("lookup", "行", "--compounds", "--offset", "8") as? [String: Any])
+        #expect(json["total"] as? Int == 10 && json["offset"] as? Int == 8)
+        #expect((json["entries"] as? [[String: Any]])?.compactMap { $0["title"] as? String } == ["行將就木", "行政院農業委員會"])
+        #expect(try vocab.run("lookup", "行政院農業委員會", "--compounds").stdout == "No words contain 行政院農業委員會.\n")
+
+        let drawn = try #require(try vocab.json("random", "--source", "moe", "--seed", "7", "--count", "3") as? [String: Any])
+        #expect(drawn["seed"] as? UInt64 == 7 && drawn["source"] as? String == "moe")
+        let titles = (drawn["entries"] as? [[String: Any]])?.compactMap { $0["title"] as? String }
+        #expect(titles?.count == 3)
+        let again = try #require(try vocab.json("random", "--source", "moe", "--seed", "7", "--count", "3") as? [String: Any])
+        #expect((again["entries"] as? [[String: Any]])?.compactMap { $0["title"] as? String } == titles)
+        let text = try vocab.run("random", "--source", "moe", "--count", "2")
+        #expect(text.status == 0 && text.stdout.contains("'vocab random --source moe --seed "), "\(text.stdout)")
+        #expect(try vocab.run("random", "--source", "mars").status == 64)
+    }
+
     // MARK: paging and tones (issue 16)
 
     @Test func readingSearchesPageLikeWords() throws {
