@@ -91,7 +91,7 @@ struct ShowCommand: AsyncParsableCommand {
 
     func run() async throws {
         let catalog = try await options.openCatalog()
-        let words = try await catalog.lookup(word)
+        let words = try await options.services.catalogWords(word, in: catalog)
         if options.json {
             try Output.json(WordEntries(word: words.first?.word ?? word, entries: words))
             return

@@ -143,7 +143,7 @@ struct LookupCommand: AsyncParsableCommand {
 
     func run() async throws {
         if compounds { return try listCompounds() }
-        let entries = try options.services.mandarin().lookup(title)
+        let entries = try await options.services.mandarinEntries(title)
         if options.json {
             try Output.json(MOEEntries(title: entries.first?.title ?? title, entries: entries))
             return

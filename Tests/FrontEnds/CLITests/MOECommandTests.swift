@@ -370,6 +370,23 @@ struct MOECommandTests {
         #expect(try vocab.run("random", "--source", "mars").status == 64)
     }
 
+    @Test func aMissInOneSourcePointsToTheOther() async throws {
+        let vocab = try EditableCatalog()
+        defer { vocab.dir.remove() }
+        #expect(try await vocab.run("import", "moe", MOERunner.sample).status == 0)
+        let show = try await vocab.run("show", "行")
+        #expect(show.status == 1)
+        #expect(show.stderr.hasSuffix("'行' is in the Mandarin dictionary: try 'vocab lookup 行'.\n"), "\(show.stderr)")
+        let lookup = try await vocab.run("lookup", "cat")
+        #expect(lookup.status == 1)
+        #expect(lookup.stderr.hasPrefix("vocab: 'cat' is not in the dictionary.") && lookup.stderr.hasSuffix("'cat' is in the catalog: try 'vocab show cat'.\n"),
+                "\(lookup.stderr)")
+        // A miss everywhere stays a plain miss.
+        let nowhere = try await vocab.run("show", "行行行")
+        #expect(nowhere.status == 1 && !nowhere.stderr.contains("try 'vocab lookup"), "\(nowhere.stderr)")
+        #expect(try await vocab.run("lookup", "zzqx").stderr.contains("vocab show") == false)
+    }
+
     // MARK: paging and tones (issue 16)
 
     @Test func readingSearchesPageLikeWords() throws {
