@@ -145,6 +145,9 @@ struct SearchCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Readings: match the tones typed in the query exactly.")
     var tones = false
 
+    @Option(name: .customLong("reading-style"), help: "Readings: show pinyin, bopomofo or both (coloured by tone in a terminal).")
+    var readingStyle: ReadingStyle = .both
+
     @OptionGroup var options: GlobalOptions
 
     private var readings: Bool { pinyin != nil || bopomofo != nil }
@@ -168,7 +171,7 @@ struct SearchCommand: AsyncParsableCommand {
     func run() async throws {
         if readings {
             let query = try ReadingQuery(pinyin: pinyin, bopomofo: bopomofo, tones: tones ? .exact : .ignore)
-            return try MOEReadingSearch(query: query, limit: limit, offset: offset, options: options).run()
+            return try MOEReadingSearch(query: query, limit: limit, offset: offset, display: ReadingDisplay(style: readingStyle), options: options).run()
         }
         let text = self.text ?? ""
         let catalog = try await options.openCatalog()

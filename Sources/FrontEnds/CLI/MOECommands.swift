@@ -119,6 +119,10 @@ struct LookupCommand: AsyncParsableCommand {
               vocab lookup 行李
               vocab lookup 行 --json
               vocab lookup 行 --compounds --limit 20
+              vocab lookup 行 --reading-style bopomofo
+
+            In a terminal, readings are coloured by tone: 1 red, 2 green, 3 blue, 4 magenta, \
+            neutral grey (NO_COLOR turns it off, CLICOLOR_FORCE=1 on for a pipe).
             """)
 
     @Argument(help: "The word or character, in Traditional characters.")
@@ -126,6 +130,9 @@ struct LookupCommand: AsyncParsableCommand {
 
     @Flag(name: .long, help: "List the words that start with or contain it instead, a page at a time.")
     var compounds = false
+
+    @Option(name: .customLong("reading-style"), help: "Readings shown: pinyin, bopomofo or both.")
+    var readingStyle: ReadingStyle = .both
 
     @Option(name: .long, parsing: .unconditional, help: "With --compounds: at most this many words (\(Limits.characters.lowerBound)-\(Limits.characters.upperBound)).")
     var limit: Int = Limits.defaultCharacters
@@ -148,7 +155,8 @@ struct LookupCommand: AsyncParsableCommand {
             try Output.json(MOEEntries(title: entries.first?.title ?? title, entries: entries))
             return
         }
-        Output.line(entries.map { EntryText.lines($0).joined(separator: "\n") }.joined(separator: "\n\n"))
+        let display = ReadingDisplay(style: readingStyle)
+        Output.line(entries.map { EntryText.lines($0, sound: display.sound).joined(separator: "\n") }.joined(separator: "\n\n"))
     }
 
     private func listCompounds() throws {
@@ -300,6 +308,7 @@ struct MOEReadingSearch {
     let query: ReadingQuery
     let limit: Int
     let offset: Int
+    let display: ReadingDisplay
     let options: GlobalOptions
 
     func run() throws {
@@ -320,8 +329,10 @@ struct MOEReadingSearch {
         let bopomofoWidth = min(24, matches.map { Output.displayWidth($0.bopomofo ?? "") }.max() ?? 0) + 2
         var lines = ["\(MOEText.counted(list.total, "reading")) match '\(typed)'\(query.tones == .exact ? ", tones as given" : ""):"]
         lines += matches.map { m in
-            Output.pad(MissingGlyph.shown(m.title), titleWidth) + Output.pad(m.pinyin ?? "", pinyinWidth)
-                + Output.pad(m.bopomofo ?? "", bopomofoWidth) + MOEText.gloss(m.definition)
+            Output.pad(MissingGlyph.shown(m.title), titleWidth)
+                + (display.style == .bopomofo ? "" : display.padded(m.pinyin ?? "", pinyin: true, pinyinWidth))
+                + (display.style == .pinyin ? "" : display.padded(m.bopomofo ?? "", pinyin: false, bopomofoWidth))
+                + MOEText.gloss(m.definition)
         }
         if let more = Paging.moreLine(total: list.total, offset: list.offset, shown: matches.count) { lines.append(more) }
         Output.line(lines.joined(separator: "\n"))

@@ -387,6 +387,31 @@ struct MOECommandTests {
         #expect(try await vocab.run("lookup", "zzqx").stderr.contains("vocab show") == false)
     }
 
+    @Test func readingsAreColouredByToneOnlyWhenWantedAndShownInTheChosenStyle() throws {
+        let vocab = try MOERunner.imported()
+        defer { vocab.home.remove() }
+        func run(_ args: [String], _ environment: [String: String]) throws -> ProcessResult {
+            try runProcess(Repository.vocabExecutable, args, environment: ["VOCAB_HOME": vocab.home.path].merging(environment) { $1 })
+        }
+        let plain = try run(["lookup", "行家"], [:])
+        #expect(!plain.stdout.contains("\u{1B}["), "a pipe gets no colour")
+        let forced = try run(["lookup", "行家"], ["CLICOLOR_FORCE": "1", "NO_COLOR": ""])
+        // háng is second tone (green), jia neutral (grey); ㄏㄤˊ second, ˙ㄐㄧㄚ neutral.
+        #expect(forced.stdout.contains("\u{1B}[32mháng\u{1B}[0m \u{1B}[90mjia\u{1B}[0m"), "\(forced.stdout)")
+        #expect(forced.stdout.contains("\u{1B}[32mㄏㄤˊ\u{1B}[0m\u{3000}\u{1B}[90m˙ㄐㄧㄚ\u{1B}[0m"), "\(forced.stdout)")
+        let xing = try run(["search", "--pinyin", "xing", "--limit", "40"], ["CLICOLOR_FORCE": "1", "NO_COLOR": ""]).stdout
+        for (tone, syllable) in [("31", "xīng"), ("32", "xíng"), ("34", "xǐng"), ("35", "xìng")] {
+            #expect(xing.contains("\u{1B}[\(tone)m\(syllable)\u{1B}[0m"), "\(syllable)")
+        }
+        #expect(!(try run(["lookup", "行家"], ["CLICOLOR_FORCE": "1", "NO_COLOR": "1"]).stdout.contains("\u{1B}[")), "NO_COLOR wins")
+
+        let bopomofo = try vocab.run("lookup", "行家", "--reading-style", "bopomofo").stdout
+        #expect(bopomofo.contains("\nㄏㄤˊ　˙ㄐㄧㄚ\n") && !bopomofo.contains("háng"), "\(bopomofo)")
+        let pinyin = try vocab.run("search", "--pinyin", "xing ren", "--reading-style", "pinyin").stdout
+        #expect(pinyin.contains("xíng rén") && !pinyin.contains("ㄒ"), "\(pinyin)")
+        #expect(try vocab.run("lookup", "行", "--reading-style", "ipa").status == 64)
+    }
+
     // MARK: paging and tones (issue 16)
 
     @Test func readingSearchesPageLikeWords() throws {
