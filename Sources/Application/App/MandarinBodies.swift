@@ -1,6 +1,7 @@
 import AppCore
 import Foundation
 import Mandarin
+import SeededRandom
 
 // The JSON shapes of Mandarin answers, for `--json` and the HTTP API alike.
 
@@ -170,5 +171,14 @@ public struct MOERandomEntries: Encodable, Sendable {
     public init(seed: UInt64, entries: [DictionaryEntry]) {
         self.seed = seed
         self.entries = entries
+    }
+
+    /// The draw both front ends make: `count` entries from a generator seeded with `seed`;
+    /// page n is the n-th draw of the same generator.
+    public init(drawingFrom dictionary: MOEDictionary, seed: UInt64, count: Int, page: Int = 1) throws {
+        var generator = SeededGenerator(seed: seed)
+        var entries: [DictionaryEntry] = []
+        for _ in 1...max(1, page) { entries = try dictionary.randomEntries(count: count, using: &generator) }
+        self.init(seed: seed, entries: entries)
     }
 }

@@ -207,8 +207,8 @@ struct RandomCommand: AsyncParsableCommand {
               vocab random --source moe --seed 7
             """)
 
-    @Option(name: .long, parsing: .unconditional, help: "How many words (1-500).")
-    var count: Int = 20
+    @Option(name: .long, parsing: .unconditional, help: "How many words (\(Limits.random.lowerBound)-\(Limits.random.upperBound)).")
+    var count: Int = Limits.defaultRandom
 
     @Option(name: .long, help: ArgumentHelp("web (the service, else the catalog) or moe (the Mandarin dictionary).", valueName: "source"))
     var source: String = "web"
@@ -234,7 +234,7 @@ struct RandomCommand: AsyncParsableCommand {
     @OptionGroup var options: GlobalOptions
 
     func validate() throws {
-        _ = try checked { () throws(Failure) in try InputRules.bounded(count, name: "--count", range: 1...500) }
+        _ = try checked { () throws(Failure) in try InputRules.bounded(count, name: "--count", range: Limits.random) }
         guard page >= 1 else { throw ValidationError("--page starts at 1 (got \(page)).") }
         try validateTimeout(timeout)
         try validateLanguage(lang)

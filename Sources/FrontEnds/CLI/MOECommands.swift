@@ -5,7 +5,6 @@ import ArgumentParser
 import FileAccess
 import Foundation
 import Mandarin
-import SeededRandom
 
 // Commands for the Taiwan Ministry of Education's revised Mandarin dictionary (重編國語辭典修訂本).
 // The dictionary is imported once from a local dict-revised.json; vocab never downloads it.
@@ -394,14 +393,12 @@ extension RandomCommand {
     /// the same generator).
     func randomMandarin() throws {
         let seed = self.seed ?? UInt64.random(in: 0...UInt64.max)
-        var generator = SeededGenerator(seed: seed)
-        var entries: [DictionaryEntry] = []
-        let dictionary = try options.services.mandarin()
-        for _ in 1...page { entries = try dictionary.randomEntries(count: count, using: &generator) }
+        let drawn = try MOERandomEntries(drawingFrom: options.services.mandarin(), seed: seed, count: count, page: page)
         if options.json {
-            try Output.json(MOERandomEntries(seed: seed, entries: entries))
+            try Output.json(drawn)
             return
         }
+        let entries = drawn.entries
         let width = min(16, entries.map { Output.displayWidth(MissingGlyph.shown($0.title)) }.max() ?? 0) + 2
         let soundWidth = min(30, entries.map { Output.displayWidth($0.readings.first?.pinyin ?? "") }.max() ?? 0) + 2
         var lines = entries.map { e in

@@ -18,6 +18,7 @@ struct MandarinRoutes: Sendable {
         routes.get("moe/strokes/{n}") { request, context in try await strokes(request, context: context) }
         routes.get("moe/radical/{radical}") { request, context in try await radical(request, context: context) }
         routes.get("moe/search") { request, _ in try await search(request) }
+        routes.get("moe/random") { request, _ in try await random(request) }
         return routes
     }
 
@@ -78,5 +79,26 @@ struct MandarinRoutes: Sendable {
             let list = try await BlockingWork.run { try reading.run(in: try services.mandarin(), limit: limit, offset: offset) }
             return try .json(ReadingSearchPage(query: reading, list: list))
         }, for: request)
+    }
+
+    /// `?count=&seed=`: entries drawn with the seed (cached: the same seed, the same answer), or
+    /// with a fresh seed that the answer reports.
+    func random(_ request: Request) async throws -> Representation {
+        let query = QueryParameters(request.uri.query)
+        let count = try query.integer("count", range: Limits.random, default: Limits.defaultRandom)
+        let given = try query["seed"].map { text in
+            guard let seed = UInt64(text) else {
+                throw Failure(.badInput, code: "bad_number", message: "seed must be a whole number from 0 to \(UInt64.max) (got '\(Failure.quote(text))').")
+            }
+            return seed
+        }
+        let services = self.services
+        let seed = given ?? UInt64.random(in: 0...UInt64.max)
+        let draw: @Sendable () async throws -> Representation = {
+            let drawn = try await BlockingWork.run { try MOERandomEntries(drawingFrom: services.mandarin(), seed: seed, count: count) }
+            return try .json(drawn)
+        }
+        guard given != nil else { return cache.remember(try await draw(), for: request) }
+        return cache.remember(try await cache.value(for: "moe-random|\(seed)|\(count)", compute: draw), for: request)
     }
 }

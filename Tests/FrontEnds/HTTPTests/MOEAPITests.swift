@@ -89,4 +89,23 @@ struct MOEAPITests {
             }
         }
     }
+
+    @Test("random entries: the same seed gives the same entries; a fresh seed is reported")
+    func randomEntries() async throws {
+        try await withServer(moe: true) { s in
+            let first = try await s.get("/v1/moe/random?seed=7&count=3").object()
+            let titles = (first["entries"] as? [[String: Any]])?.compactMap { $0["title"] as? String }
+            #expect(titles?.count == 3 && first["seed"] as? UInt64 == 7 && first["source"] as? String == "moe")
+            let again = try await s.get("/v1/moe/random?count=3&seed=7").object()
+            #expect((again["entries"] as? [[String: Any]])?.compactMap { $0["title"] as? String } == titles)
+            let fresh = try await s.get("/v1/moe/random?count=2").object()
+            let seed = try #require(fresh["seed"] as? UInt64)
+            let repeated = try await s.get("/v1/moe/random?count=2&seed=\(seed)").object()
+            #expect((repeated["entries"] as? [[String: Any]])?.compactMap { $0["title"] as? String }
+                    == (fresh["entries"] as? [[String: Any]])?.compactMap { $0["title"] as? String })
+            for bad in ["/v1/moe/random?seed=-1", "/v1/moe/random?seed=x", "/v1/moe/random?count=0", "/v1/moe/random?count=501"] {
+                #expect(try await s.get(bad).status == 400, "\(bad)")
+            }
+        }
+    }
 }

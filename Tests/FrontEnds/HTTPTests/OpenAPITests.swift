@@ -23,7 +23,7 @@ struct OpenAPITests {
         let registered = Set(try await server.routeList())
         let documented = Set(doc.operations.map { "\($0.method) \($0.path)" })
         #expect(registered == documented, "only in server: \(registered.subtracting(documented)); only in document: \(documented.subtracting(registered))")
-        #expect(registered.count == 19)
+        #expect(registered.count == 20)
     }
 
     @Test("examples and schemas in the document are well formed; /v1/me asks for the bearer token, the rest is public")
@@ -128,6 +128,8 @@ struct OpenAPITests {
                 ("/v1/moe/search", "/v1/moe/search?pinyin=xing2&tones=exact&limit=3&offset=1"),
                 ("/v1/moe/search", "/v1/moe/search?bopomofo=%E3%84%92%E3%84%A7%E3%84%A5"),
                 ("/v1/moe/search", "/v1/moe/search?pinyin=xing&tones=maybe"),
+                ("/v1/moe/random", "/v1/moe/random?seed=7&count=2"),
+                ("/v1/moe/random", "/v1/moe/random?seed=x"),
             ]
             var seen: Set<String> = []
             for (path, target) in requests {
