@@ -19,6 +19,7 @@ struct MandarinRoutes: Sendable {
         routes.get("moe/radical/{radical}") { request, context in try await radical(request, context: context) }
         routes.get("moe/search") { request, _ in try await search(request) }
         routes.get("moe/random") { request, _ in try await random(request) }
+        routes.get("moe/{title}/compounds") { request, context in try await compounds(request, context: context) }
         return routes
     }
 
@@ -100,5 +101,18 @@ struct MandarinRoutes: Sendable {
         }
         guard given != nil else { return cache.remember(try await draw(), for: request) }
         return cache.remember(try await cache.value(for: "moe-random|\(seed)|\(count)", compute: draw), for: request)
+    }
+
+    /// The entries that contain a title, those that start with it first, paged.
+    func compounds(_ request: Request, context: some RequestContext) async throws -> Representation {
+        let title = try HTTPInput.pathText(context.parameters["title"], name: "title")
+        let query = QueryParameters(request.uri.query)
+        let limit = try query.integer("limit", range: Limits.characters, default: Limits.defaultCharacters)
+        let offset = try query.integer("offset", range: Limits.offset, default: 0)
+        let services = self.services
+        return cache.remember(try await cache.value(for: "moe-compounds|\(title)|\(limit)|\(offset)") {
+            let list = try await BlockingWork.run { try services.mandarin().compounds(of: title, limit: limit, offset: offset) }
+            return try .json(CompoundPage(title: title, list: list))
+        }, for: request)
     }
 }

@@ -108,4 +108,14 @@ struct MOEAPITests {
             }
         }
     }
+
+    @Test("compounds of a title, paged like every listing")
+    func compounds() async throws {
+        try await withServer(moe: true) { s in
+            let page = try await s.get("/v1/moe/%E8%A1%8C/compounds?limit=4&offset=8").object()   // 行
+            #expect(page["title"] as? String == "行" && page["total"] as? Int == 10 && page["offset"] as? Int == 8)
+            #expect((page["entries"] as? [[String: Any]])?.compactMap { $0["title"] as? String } == ["行將就木", "行政院農業委員會"])
+            #expect(try await s.get("/v1/moe/%E8%A1%8C/compounds?limit=0").status == 400)
+        }
+    }
 }
