@@ -82,7 +82,7 @@ let package = Package(
         .target(name: "Audio", dependencies: ["Vocabulary", "AudioFile", "ClipProcessing", "Speech", "HTTPFetch", "TextMatching", "FileAccess", "Offloading"],
                 path: "Sources/Domains/Audio"),
         // The MOE revised Mandarin dictionary: import, lookup, stroke, radical and reading search.
-        .target(name: "Mandarin", dependencies: ["SQLiteDB", "JSONReading"], path: "Sources/Domains/Mandarin"),
+        .target(name: "Mandarin", dependencies: ["SQLiteDB", "JSONReading", "FileAccess"], path: "Sources/Domains/Mandarin"),
         // Learning: remote definitions with offline fallback, saved words, quizzes.
         .target(name: "Definitions", dependencies: ["HTTPFetch", "Store", "Catalog"], path: "Sources/Domains/Learning/Definitions"),
         .target(name: "Quiz", dependencies: ["Store", "Catalog", "SeededRandom"], path: "Sources/Domains/Learning/Quiz"),
@@ -174,7 +174,7 @@ let package = Package(
         .testTarget(name: "StoreTests", dependencies: ["Store", "SQLiteDB", "TestSupport"], path: "Tests/Storage/StoreTests"),
         .testTarget(name: "CacheTests", dependencies: ["Cache", "Store", "SQLiteDB", "TestSupport"], path: "Tests/Storage/CacheTests"),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog", "Store", "SQLiteDB", "TestSupport"], path: "Tests/Domains/CatalogTests"),
-        .testTarget(name: "MandarinTests", dependencies: ["Mandarin", "JSONReading", "SQLiteDB", "TestSupport"],
+        .testTarget(name: "MandarinTests", dependencies: ["Mandarin", "JSONReading", "SQLiteDB", "SeededRandom", "TestSupport"],
                     path: "Tests/Domains/MandarinTests", resources: [.copy("Fixtures")]),
         .testTarget(name: "AudioTests", dependencies: ["Audio", "AudioFile", "ClipProcessing", "Speech", "HTTPFetch", "Vocabulary", "TestSupport"],
                     path: "Tests/Domains/AudioTests"),

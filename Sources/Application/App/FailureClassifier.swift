@@ -106,6 +106,10 @@ public enum FailureClassifier {
             return Failure(.missingInput, code: "missing_file", message: e.description)
         case .unreadableSource, .writeFailed:
             return Failure(.io, code: "io_error", message: e.description)
+        case .noEntries:
+            return Failure(.invalidData, code: "empty_dictionary", message: e.description, hint: "Add --force to import it anyway.")
+        case .wouldShrink:
+            return Failure(.invalidData, code: "dictionary_would_shrink", message: e.description, hint: "Add --force to replace it anyway.")
         }
     }
 }

@@ -13,6 +13,9 @@ public enum Limits {
     /// Characters per page of a stroke or radical listing, and readings of a pinyin search.
     public static let characters = 1...1000
     public static let defaultCharacters = 200
+    /// Words or entries of a random draw.
+    public static let random = 1...500
+    public static let defaultRandom = 20
     /// Stroke counts that exist in the dictionary (the most is 64).
     public static let strokes = 1...64
     /// Longest word, title, category or search text, in Unicode code points.

@@ -2,17 +2,19 @@
 /// as the dictionary's own cross references ("(一)之又音") expect, its senses grouped under their
 /// part of speech 〔動〕, each sense followed by its examples, citations, links and related words.
 public enum EntryText {
-    public static func lines(_ entry: DictionaryEntry) -> [String] {
+    /// `sound` writes a reading's pronunciation (the command line picks pinyin, bopomofo or
+    /// both, perhaps coloured by tone); by default pinyin and bopomofo, plain.
+    public static func lines(_ entry: DictionaryEntry, sound: ((Reading) -> String)? = nil) -> [String] {
         var out = [header(entry)]
         let numbered = entry.readings.count > 1
         for (index, reading) in entry.readings.enumerated() {
             out.append("")
             let label = numbered ? "(\(chineseNumber(index + 1))) " : ""
-            let sound = [reading.pinyin, reading.bopomofo].compactMap { $0 }.joined(separator: "  ")
+            let sound = sound?(reading) ?? [reading.pinyin, reading.bopomofo].compactMap { $0 }.joined(separator: "  ")
             out.append(label + (sound.isEmpty ? "(no pronunciation given)" : sound))
             out += senses(reading)
         }
-        return out
+        return out.map(MissingGlyph.shown)
     }
 
     static func header(_ entry: DictionaryEntry) -> String {

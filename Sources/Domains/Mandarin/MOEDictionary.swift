@@ -1,5 +1,9 @@
-import JSONReading
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import JSONReading
 import SQLiteDB
 
 /// Read-only queries over an imported moe.sqlite.
@@ -28,7 +32,7 @@ public final class MOEDictionary {
     /// Every entry with exactly this title (the dictionary has one per title, but nothing relies
     /// on it). Throws `unknownTitle` with the closest titles when there is none.
     public func lookup(_ title: String) throws -> [DictionaryEntry] {
-        let title = title.trimmingCharacters(in: .whitespacesAndNewlines)
+        let title = title.trimmingWhiteSpace()
         let entries = try database.query(
             "SELECT id, title, radical, stroke_count, non_radical_stroke_count FROM entry WHERE title = ? ORDER BY id",
             [.text(title)]
@@ -37,10 +41,70 @@ public final class MOEDictionary {
              strokes: row.isNull(3) ? nil : Int(row.int(3)), rest: row.isNull(4) ? nil : Int(row.int(4)))
         }
         guard !entries.isEmpty else { throw MOEError.unknownTitle(title, suggestions: try suggestions(for: title)) }
-        return try entries.map { e in
-            DictionaryEntry(title: e.title, radical: e.radical, strokeCount: e.strokes, nonRadicalStrokeCount: e.rest,
-                            readings: try readings(ofEntry: e.id))
+        return try entries.map(entry)
+    }
+
+    private typealias EntryRow = (id: Int64, title: String, radical: String?, strokes: Int?, rest: Int?)
+
+    private func entry(_ e: EntryRow) throws -> DictionaryEntry {
+        // A few words carry an empty radical and stroke counts of 0: nothing to show, so none.
+        let filed = e.radical.map { !$0.isEmpty } ?? false || (e.strokes ?? 0) > 0
+        return DictionaryEntry(title: e.title, radical: e.radical?.isEmpty == false ? e.radical : nil,
+                               strokeCount: filed ? e.strokes : nil, nonRadicalStrokeCount: filed ? e.rest : nil,
+                               readings: try readings(ofEntry: e.id))
+    }
+
+    // MARK: - Compounds and random entries
+
+    /// The entries whose title contains `text`, other than `text` itself: those that start
+    /// with it first, then the others, shorter titles first, then by title. One page, with the
+    /// total. Titles are scanned (no index holds "contains"); 163,087 short titles take a few
+    /// milliseconds.
+    public func compounds(of text: String, limit: Int, offset: Int = 0) throws -> CharacterList {
+        let text = text.trimmingWhiteSpace()
+        let condition = "instr(title, ?1) > 0 AND title != ?1"
+        let total = try database.scalar("SELECT count(*) FROM entry WHERE \(condition)", [.text(text)])?.intValue ?? 0
+        let ids = try database.query("""
+            SELECT id FROM entry WHERE \(condition)
+            ORDER BY substr(title, 1, length(?1)) != ?1, length(title), \(Self.realCharactersFirst), title LIMIT ?2 OFFSET ?3
+            """, [.text(text), .integer(Int64(limit)), .integer(Int64(offset))]) { $0.int(0) }
+        return CharacterList(total: Int(total), offset: offset, limit: limit, characters: try ids.map(summary(ofEntry:)))
+    }
+
+    /// `count` different entries drawn uniformly by `generator`; the same seed gives the same
+    /// entries from the same import. Draws use `next() % n` rather than `Int.random(in:using:)`,
+    /// whose algorithm may change between Swift versions.
+    public func randomEntries(count: Int, using generator: inout some RandomNumberGenerator) throws -> [DictionaryEntry] {
+        let last = try database.scalar("SELECT max(id) FROM entry")?.intValue ?? 0
+        guard last > 0 else { return [] }
+        var picked: [Int64] = []
+        while picked.count < min(count, Int(last)) {
+            let id = Int64(generator.next() % UInt64(last)) + 1
+            if !picked.contains(id) { picked.append(id) }
         }
+        return try picked.flatMap { id in
+            try database.query(
+                "SELECT id, title, radical, stroke_count, non_radical_stroke_count FROM entry WHERE id = ?", [.integer(id)]
+            ) { row in
+                (id: row.int(0), title: row.text(1) ?? "", radical: row.text(2),
+                 strokes: row.isNull(3) ? nil : Int(row.int(3)), rest: row.isNull(4) ? nil : Int(row.int(4))) as EntryRow
+            }.map(entry)
+        }
+    }
+
+    private func summary(ofEntry id: Int64) throws -> CharacterSummary {
+        let e = try database.query(
+            "SELECT title, radical, stroke_count, non_radical_stroke_count FROM entry WHERE id = ?", [.integer(id)]
+        ) { row in
+            (title: row.text(0) ?? "", radical: row.text(1), strokes: row.isNull(2) ? nil : Int(row.int(2)), rest: row.isNull(3) ? nil : Int(row.int(3)))
+        }[0]
+        let readings = try database.query("SELECT pinyin, bopomofo FROM heteronym WHERE entry_id = ? ORDER BY id",
+                                          [.integer(id)]) { (pinyin: $0.text(0), bopomofo: $0.text(1)) }
+        let filed = e.radical.map { !$0.isEmpty } ?? false || (e.strokes ?? 0) > 0
+        return CharacterSummary(title: e.title, radical: e.radical?.isEmpty == false ? e.radical : nil,
+                                strokeCount: filed ? e.strokes : nil, nonRadicalStrokeCount: filed ? e.rest : nil,
+                                pinyin: readings.compactMap(\.pinyin), bopomofo: readings.compactMap(\.bopomofo),
+                                definition: try firstDefinition(ofEntry: id))
     }
 
     private func readings(ofEntry id: Int64) throws -> [Reading] {
@@ -56,7 +120,7 @@ public final class MOEDictionary {
                            examples: Self.list(row.text(2)), quotes: Self.list(row.text(3)), links: Self.list(row.text(4)),
                            synonyms: Self.list(row.text(5)), antonyms: Self.list(row.text(6)))
             }
-            return Reading(pinyin: h.pinyin, bopomofo: h.bopomofo, definitions: definitions)
+            return Reading(pinyin: h.pinyin, bopomofo: h.bopomofo, definitions: SenseNumbers.attach(definitions))
         }
     }
 
@@ -94,20 +158,21 @@ public final class MOEDictionary {
     private static let realCharactersFirst = "(substr(title, 1, 2) = '{[')"
 
     /// Characters with `strokes` strokes in all, by title; narrowed to one radical if given.
-    public func characters(strokes: Int, radical: String? = nil, limit: Int) throws -> CharacterList {
+    /// One page: `limit` characters from `offset`, with the total.
+    public func characters(strokes: Int, radical: String? = nil, limit: Int, offset: Int = 0) throws -> CharacterList {
         if let radical {
             let form = try radicalForm(radical)
             return try characters(where: "stroke_count = ? AND radical = ?", [.integer(Int64(strokes)), .text(form)],
-                                  order: "\(Self.realCharactersFirst), title", limit: limit)
+                                  order: "\(Self.realCharactersFirst), title", limit: limit, offset: offset)
         }
         return try characters(where: "stroke_count = ?", [.integer(Int64(strokes))],
-                              order: "\(Self.realCharactersFirst), title", limit: limit)
+                              order: "\(Self.realCharactersFirst), title", limit: limit, offset: offset)
     }
 
     /// Characters under a radical, by the strokes beyond the radical, then title.
-    public func characters(radical: String, limit: Int) throws -> CharacterList {
+    public func characters(radical: String, limit: Int, offset: Int = 0) throws -> CharacterList {
         try characters(where: "radical = ?", [.text(try radicalForm(radical))],
-                       order: "non_radical_stroke_count, \(Self.realCharactersFirst), title", limit: limit)
+                       order: "non_radical_stroke_count, \(Self.realCharactersFirst), title", limit: limit, offset: offset)
     }
 
     /// The radical a character is filed under, if it is a character of the dictionary.
@@ -125,11 +190,11 @@ public final class MOEDictionary {
         return forms.first ?? radical
     }
 
-    private func characters(where condition: String, _ values: [SQLValue], order: String, limit: Int) throws -> CharacterList {
+    private func characters(where condition: String, _ values: [SQLValue], order: String, limit: Int, offset: Int) throws -> CharacterList {
         let total = try database.scalar("SELECT count(*) FROM entry WHERE \(condition)", values)?.intValue ?? 0
         let rows = try database.query(
-            "SELECT id, title, radical, stroke_count, non_radical_stroke_count FROM entry WHERE \(condition) ORDER BY \(order) LIMIT ?",
-            values + [.integer(Int64(limit))]
+            "SELECT id, title, radical, stroke_count, non_radical_stroke_count FROM entry WHERE \(condition) ORDER BY \(order) LIMIT ? OFFSET ?",
+            values + [.integer(Int64(limit)), .integer(Int64(offset))]
         ) { row in
             (id: row.int(0), title: row.text(1) ?? "", radical: row.text(2),
              strokes: row.isNull(3) ? nil : Int(row.int(3)), rest: row.isNull(4) ? nil : Int(row.int(4)))
@@ -141,7 +206,7 @@ public final class MOEDictionary {
                                     pinyin: readings.compactMap(\.pinyin), bopomofo: readings.compactMap(\.bopomofo),
                                     definition: try firstDefinition(ofEntry: r.id))
         }
-        return CharacterList(total: Int(total), limit: limit, characters: characters)
+        return CharacterList(total: Int(total), offset: offset, limit: limit, characters: characters)
     }
 
     private func firstDefinition(ofEntry id: Int64) throws -> String? {
@@ -153,36 +218,60 @@ public final class MOEDictionary {
 
     // MARK: - Readings
 
-    /// Readings whose pinyin, ignoring tones, is the query or starts with its syllables.
-    public func search(pinyin: String, limit: Int) throws -> [ReadingMatch] {
-        try search(column: "pinyin_key", key: ReadingKey.pinyin(pinyin), limit: limit)
+    /// Readings whose pinyin is the query or starts with its syllables; one page of them, with
+    /// the total. Tones are ignored unless `tones` is `.exact`: then every syllable of the query
+    /// that carries a tone (a mark or a number) must have it.
+    public func search(pinyin: String, tones: ToneMatching = .ignore, limit: Int, offset: Int = 0) throws -> ReadingMatchList {
+        try search(column: "pinyin_key", reading: "pinyin", key: ReadingKey.pinyin(pinyin),
+                   tones: tones == .exact ? ToneQuery(pinyin: pinyin) : nil, limit: limit, offset: offset)
     }
 
-    /// Readings whose bopomofo, ignoring tones, is the query or starts with its syllables.
-    public func search(bopomofo: String, limit: Int) throws -> [ReadingMatch] {
-        try search(column: "bopomofo_key", key: ReadingKey.bopomofo(bopomofo), limit: limit)
+    /// Readings whose bopomofo is the query or starts with its syllables. With `.exact` tones,
+    /// a syllable without a tone mark is first tone, as zhuyin writes it.
+    public func search(bopomofo: String, tones: ToneMatching = .ignore, limit: Int, offset: Int = 0) throws -> ReadingMatchList {
+        try search(column: "bopomofo_key", reading: "bopomofo", key: ReadingKey.bopomofo(bopomofo),
+                   tones: tones == .exact ? ToneQuery(bopomofo: bopomofo) : nil, limit: limit, offset: offset)
     }
 
-    private func search(column: String, key: String, limit: Int) throws -> [ReadingMatch] {
-        guard !key.isEmpty else { return [] }
+    private func search(column: String, reading: String, key: String, tones: ToneQuery?, limit: Int, offset: Int) throws -> ReadingMatchList {
+        guard !key.isEmpty else { return ReadingMatchList(total: 0, offset: offset, limit: limit, readings: []) }
         // Keys separate syllables with a space (0x20); "!" (0x21) sorts after the space and
         // before every letter, so [key, key + "!") holds the key itself and every key that
         // continues it with more syllables, and the index answers it as one range. Whole
         // readings come first (simpler characters first), then longer words by syllable count
         // and alphabetically, as in a pinyin index.
-        return try database.query("""
+        let range = "FROM heteronym h JOIN entry e ON e.id = h.entry_id WHERE h.\(column) >= ?1 AND h.\(column) < ?2"
+        let order = """
+            ORDER BY h.\(column) = ?1 DESC, length(h.\(column)) - length(replace(h.\(column), ' ', '')), h.\(column),
+                     e.stroke_count IS NULL, e.stroke_count, e.title, h.id
+            """
+        let select = """
             SELECT e.title, h.pinyin, h.bopomofo, h.\(column) = ?1 AS exact,
                    (SELECT def FROM definition WHERE heteronym_id = h.id ORDER BY id LIMIT 1)
-            FROM heteronym h JOIN entry e ON e.id = h.entry_id
-            WHERE h.\(column) >= ?1 AND h.\(column) < ?2
-            ORDER BY exact DESC, length(h.\(column)) - length(replace(h.\(column), ' ', '')), h.\(column),
-                     e.stroke_count IS NULL, e.stroke_count, e.title, h.id
-            LIMIT ?3
-            """, [.text(key), .text(key + "!"), .integer(Int64(limit))]
-        ) { row in
+            """
+        func match(_ row: Row) -> ReadingMatch {
             ReadingMatch(title: row.text(0) ?? "", pinyin: row.text(1), bopomofo: row.text(2),
                          exact: row.int(3) != 0, definition: row.text(4))
         }
+        let bounds: [SQLValue] = [.text(key), .text(key + "!")]
+        guard let tones else {
+            let total = try database.scalar("SELECT count(*) \(range)", bounds)?.intValue ?? 0
+            let readings = try database.query("\(select) \(range) \(order) LIMIT ?3 OFFSET ?4",
+                                              bounds + [.integer(Int64(limit)), .integer(Int64(offset))], map: match)
+            return ReadingMatchList(total: Int(total), offset: offset, limit: limit, readings: readings)
+        }
+        // Tones are not in the key: the range is narrowed here, in order, then one page is read.
+        let candidates = try database.query("SELECT h.id, h.\(reading) \(range) \(order)", bounds) { row in
+            (id: row.int(0), reading: row.text(1))
+        }
+        let matching = candidates.filter { tones.matches($0.reading) }
+        let page = matching.dropFirst(offset).prefix(limit).map(\.id)
+        var readings: [ReadingMatch] = []
+        for id in page {
+            readings += try database.query("\(select) FROM heteronym h JOIN entry e ON e.id = h.entry_id WHERE h.id = ?3",
+                                           bounds + [.integer(id)], map: match)
+        }
+        return ReadingMatchList(total: matching.count, offset: offset, limit: limit, readings: readings)
     }
 
     // MARK: - Helpers

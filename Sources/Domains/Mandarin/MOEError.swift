@@ -15,6 +15,10 @@ public enum MOEError: Error, Sendable, Equatable, CustomStringConvertible {
     case unknownTitle(String, suggestions: [String])
     /// Writing the new database failed; the previous one is untouched.
     case writeFailed(String)
+    /// The file holds no entries: importing it would leave an empty dictionary.
+    case noEntries(file: String)
+    /// The file holds fewer than half the entries of the dictionary it would replace.
+    case wouldShrink(file: String, entries: Int, previous: Int)
 
     public var description: String {
         switch self {
@@ -34,6 +38,10 @@ public enum MOEError: Error, Sendable, Equatable, CustomStringConvertible {
             return "'\(title)' is not in the dictionary." + (suggestions.isEmpty ? "" : " Did you mean: \(suggestions.joined(separator: ", "))?")
         case .writeFailed(let reason):
             return "could not write the dictionary database: \(reason). The previous import, if any, is unchanged."
+        case .noEntries(let file):
+            return "\(file) holds no entries; importing it would leave an empty dictionary. Nothing was imported."
+        case .wouldShrink(let file, let entries, let previous):
+            return "\(file) holds \(entries) entries, fewer than half of the \(previous) in the current dictionary. Nothing was imported."
         }
     }
 }

@@ -10,6 +10,9 @@ import Darwin
 final class MappedFile {
     let bytes: UnsafeBufferPointer<UInt8>
     private let release: () -> Void
+    private var isMapped = false
+    /// Bytes below this offset have been handed back to the kernel.
+    private var released = 0
 
     init(path: String) throws(MOEError) {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
@@ -25,17 +28,14 @@ final class MappedFile {
 
         if (info.st_mode & S_IFMT) == S_IFREG, info.st_size > 0 {
             let size = Int(info.st_size)
-            #if os(Linux)
-            // Fault the whole file in with one call instead of one page fault per 4 KB.
-            let flags = MAP_PRIVATE | MAP_POPULATE
-            #else
-            let flags = MAP_PRIVATE
-            #endif
-            guard let address = mmap(nil, size, PROT_READ, flags, fd, 0), address != MAP_FAILED else {
+            // Pages come in as the parser reaches them and leave through `release(below:)`, so
+            // the whole file is never resident at once (it would be a third of the import's memory).
+            guard let address = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), address != MAP_FAILED else {
                 throw .unreadableSource(path, reason: String(cString: strerror(errno)))
             }
             _ = madvise(address, size, MADV_SEQUENTIAL)
             bytes = UnsafeBufferPointer(start: address.assumingMemoryBound(to: UInt8.self), count: size)
+            isMapped = true
             release = { munmap(address, size) }
             return
         }
@@ -66,4 +66,18 @@ final class MappedFile {
     }
 
     deinit { release() }
+
+    /// Drops the mapped pages below `offset` from memory once the import is done with them.
+    ///
+    /// Only a hint: the mapping is private and never written, so a page touched again is read
+    /// back from the file unchanged. Memory read from a pipe is the only copy and is kept.
+    func release(below offset: Int) {
+        guard isMapped, let base = bytes.baseAddress else { return }
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let end = min(offset, bytes.count) / page * page
+        // Whole megabytes at a time: one call per page would cost more than it saves.
+        guard end - released >= 1 << 20 else { return }
+        _ = madvise(UnsafeMutableRawPointer(mutating: base + released), end - released, MADV_DONTNEED)
+        released = end
+    }
 }

@@ -115,8 +115,16 @@ public struct CharacterSummary: Sendable, Equatable, Encodable {
 /// One page of characters and how many match in all.
 public struct CharacterList: Sendable, Equatable, Encodable {
     public let total: Int
+    public let offset: Int
     public let limit: Int
     public let characters: [CharacterSummary]
+
+    public init(total: Int, offset: Int = 0, limit: Int, characters: [CharacterSummary]) {
+        self.total = total
+        self.offset = offset
+        self.limit = limit
+        self.characters = characters
+    }
 }
 
 /// A reading found by a pinyin or bopomofo search.
@@ -127,4 +135,20 @@ public struct ReadingMatch: Sendable, Equatable, Encodable {
     /// True when the whole reading matches; false when the query is its first syllables.
     public let exact: Bool
     public let definition: String?
+}
+
+/// One page of a pinyin or bopomofo search and how many readings match in all.
+public struct ReadingMatchList: Sendable, Equatable, Encodable {
+    public let total: Int
+    public let offset: Int
+    public let limit: Int
+    public let readings: [ReadingMatch]
+}
+
+/// Whether a reading search heeds the tones of the query.
+public enum ToneMatching: String, Sendable, Equatable {
+    /// xing finds xīng, xíng, xǐng and xìng (the default).
+    case ignore
+    /// xing2 finds only xíng; syllables of the query without a tone still match any.
+    case exact
 }

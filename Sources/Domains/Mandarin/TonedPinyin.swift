@@ -52,3 +52,100 @@ extension ReadingKey {
     /// Combining macron, acute, caron, grave.
     static let combiningTones: [UInt32: Int] = [0x304: 1, 0x301: 2, 0x30C: 3, 0x300: 4]
 }
+
+/// The tones a reading query asks for, syllable by syllable, for `--tones`.
+///
+/// Syllables are split exactly as `ReadingKey` splits them, so the n-th syllable here is the
+/// n-th of the key the index matched. A pinyin syllable typed without a mark or number asks
+/// for no tone in particular; in bopomofo an unmarked syllable is first tone, as zhuyin is
+/// written. Stored readings are read the same way, except that an unmarked pinyin syllable is
+/// neutral (5).
+struct ToneQuery: Sendable {
+    /// Per syllable: the tones it must have (empty: any).
+    let wanted: [[Int]]
+    let isPinyin: Bool
+
+    init(pinyin: String) {
+        wanted = ReadingKey.syllableTones(pinyin, pinyin: true)
+        isPinyin = true
+    }
+
+    init(bopomofo: String) {
+        wanted = ReadingKey.syllableTones(bopomofo, pinyin: false).map { $0.isEmpty ? [1] : $0 }
+        isPinyin = false
+    }
+
+    /// Whether a stored reading (pinyin or bopomofo, as the query) has the tones asked for.
+    func matches(_ reading: String?) -> Bool {
+        guard let reading else { return false }
+        let have = ReadingKey.syllableTones(reading, pinyin: isPinyin).map { $0.isEmpty ? [isPinyin ? 5 : 1] : $0 }
+        for (i, tones) in wanted.enumerated() where !tones.isEmpty {
+            guard i < have.count, have[i] == tones else { return false }
+        }
+        return true
+    }
+}
+
+extension ReadingKey {
+    /// The tones written in each syllable of `text`, split as the search key splits it:
+    /// "xíng zheng4" → [[2], [4]], "xing" → [[]], "ㄒㄧㄥˊ　˙ㄗ" → [[2], [5]].
+    static func syllableTones(_ text: String, pinyin: Bool) -> [[Int]] {
+        var syllables: [[Int]] = []
+        var tones: [Int] = []
+        var hasLetters = false
+        func close() {
+            if hasLetters { syllables.append(tones); tones = [] }
+            hasLetters = false
+        }
+        var text = text
+        text.withUTF8 { bytes in
+            var i = 0
+            while i < bytes.count {
+                let (scalar, length) = decodeScalar(bytes, at: i)
+                i += length
+                if scalar == 0x28 || scalar == 0xFF08 {  // a note in parentheses, as the key skips it
+                    var soundChange = false
+                    while i < bytes.count {
+                        let (inner, n) = decodeScalar(bytes, at: i)
+                        i += n
+                        if inner == 0x8B8A { soundChange = true }
+                        if inner == 0x29 || inner == 0xFF09 { break }
+                    }
+                    if soundChange { break }
+                    close()
+                    continue
+                }
+                if let tone = Self.tone(of: scalar, pinyin: pinyin) {
+                    tones.append(tone)
+                    if pinyin, toneMarked[scalar] != nil { hasLetters = true }
+                    continue
+                }
+                switch pinyin ? pinyinLetter(scalar) : bopomofoLetter(scalar) {
+                case .append: hasLetters = true
+                case .skip, .umlautPrevious: break
+                case .separator: close()
+                }
+            }
+        }
+        close()
+        return syllables
+    }
+
+    /// The tone a scalar writes: a tone number, a pinyin tone mark (precomposed or combining),
+    /// or a zhuyin tone mark.
+    private static func tone(of scalar: UInt32, pinyin: Bool) -> Int? {
+        if (0x31...0x35).contains(scalar) { return Int(scalar - 0x30) }
+        if pinyin {
+            if let (_, tone) = toneMarked[scalar] { return tone }
+            return combiningTones[scalar]
+        }
+        switch scalar {
+        case 0x02C9: return 1  // ˉ
+        case 0x02CA: return 2  // ˊ
+        case 0x02C7: return 3  // ˇ
+        case 0x02CB: return 4  // ˋ
+        case 0x02D9: return 5  // ˙
+        default: return nil
+        }
+    }
+}

@@ -34,15 +34,25 @@ public struct JSONString {
 
     /// True when the raw bytes spell `ascii` (member names never need unescaping in practice,
     /// but an escaped name is compared decoded, as JSON requires).
-    @inline(__always)
+    ///
+    /// Inlined into callers, which compare every member name against a list of constants: the
+    /// length check then rejects most of them before a byte is read.
+    @inlinable @inline(__always)
     public func equals(_ ascii: StaticString) -> Bool {
-        if hasEscapes { return string == ascii.description }
+        if hasEscapes { return decodedEquals(ascii) }
         let count = ascii.utf8CodeUnitCount
-        guard raw.count == count else { return false }
+        guard raw.count == count, let start = raw.baseAddress else { return raw.count == count }
         let bytes = ascii.utf8Start
-        for i in 0..<count where raw[i] != bytes[i] { return false }
+        var i = 0
+        while i < count {
+            if start[i] != bytes[i] { return false }
+            i += 1
+        }
         return true
     }
+
+    @usableFromInline
+    func decodedEquals(_ ascii: StaticString) -> Bool { string == ascii.description }
 
     /// Appends the decoded bytes; a lone surrogate becomes U+FFFD, as in Swift strings.
     public func unescape(into out: inout [UInt8]) {
@@ -105,6 +115,7 @@ public struct JSONString {
 }
 
 /// Appends the UTF-8 encoding of a scalar value (assumed valid).
+@inlinable @inline(__always)
 public func appendUTF8(_ scalar: UInt32, to out: inout [UInt8]) {
     switch scalar {
     case 0..<0x80:

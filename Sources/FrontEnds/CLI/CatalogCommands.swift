@@ -5,6 +5,7 @@ import Cache
 import Catalog
 import CLICore
 import Foundation
+import Mandarin
 
 struct CategoriesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -90,7 +91,7 @@ struct ShowCommand: AsyncParsableCommand {
 
     func run() async throws {
         let catalog = try await options.openCatalog()
-        let words = try await catalog.lookup(word)
+        let words = try await options.services.catalogWords(word, in: catalog)
         if options.json {
             try Output.json(WordEntries(word: words.first?.word ?? word, entries: words))
             return
@@ -108,14 +109,20 @@ struct SearchCommand: AsyncParsableCommand {
         abstract: "Find words by the start of, or text in, the headword or Vietnamese translation.",
         discussion: """
             Matches at the start come first. Vietnamese may be typed without diacritics. \
-            --pinyin and --bopomofo search the Mandarin dictionary instead (see 'vocab import moe'), \
-            ignoring tones: whole readings first, then longer words that start with them.
+            --pinyin and --bopomofo search the Mandarin dictionary instead (see 'vocab import moe'): \
+            whole readings first, then longer words that start with them, a page at a time \
+            (--limit up to \(Limits.characters.upperBound), --offset). Tones are ignored unless \
+            --tones is given: then each syllable typed with a tone (xíng, xing2, ㄒㄧㄥˊ) must have \
+            it; a pinyin syllable without one matches any tone, a bopomofo syllable without a \
+            mark is first tone.
 
             Examples:
               vocab search ca
               vocab search "con mèo"
               vocab search meo --limit 5 --json
               vocab search --pinyin xing
+              vocab search --pinyin xing --offset 30
+              vocab search --pinyin xing2 --tones
               vocab search --pinyin "xing zheng"
               vocab search --bopomofo ㄒㄧㄥ
             """)
@@ -129,23 +136,42 @@ struct SearchCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Mandarin readings in bopomofo (zhuyin), tones optional.")
     var bopomofo: String?
 
-    @Option(name: .long, parsing: .unconditional, help: "At most this many results (\(Limits.search.lowerBound)-\(Limits.search.upperBound)).")
+    @Option(name: .long, parsing: .unconditional, help: "At most this many results (\(Limits.search.lowerBound)-\(Limits.search.upperBound); readings up to \(Limits.characters.upperBound)).")
     var limit: Int = Limits.defaultSearch
+
+    @Option(name: .long, parsing: .unconditional, help: "Readings: skip this many first (\(Limits.offset.lowerBound)-\(Limits.offset.upperBound)).")
+    var offset: Int = 0
+
+    @Flag(name: .long, help: "Readings: match the tones typed in the query exactly.")
+    var tones = false
+
+    @Option(name: .customLong("reading-style"), help: "Readings: show pinyin, bopomofo or both (coloured by tone in a terminal).")
+    var readingStyle: ReadingStyle = .both
 
     @OptionGroup var options: GlobalOptions
 
+    private var readings: Bool { pinyin != nil || bopomofo != nil }
+
     func validate() throws {
-        _ = try checked { () throws(Failure) in try InputRules.bounded(limit, name: "--limit", range: Limits.search) }
+        _ = try checked { () throws(Failure) in
+            try InputRules.bounded(limit, name: "--limit", range: readings ? Limits.characters : Limits.search)
+        }
         guard [text, pinyin, bopomofo].compactMap({ $0 }).count == 1 else {
             throw ValidationError("Give exactly one of TEXT, --pinyin or --bopomofo.")
         }
-        try MOEReadingSearch.validate(pinyin: pinyin, bopomofo: bopomofo)
+        if readings {
+            _ = try checked { () throws(Failure) in try InputRules.bounded(offset, name: "--offset", range: Limits.offset) }
+            _ = try checked { () throws(Failure) in try ReadingQuery(pinyin: pinyin, bopomofo: bopomofo) }
+        } else if offset != 0 || tones {
+            throw ValidationError("--offset and --tones go with --pinyin or --bopomofo.")
+        }
         if let text { _ = try checked { () throws(Failure) in try InputRules.text(text, name: "search text", pathSafe: false) } }
     }
 
     func run() async throws {
-        if pinyin != nil || bopomofo != nil {
-            return try MOEReadingSearch(pinyin: pinyin, bopomofo: bopomofo, limit: limit, options: options).run()
+        if readings {
+            let query = try ReadingQuery(pinyin: pinyin, bopomofo: bopomofo, tones: tones ? .exact : .ignore)
+            return try MOEReadingSearch(query: query, limit: limit, offset: offset, display: ReadingDisplay(style: readingStyle), options: options).run()
         }
         let text = self.text ?? ""
         let catalog = try await options.openCatalog()

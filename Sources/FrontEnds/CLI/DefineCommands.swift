@@ -196,14 +196,22 @@ struct RandomCommand: AsyncParsableCommand {
             The service is chosen by --random-url, else $VOCAB_RANDOM_URL, else "randomURL" \
             in <home>/config.json, else https://random-word-api.herokuapp.com.
 
+            --source moe draws entries from the Mandarin dictionary instead (see 'vocab import \
+            moe'); the seed it used is printed, and --seed repeats a draw.
+
             Examples:
               vocab random
               vocab random --count 5 --lang es
               vocab random --count 10 --seed 42 --page 2 --json
+              vocab random --source moe --count 5
+              vocab random --source moe --seed 7
             """)
 
-    @Option(name: .long, parsing: .unconditional, help: "How many words (1-500).")
-    var count: Int = 20
+    @Option(name: .long, parsing: .unconditional, help: "How many words (\(Limits.random.lowerBound)-\(Limits.random.upperBound)).")
+    var count: Int = Limits.defaultRandom
+
+    @Option(name: .long, help: ArgumentHelp("web (the service, else the catalog) or moe (the Mandarin dictionary).", valueName: "source"))
+    var source: String = "web"
 
     @Option(name: .long, help: "Language code for the service; catalog words are English.")
     var lang: String = "en"
@@ -226,13 +234,17 @@ struct RandomCommand: AsyncParsableCommand {
     @OptionGroup var options: GlobalOptions
 
     func validate() throws {
-        _ = try checked { () throws(Failure) in try InputRules.bounded(count, name: "--count", range: 1...500) }
+        _ = try checked { () throws(Failure) in try InputRules.bounded(count, name: "--count", range: Limits.random) }
         guard page >= 1 else { throw ValidationError("--page starts at 1 (got \(page)).") }
         try validateTimeout(timeout)
         try validateLanguage(lang)
+        guard ["web", "moe"].contains(source) else {
+            throw ValidationError("--source is web or moe (got '\(Failure.quote(source))').")
+        }
     }
 
     func run() async throws {
+        if source == "moe" { return try randomMandarin() }
         let env = options.environment
         let endpoint = try Endpoint.resolve(flag: ("--random-url", randomURL), variable: "VOCAB_RANDOM_URL",
                                             config: ("randomURL", try options.services.config().randomURL), fallback: RandomWordClient.defaultBaseURL)

@@ -29,15 +29,21 @@ struct ImportMOECommand: AsyncParsableCommand {
             home folder for 'vocab lookup', 'vocab strokes', 'vocab radical' and \
             'vocab search --pinyin'. A new import replaces the previous one only once it is \
             complete; if the file is not valid, the error gives its line and column and the \
-            previous import stays as it was. Decompress a .xz download first with 'xz -dk'.
+            previous import stays as it was. A file with no entries, or with fewer than half \
+            the entries of the current import, is refused unless --force is given. Decompress \
+            a .xz download first with 'xz -dk'.
 
             Examples:
               vocab import moe ~/Downloads/dict-revised.json
               vocab import moe dict-revised.json --json
+              vocab import moe my-small-dictionary.json --force
             """)
 
     @Argument(help: ArgumentHelp("The dict-revised.json file.", valueName: "path"))
     var path: String
+
+    @Flag(name: .long, help: "Import even a file with no entries or fewer than half of the current import's.")
+    var force = false
 
     @OptionGroup var options: GlobalOptions
 
@@ -49,7 +55,7 @@ struct ImportMOECommand: AsyncParsableCommand {
             throw MOEError.writeFailed("cannot create the home folder \(env.home.root)")
         }
         let display = MOEProgressLine(enabled: Output.stderrIsTerminal, name: (path as NSString).lastPathComponent)
-        let importer = MOEImporter(databasePath: env.home.moeDatabase, progress: display.show)
+        let importer = MOEImporter(databasePath: env.home.moeDatabase, force: force, progress: display.show)
         let summary: ImportSummary
         do {
             // The progress line goes before any message, success or error.
@@ -111,24 +117,65 @@ struct LookupCommand: AsyncParsableCommand {
               vocab lookup 行
               vocab lookup 行李
               vocab lookup 行 --json
+              vocab lookup 行 --compounds --limit 20
+              vocab lookup 行 --reading-style bopomofo
+
+            In a terminal, readings are coloured by tone: 1 red, 2 green, 3 blue, 4 magenta, \
+            neutral grey (NO_COLOR turns it off, CLICOLOR_FORCE=1 on for a pipe).
             """)
 
     @Argument(help: "The word or character, in Traditional characters.")
     var title: String
 
+    @Flag(name: .long, help: "List the words that start with or contain it instead, a page at a time.")
+    var compounds = false
+
+    @Option(name: .customLong("reading-style"), help: "Readings shown: pinyin, bopomofo or both.")
+    var readingStyle: ReadingStyle = .both
+
+    @Option(name: .long, parsing: .unconditional, help: "With --compounds: at most this many words (\(Limits.characters.lowerBound)-\(Limits.characters.upperBound)).")
+    var limit: Int = Limits.defaultCharacters
+
+    @Option(name: .long, parsing: .unconditional, help: "With --compounds: skip this many words first.")
+    var offset: Int = 0
+
     @OptionGroup var options: GlobalOptions
 
     func validate() throws {
         _ = try checked { () throws(Failure) in try InputRules.text(title, name: "word or character") }
+        _ = try checked { () throws(Failure) in try InputRules.bounded(limit, name: "--limit", range: Limits.characters) }
+        _ = try checked { () throws(Failure) in try InputRules.bounded(offset, name: "--offset", range: Limits.offset) }
     }
 
     func run() async throws {
-        let entries = try options.services.mandarin().lookup(title)
+        if compounds { return try listCompounds() }
+        let entries = try await options.services.mandarinEntries(title)
         if options.json {
             try Output.json(MOEEntries(title: entries.first?.title ?? title, entries: entries))
             return
         }
-        Output.line(entries.map { EntryText.lines($0).joined(separator: "\n") }.joined(separator: "\n\n"))
+        let display = ReadingDisplay(style: readingStyle)
+        Output.line(entries.map { EntryText.lines($0, sound: display.sound).joined(separator: "\n") }.joined(separator: "\n\n"))
+    }
+
+    private func listCompounds() throws {
+        let typed = title.trimmingCharacters(in: .whitespaces)
+        let list = try options.services.mandarin().compounds(of: typed, limit: limit, offset: offset)
+        if options.json {
+            try Output.json(CompoundPage(title: typed, list: list))
+            return
+        }
+        guard !list.characters.isEmpty else {
+            Output.line(list.total == 0 ? "No words contain \(MissingGlyph.shown(typed))."
+                : "No words past \(list.offset): \(MOEText.counted(list.total, "word")) contain \(MissingGlyph.shown(typed)).")
+            return
+        }
+        var lines = ["\(MOEText.counted(list.total, "word")) contain \(MissingGlyph.shown(typed)), those that start with it first:"]
+        let titleWidth = min(16, MOEText.titleWidth(list))
+        for c in list.characters {
+            lines.append("  \(Output.pad(MissingGlyph.shown(c.title), titleWidth))\(MOEText.rest(c))")
+        }
+        MOEText.print(lines, more: list)
     }
 }
 
@@ -136,7 +183,7 @@ struct StrokesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "strokes",
         abstract: "List the characters with a given total number of strokes.",
-        usage: "vocab strokes <count> [--radical <radical>] [--limit <limit>] [--json]",
+        usage: "vocab strokes <count> [--radical <radical>] [--limit <limit>] [--offset <offset>] [--json]",
         discussion: """
             Characters come in dictionary order, each with its radical and the strokes beyond \
             it, its readings and its first sense. --radical narrows the list to one radical.
@@ -145,6 +192,7 @@ struct StrokesCommand: AsyncParsableCommand {
               vocab strokes 6
               vocab strokes 9 --radical 行
               vocab strokes 6 --limit 20 --json
+              vocab strokes 6 --limit 20 --offset 20
             """)
 
     /// Collected as unrecognized input so that "-3" reaches validate() as a count, where a plain
@@ -160,6 +208,9 @@ struct StrokesCommand: AsyncParsableCommand {
     @Option(name: .long, parsing: .unconditional, help: "At most this many characters (\(Limits.characters.lowerBound)-\(Limits.characters.upperBound)).")
     var limit: Int = Limits.defaultCharacters
 
+    @Option(name: .long, parsing: .unconditional, help: "Skip this many characters first (\(Limits.offset.lowerBound)-\(Limits.offset.upperBound)).")
+    var offset: Int = 0
+
     @OptionGroup var options: GlobalOptions
 
     /// The count, once validate() has accepted it.
@@ -171,25 +222,27 @@ struct StrokesCommand: AsyncParsableCommand {
             throw ValidationError("The stroke count must be a whole number of 1 or more, like 6 (got '\(Failure.quote(count))').")
         }
         _ = try checked { () throws(Failure) in try InputRules.bounded(limit, name: "--limit", range: Limits.characters) }
+        _ = try checked { () throws(Failure) in try InputRules.bounded(offset, name: "--offset", range: Limits.offset) }
         if let radical { try MOERadicalInput.validate(radical) }
     }
 
     func run() async throws {
-        let list = try options.services.mandarin().characters(strokes: strokes, radical: radical, limit: limit)
+        let list = try options.services.mandarin().characters(strokes: strokes, radical: radical, limit: limit, offset: offset)
         if options.json {
             try Output.json(CharacterPage(strokes: strokes, radical: radical, list: list))
             return
         }
         let under = radical.map { " under the radical \(list.characters.first?.radical ?? $0)" } ?? ""
         guard !list.characters.isEmpty else {
-            Output.line("No characters have \(MOEText.counted(strokes, "stroke"))\(under).")
+            Output.line(list.total == 0 ? "No characters have \(MOEText.counted(strokes, "stroke"))\(under)."
+                : "No characters past \(list.offset): \(MOEText.counted(list.total, "character")) have \(MOEText.counted(strokes, "stroke"))\(under).")
             return
         }
         var lines = ["\(MOEText.counted(list.total, "character")) with \(MOEText.counted(strokes, "stroke"))\(under):"]
         let titleWidth = MOEText.titleWidth(list)
         for c in list.characters {
             let position = c.radical.map { "\($0) +\(c.nonRadicalStrokeCount ?? 0)" } ?? ""
-            lines.append("  \(Output.pad(c.title, titleWidth))\(Output.pad(position, 8))\(MOEText.rest(c))")
+            lines.append("  \(Output.pad(MissingGlyph.shown(c.title), titleWidth))\(Output.pad(position, 8))\(MOEText.rest(c))")
         }
         MOEText.print(lines, more: list)
     }
@@ -207,6 +260,7 @@ struct RadicalCommand: AsyncParsableCommand {
             Examples:
               vocab radical 水
               vocab radical 氵 --limit 50
+              vocab radical 氵 --limit 50 --offset 50
               vocab radical 行 --json
             """)
 
@@ -216,34 +270,33 @@ struct RadicalCommand: AsyncParsableCommand {
     @Option(name: .long, parsing: .unconditional, help: "At most this many characters (\(Limits.characters.lowerBound)-\(Limits.characters.upperBound)).")
     var limit: Int = Limits.defaultCharacters
 
+    @Option(name: .long, parsing: .unconditional, help: "Skip this many characters first (\(Limits.offset.lowerBound)-\(Limits.offset.upperBound)).")
+    var offset: Int = 0
+
     @OptionGroup var options: GlobalOptions
 
     func validate() throws {
         try MOERadicalInput.validate(radical)
         _ = try checked { () throws(Failure) in try InputRules.bounded(limit, name: "--limit", range: Limits.characters) }
+        _ = try checked { () throws(Failure) in try InputRules.bounded(offset, name: "--offset", range: Limits.offset) }
     }
 
     func run() async throws {
-        let dictionary = try options.services.mandarin()
-        let list = try dictionary.characters(radical: radical, limit: limit)
+        let typed = radical.trimmingCharacters(in: .whitespaces)
+        let list = try RadicalListing.page(in: try options.services.mandarin(), radical: typed, limit: limit, offset: offset)
         if options.json {
             try Output.json(CharacterPage(strokes: nil, radical: radical, list: list))
             return
         }
-        let typed = radical.trimmingCharacters(in: .whitespaces)
         guard let first = list.characters.first else {
-            // Not found, like an unknown word: exit 1, with the hint that usually helps.
-            var hint: String?
-            if let filed = try dictionary.radical(of: typed), filed != typed {
-                hint = "\(typed) itself is filed under the radical \(filed): try 'vocab radical \(filed)'."
-            }
-            throw Failure(.notFound, code: "unknown_radical", message: "no characters under the radical \(typed).", hint: hint)
+            Output.line("No characters past \(list.offset): \(MOEText.counted(list.total, "character")) under the radical \(typed).")
+            return
         }
         var lines = ["\(MOEText.counted(list.total, "character")) under the radical \(first.radical ?? typed), by strokes beyond the radical:"]
         let titleWidth = MOEText.titleWidth(list)
         for c in list.characters {
             let strokes = c.strokeCount.map(String.init) ?? ""
-            lines.append("  \(Output.pad("+\(c.nonRadicalStrokeCount ?? 0)", 5))\(Output.pad(c.title, titleWidth))\(Output.pad(strokes, 4))\(MOEText.rest(c))")
+            lines.append("  \(Output.pad("+\(c.nonRadicalStrokeCount ?? 0)", 5))\(Output.pad(MissingGlyph.shown(c.title), titleWidth))\(Output.pad(strokes, 4))\(MOEText.rest(c))")
         }
         MOEText.print(lines, more: list)
     }
@@ -251,42 +304,37 @@ struct RadicalCommand: AsyncParsableCommand {
 
 /// `vocab search --pinyin/--bopomofo`, reached from SearchCommand.
 struct MOEReadingSearch {
-    let pinyin: String?
-    let bopomofo: String?
+    let query: ReadingQuery
     let limit: Int
+    let offset: Int
+    let display: ReadingDisplay
     let options: GlobalOptions
 
-    /// Refuses queries with nothing to search once tones and punctuation are dropped.
-    static func validate(pinyin: String?, bopomofo: String?) throws {
-        if let pinyin { _ = try checked { () throws(Failure) in try InputRules.text(pinyin, name: "pinyin", pathSafe: false) } }
-        if let bopomofo { _ = try checked { () throws(Failure) in try InputRules.text(bopomofo, name: "bopomofo", pathSafe: false) } }
-        if let pinyin, ReadingKey.pinyin(pinyin).isEmpty {
-            throw ValidationError("--pinyin needs pinyin letters, like xing or xíng (got '\(Failure.quote(pinyin))').")
-        }
-        if let bopomofo, ReadingKey.bopomofo(bopomofo).isEmpty {
-            throw ValidationError("--bopomofo needs zhuyin letters, like ㄒㄧㄥ (got '\(Failure.quote(bopomofo))').")
-        }
-    }
-
     func run() throws {
-        let dictionary = try options.services.mandarin()
-        let matches = try pinyin.map { try dictionary.search(pinyin: $0, limit: limit) }
-            ?? dictionary.search(bopomofo: bopomofo ?? "", limit: limit)
+        let list = try query.run(in: try options.services.mandarin(), limit: limit, offset: offset)
         if options.json {
-            try Output.json(matches)
+            try Output.json(ReadingSearchPage(query: query, list: list))
             return
         }
-        guard !matches.isEmpty else {
-            Output.line("No readings match '\(Failure.quote(pinyin ?? bopomofo ?? ""))'.")
+        let typed = Failure.quote(query.pinyin ?? query.bopomofo ?? "")
+        guard !list.readings.isEmpty else {
+            Output.line(list.total == 0 ? "No readings match '\(typed)'."
+                : "No readings past \(list.offset): \(MOEText.counted(list.total, "reading")) match '\(typed)'.")
             return
         }
-        let titleWidth = min(12, matches.map { Output.displayWidth($0.title) }.max() ?? 0) + 2
+        let matches = list.readings
+        let titleWidth = min(12, matches.map { Output.displayWidth(MissingGlyph.shown($0.title)) }.max() ?? 0) + 2
         let pinyinWidth = min(24, matches.map { Output.displayWidth($0.pinyin ?? "") }.max() ?? 0) + 2
         let bopomofoWidth = min(24, matches.map { Output.displayWidth($0.bopomofo ?? "") }.max() ?? 0) + 2
-        Output.line(matches.map { m in
-            Output.pad(m.title, titleWidth) + Output.pad(m.pinyin ?? "", pinyinWidth)
-                + Output.pad(m.bopomofo ?? "", bopomofoWidth) + MOEText.gloss(m.definition)
-        }.joined(separator: "\n"))
+        var lines = ["\(MOEText.counted(list.total, "reading")) match '\(typed)'\(query.tones == .exact ? ", tones as given" : ""):"]
+        lines += matches.map { m in
+            Output.pad(MissingGlyph.shown(m.title), titleWidth)
+                + (display.style == .bopomofo ? "" : display.padded(m.pinyin ?? "", pinyin: true, pinyinWidth))
+                + (display.style == .pinyin ? "" : display.padded(m.bopomofo ?? "", pinyin: false, bopomofoWidth))
+                + MOEText.gloss(m.definition)
+        }
+        if let more = Paging.moreLine(total: list.total, offset: list.offset, shown: matches.count) { lines.append(more) }
+        Output.line(lines.joined(separator: "\n"))
     }
 }
 
@@ -305,7 +353,7 @@ enum MOEText {
     /// Wide enough for every title shown: characters take two columns, but the dictionary also
     /// has placeholders such as {[8f51]} for glyphs Unicode lacks.
     static func titleWidth(_ list: CharacterList) -> Int {
-        (list.characters.map { Output.displayWidth($0.title) }.max() ?? 2) + 2
+        (list.characters.map { Output.displayWidth(MissingGlyph.shown($0.title)) }.max() ?? 2) + 2
     }
 
     /// Readings, then the first sense.
@@ -315,7 +363,7 @@ enum MOEText {
 
     /// The first sense, cut to fit a terminal line.
     static func gloss(_ text: String?) -> String {
-        guard let text else { return "" }
+        guard let text = text.map(MissingGlyph.shown) else { return "" }
         var out = ""
         var width = 0
         for ch in text {
@@ -329,9 +377,7 @@ enum MOEText {
     /// Writes a listing in one go (one write, not one per line), with a hint when it was cut.
     static func print(_ lines: [String], more list: CharacterList) {
         var lines = lines
-        if list.total > list.characters.count {
-            lines.append("… \(grouped(list.total - list.characters.count)) more: use --limit \(min(Limits.characters.upperBound, list.total))")
-        }
+        if let more = Paging.moreLine(total: list.total, offset: list.offset, shown: list.characters.count) { lines.append(more) }
         Output.line(lines.joined(separator: "\n"))
     }
 
@@ -339,13 +385,28 @@ enum MOEText {
     static func counted(_ n: Int, _ noun: String) -> String { "\(grouped(n)) \(noun)\(n == 1 ? "" : "s")" }
 
     /// 163087 → "163,087".
-    static func grouped(_ n: Int) -> String {
-        let digits = String(n)
-        var out = ""
-        for (i, ch) in digits.enumerated() {
-            if i > 0, (digits.count - i) % 3 == 0, ch != "-" { out.append(",") }
-            out.append(ch)
+    static func grouped(_ n: Int) -> String { Paging.grouped(n) }
+}
+
+extension RandomCommand {
+    /// Entries of the Mandarin dictionary, reproducible with --seed (page n is the next draw of
+    /// the same generator).
+    func randomMandarin() throws {
+        let seed = self.seed ?? UInt64.random(in: 0...UInt64.max)
+        let drawn = try MOERandomEntries(drawingFrom: options.services.mandarin(), seed: seed, count: count, page: page)
+        if options.json {
+            try Output.json(drawn)
+            return
         }
-        return out
+        let entries = drawn.entries
+        let width = min(16, entries.map { Output.displayWidth(MissingGlyph.shown($0.title)) }.max() ?? 0) + 2
+        let soundWidth = min(30, entries.map { Output.displayWidth($0.readings.first?.pinyin ?? "") }.max() ?? 0) + 2
+        var lines = entries.map { e in
+            let reading = e.readings.first
+            return Output.pad(MissingGlyph.shown(e.title), width) + Output.pad(reading?.pinyin ?? "", soundWidth)
+                + MOEText.gloss(reading?.definitions.first?.text)
+        }
+        lines.append("(seed \(seed): 'vocab random --source moe --seed \(seed)\(count == 20 ? "" : " --count \(count)")' draws these again)")
+        Output.line(lines.joined(separator: "\n"))
     }
 }

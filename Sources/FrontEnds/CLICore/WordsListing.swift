@@ -47,8 +47,8 @@ public struct WordsListing: Sendable {
         for w in page.rows {
             text += "  \(Output.pad(w.word, width))\(Output.pad("/\(w.britishIPA)/", ipaWidth))\(w.vi)\n"
         }
-        if page.offset + page.rows.count < page.total {
-            text += "… \(page.total - page.offset - page.rows.count) more: use --offset \(page.offset + page.rows.count)\n"
+        if let more = Paging.moreLine(total: page.total, offset: page.offset, shown: page.rows.count) {
+            text += more + "\n"
         }
         return text
     }

@@ -1,4 +1,6 @@
+import Foundation
 @testable import Mandarin
+import SeededRandom
 import TestSupport
 import Testing
 
@@ -32,7 +34,8 @@ struct DictionaryQueryTests {
         #expect(senses.contains { $0.synonyms == ["內行"] && $0.antonyms == ["外行"] })
         #expect(senses.contains { $0.links == ["也稱為「經紀人家」、「牙行」。"] })
         let action = try #require(try dictionary.lookup(" 行動 ").first)
-        #expect(action.readings[0].definitions[0].synonyms == ["活動", "舉動", "舉止", "1.步履", "行徑", "行為"])
+        // The source's "1.步履" names this sense, its only one: the number goes, the word stays.
+        #expect(action.readings[0].definitions[0].synonyms == ["活動", "舉動", "舉止", "行徑", "行為", "步履"])
     }
 
     @Test func lookupOfAnUnknownTitleSuggestsTitlesWithTheSameFirstCharacterFirst() throws {
@@ -87,10 +90,23 @@ struct DictionaryQueryTests {
         #expect(try dictionary.radical(of: "行人") == nil)
     }
 
+    @Test func radicalFormsFoldWhatNFKCFoldsIntoARadical() {
+        // The Kangxi Radicals block, a circled ideograph and a Hangzhou numeral, as Foundation's
+        // NFKC maps them; white space around is dropped, other text kept as typed.
+        #expect(RadicalForm.candidates(" \u{2F54}\n") == ["\u{2F54}", "水"])
+        #expect(RadicalForm.candidates("\u{2F00}") == ["\u{2F00}", "一"])
+        #expect(RadicalForm.candidates("\u{2FD5}") == ["\u{2FD5}", "龠"])
+        #expect(RadicalForm.candidates("\u{328C}") == ["\u{328C}", "水"])
+        #expect(RadicalForm.candidates("\u{3038}") == ["\u{3038}", "十"])
+        #expect(RadicalForm.candidates("氵") == ["氵", "水"])
+        #expect(RadicalForm.candidates("行") == ["行"])
+        #expect(RadicalForm.candidates("\u{3000}") == [])
+    }
+
     @Test func pinyinSearchIgnoresTones() throws {
         let (home, dictionary) = try Fixture.importedSample()
         defer { home.remove() }
-        let matches = try dictionary.search(pinyin: "xing", limit: 30)
+        let matches = try dictionary.search(pinyin: "xing", limit: 30).readings
         let exact = matches.filter(\.exact)
         #expect(Set(exact.compactMap(\.pinyin)) == ["xíng", "xìng", "xǐng", "xīng", "（又音）xīng"])
         #expect(Set(exact.map(\.title)) == ["形", "性", "星", "省", "興", "行", "醒"])
@@ -99,34 +115,100 @@ struct DictionaryQueryTests {
         #expect(matches.dropFirst(exact.count).map(\.pinyin).prefix(3) == ["xíng dòng", "xíng lǐ", "xíng rén"])
         #expect(matches.last?.title == "行政院農業委員會")
         #expect(matches.contains { $0.title == "行政院農業委員會" })
-        #expect(try dictionary.search(pinyin: "xíng", limit: 30) == matches)
-        #expect(try dictionary.search(pinyin: "XING2", limit: 30) == matches)
-        #expect(try dictionary.search(pinyin: "xing", limit: 3).count == 3)
-        #expect(try dictionary.search(pinyin: "xing ren", limit: 30).map(\.title) == ["行人"])
-        #expect(try dictionary.search(pinyin: "xin", limit: 30).isEmpty, "a key matches whole syllables")
+        #expect(try dictionary.search(pinyin: "xíng", limit: 30).readings == matches)
+        #expect(try dictionary.search(pinyin: "XING2", limit: 30).readings == matches)
+        #expect(try dictionary.search(pinyin: "xing", limit: 3).readings.count == 3)
+        #expect(try dictionary.search(pinyin: "xing ren", limit: 30).readings.map(\.title) == ["行人"])
+        #expect(try dictionary.search(pinyin: "xin", limit: 30).readings.isEmpty, "a key matches whole syllables")
     }
 
     @Test func pinyinSearchTreatsVAndUmlautAlike() throws {
         let (home, dictionary) = try Fixture.importedSample()
         defer { home.remove() }
         for query in ["lv", "lü", "lǜ", "lu:"] {
-            #expect(try dictionary.search(pinyin: query, limit: 30).map(\.title) == ["綠"], "\(query)")
+            #expect(try dictionary.search(pinyin: query, limit: 30).readings.map(\.title) == ["綠"], "\(query)")
         }
-        #expect(try dictionary.search(pinyin: "nv", limit: 30).map(\.pinyin) == ["nǚ", "nǜ"])
-        #expect(try dictionary.search(pinyin: "lu", limit: 30).map(\.pinyin) == ["（讀音）lù"])
+        #expect(try dictionary.search(pinyin: "nv", limit: 30).readings.map(\.pinyin) == ["nǚ", "nǜ"])
+        #expect(try dictionary.search(pinyin: "lu", limit: 30).readings.map(\.pinyin) == ["（讀音）lù"])
     }
 
     @Test func bopomofoSearchIgnoresTones() throws {
         let (home, dictionary) = try Fixture.importedSample()
         defer { home.remove() }
-        let plain = try dictionary.search(bopomofo: "ㄒㄧㄥ", limit: 30)
+        let plain = try dictionary.search(bopomofo: "ㄒㄧㄥ", limit: 30).readings
         // Bopomofo keys sort in zhuyin order, so compare the readings found, not their order.
-        let byPinyin = try dictionary.search(pinyin: "xing", limit: 30)
+        let byPinyin = try dictionary.search(pinyin: "xing", limit: 30).readings
         #expect(plain.map(\.title).sorted() == byPinyin.map(\.title).sorted())
         #expect(plain.filter(\.exact) == byPinyin.filter(\.exact))
-        #expect(try dictionary.search(bopomofo: "ㄒㄧㄥˊ", limit: 30) == plain)
-        #expect(try dictionary.search(bopomofo: "ㄒㄧㄥˊ　ㄖㄣˊ", limit: 30).map(\.title) == ["行人"])
-        #expect(try dictionary.search(bopomofo: "xing", limit: 30).isEmpty)
+        #expect(try dictionary.search(bopomofo: "ㄒㄧㄥˊ", limit: 30).readings == plain)
+        #expect(try dictionary.search(bopomofo: "ㄒㄧㄥˊ　ㄖㄣˊ", limit: 30).readings.map(\.title) == ["行人"])
+        #expect(try dictionary.search(bopomofo: "xing", limit: 30).readings.isEmpty)
+    }
+
+    // MARK: paging and tones (issue 16)
+
+    @Test func everyListingPagesWithTotalOffsetAndLimit() throws {
+        let (home, dictionary) = try Fixture.importedSample()
+        defer { home.remove() }
+        let all = try dictionary.search(pinyin: "xing", limit: 100)
+        #expect(all.total == 19 && all.readings.count == 19 && all.offset == 0 && all.limit == 100)
+        var paged: [ReadingMatch] = []
+        for offset in stride(from: 0, to: 25, by: 5) {
+            let page = try dictionary.search(pinyin: "xing", limit: 5, offset: offset)
+            #expect(page.total == 19 && page.offset == offset && page.limit == 5)
+            paged += page.readings
+        }
+        #expect(paged == all.readings, "pages in order make the whole list, nothing twice or missed")
+        #expect(try dictionary.search(bopomofo: "ㄒㄧㄥ", limit: 4, offset: 16).readings
+                == Array(try dictionary.search(bopomofo: "ㄒㄧㄥ", limit: 100).readings.suffix(3)))
+
+        let six = try dictionary.characters(strokes: 6, limit: 200)
+        let (first, second) = (try dictionary.characters(strokes: 6, limit: 4), try dictionary.characters(strokes: 6, limit: 4, offset: 4))
+        #expect(first.total == 6 && second.total == 6 && second.offset == 4)
+        #expect(first.characters + second.characters == six.characters)
+        let water = try dictionary.characters(radical: "水", limit: 200)
+        #expect(try dictionary.characters(radical: "氵", limit: 3, offset: 9).characters == Array(water.characters.suffix(1)))
+        #expect(try dictionary.characters(radical: "水", limit: 3, offset: 10).characters.isEmpty)
+    }
+
+    @Test func tonesNarrowTheSearchOnlyWhenAskedAndTyped() throws {
+        let (home, dictionary) = try Fixture.importedSample()
+        defer { home.remove() }
+        func titles(_ list: ReadingMatchList) -> [String] { list.readings.map(\.title) }
+        // Ignored by default: xing2 finds every tone.
+        #expect(try dictionary.search(pinyin: "xing2", limit: 100).total == 19)
+        let second = try dictionary.search(pinyin: "xing2", tones: .exact, limit: 100)
+        #expect(second.total == 11)
+        #expect(second.readings.allSatisfy { $0.pinyin?.hasPrefix("xíng") == true })
+        #expect(try dictionary.search(pinyin: "xíng", tones: .exact, limit: 100) == second)
+        #expect(try dictionary.search(bopomofo: "ㄒㄧㄥˊ", tones: .exact, limit: 100).readings.map(\.title).sorted() == titles(second).sorted())
+        // Paging counts what the tones leave.
+        #expect(try dictionary.search(pinyin: "xing2", tones: .exact, limit: 4, offset: 8).readings == Array(second.readings.suffix(3)))
+        // First tone, in pinyin and in zhuyin (where an unmarked syllable is first tone), the variant reading included.
+        #expect(Set(titles(try dictionary.search(pinyin: "xīng", tones: .exact, limit: 100))) == ["星", "興", "醒"])
+        #expect(Set(titles(try dictionary.search(bopomofo: "ㄒㄧㄥ", tones: .exact, limit: 100))) == ["星", "興", "醒"])
+        #expect(titles(try dictionary.search(pinyin: "xing3", tones: .exact, limit: 100)).sorted() == ["省", "醒"])
+        // A syllable typed without a tone matches any; the neutral tone is 5 (˙ in zhuyin).
+        #expect(titles(try dictionary.search(pinyin: "xing ren2", tones: .exact, limit: 100)) == ["行人"])
+        #expect(titles(try dictionary.search(pinyin: "xing ren4", tones: .exact, limit: 100)) == [])
+        #expect(titles(try dictionary.search(pinyin: "hang jia5", tones: .exact, limit: 100)) == ["行家"])
+        #expect(titles(try dictionary.search(pinyin: "hang jia1", tones: .exact, limit: 100)) == [])
+        #expect(titles(try dictionary.search(bopomofo: "ㄏㄤˊ　˙ㄐㄧㄚ", tones: .exact, limit: 100)) == ["行家"])
+        #expect(titles(try dictionary.search(pinyin: "lu4", tones: .exact, limit: 100)) == ["綠"])
+        #expect(titles(try dictionary.search(pinyin: "lv4", tones: .exact, limit: 100)) == ["綠"])
+        #expect(try dictionary.search(pinyin: "lv3", tones: .exact, limit: 100).total == 0)
+    }
+
+    @Test func syllableTonesFollowTheKeysSyllables() {
+        #expect(ReadingKey.syllableTones("xíng zheng4", pinyin: true) == [[2], [4]])
+        #expect(ReadingKey.syllableTones("xing", pinyin: true) == [[]])
+        #expect(ReadingKey.syllableTones("（又音）xīng", pinyin: true) == [[1]])
+        #expect(ReadingKey.syllableTones("Lu:4", pinyin: true) == [[4]])
+        #expect(ReadingKey.syllableTones("ㄒㄧㄥˊ　˙ㄗ", pinyin: false) == [[2], [5]])
+        #expect(ReadingKey.syllableTones("ㄒㄧㄥ", pinyin: false) == [[]])
+        for text in ["xíng zhèng yuàn", "（讀音）lù", "hang2 jia5", "Xī'ān"] {
+            #expect(ReadingKey.syllableTones(text, pinyin: true).count == ReadingKey.pinyin(text).split(separator: " ").count, "\(text)")
+        }
     }
 
     @Test func openingWithoutAnImportSaysHowToImport() throws {
@@ -166,5 +248,87 @@ struct EntryTextTests {
 
     @Test func writesReadingNumbersInChinese() {
         #expect([1, 4, 10, 12, 20, 35].map(EntryText.chineseNumber) == ["一", "四", "十", "十二", "二十", "三十五"])
+    }
+}
+
+/// 一定, 晚生, 侲 and {[98ab]}佬族, cut from the real dictionary (Fixtures/ATTRIBUTION.md).
+@Suite("MOEDictionary: entries as learners read them (issue 16)")
+struct LearnerReadingTests {
+    static func imported() throws -> (TemporaryDirectory, MOEDictionary) {
+        let home = try TemporaryDirectory("moe-16")
+        let path = Bundle.module.resourceURL!.appendingPathComponent("Fixtures/dict-revised-issue16.json").path
+        _ = try MOEImporter(databasePath: home.file("moe.sqlite")).importFile(at: path)
+        return (home, try MOEDictionary(path: home.file("moe.sqlite")))
+    }
+
+    @Test func numberedSynonymsAndAntonymsGoToTheirSense() throws {
+        let (home, dictionary) = try Self.imported()
+        defer { home.remove() }
+        // The source writes "不定　3.未必  4.大概" on senses 1 and 2.
+        let senses = try #require(try dictionary.lookup("一定").first?.readings.first?.definitions)
+        #expect(senses.map(\.antonyms) == [["不定"], ["不定"], ["未必"], ["大概"]])
+        #expect(senses.allSatisfy { $0.synonyms.isEmpty })
+    }
+
+    @Test func senseNumbersOutsideTheReadingStayAsWritten() {
+        let senses = [Definition(type: nil, text: "a", synonyms: ["甲", "2.乙", "9.丙"]), Definition(type: nil, text: "b", synonyms: ["2.乙"])]
+        #expect(SenseNumbers.attach(senses).map(\.synonyms) == [["甲", "9.丙"], ["乙"]])
+        #expect(SenseNumbers.split("3．未必")! == (3, "未必"))
+        #expect(SenseNumbers.split("3D") == nil && SenseNumbers.split("3.") == nil)
+    }
+
+    @Test func anEmptyRadicalAndZeroStrokesAreAbsent() throws {
+        let (home, dictionary) = try Self.imported()
+        defer { home.remove() }
+        let entry = try #require(try dictionary.lookup("晚生").first)
+        #expect(entry.radical == nil && entry.strokeCount == nil && entry.nonRadicalStrokeCount == nil)
+        #expect(EntryText.lines(entry).first == "晚生")
+        let xing = try #require(try dictionary.lookup("侲").first)
+        #expect(EntryText.lines(xing).first == "侲    radical 人, 9 strokes (7 beyond the radical)")
+    }
+
+    @Test func glyphPlaceholdersShowAsOneMarkInTextAndStayInData() throws {
+        let (home, dictionary) = try Self.imported()
+        defer { home.remove() }
+        let entry = try #require(try dictionary.lookup("{[98ab]}佬族").first)
+        #expect(entry.title == "{[98ab]}佬族")
+        #expect(entry.readings.first?.definitions.first?.text.contains("羅城{[98ab]}佬族自治縣") == true)
+        let text = EntryText.lines(entry).joined(separator: "\n")
+        #expect(text.hasPrefix("〓佬族") && text.contains("羅城〓佬族自治縣") && !text.contains("{["))
+        let quote = EntryText.lines(try #require(try dictionary.lookup("侲").first)).joined(separator: "\n")
+        #expect(quote.contains("「虜〓侲，驅騾驢。」"))
+
+        #expect(MissingGlyph.shown("a{[97d2]}b{[fc7a]}") == "a〓b〓")
+        #expect(MissingGlyph.shown("{[2a6a5]}") == "〓", "five hex digits")
+        for kept in ["{[97d]}", "{[97d2]", "{[zzzz]}", "{97d2}", "{[97d2a6]}"] { #expect(MissingGlyph.shown(kept) == kept) }
+    }
+}
+
+@Suite("MOEDictionary: compounds and random entries (issue 16)")
+struct CompoundAndRandomTests {
+    @Test func compoundsStartWithTheCharacterFirstAndArePaged() throws {
+        let (home, dictionary) = try Fixture.importedSample()
+        defer { home.remove() }
+        let all = try dictionary.compounds(of: "行", limit: 100)
+        #expect(all.total == 10)
+        #expect(all.characters.map(\.title) == ["行人", "行使", "行動", "行家", "行書", "行李", "行為", "行話", "行將就木", "行政院農業委員會"])
+        #expect(try dictionary.compounds(of: "行", limit: 4, offset: 8).characters.map(\.title) == ["行將就木", "行政院農業委員會"])
+        #expect(try dictionary.compounds(of: "政院", limit: 100).characters.map(\.title) == ["行政院農業委員會"], "contains, not only starts with")
+        #expect(try dictionary.compounds(of: "行政院農業委員會", limit: 100).total == 0, "not the title itself")
+        #expect(all.characters.first?.pinyin == ["xíng rén"])
+    }
+
+    @Test func randomEntriesAreReproducibleFromTheirSeed() throws {
+        let (home, dictionary) = try Fixture.importedSample()
+        defer { home.remove() }
+        func draw(_ seed: UInt64, _ count: Int) throws -> [String] {
+            var generator = SeededGenerator(seed: seed)
+            return try dictionary.randomEntries(count: count, using: &generator).map(\.title)
+        }
+        let five = try draw(7, 5)
+        #expect(five.count == 5 && Set(five).count == 5)
+        #expect(try draw(7, 5) == five)
+        #expect(try draw(8, 5) != five)
+        #expect(Set(try draw(1, 100)).count == 40, "never more than the dictionary has, each once")
     }
 }

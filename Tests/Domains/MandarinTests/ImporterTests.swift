@@ -12,12 +12,15 @@ struct ImporterTests {
         defer { home.remove() }
         var phases: [ImportProgress] = []
         let importer = MOEImporter(databasePath: home.file("moe.sqlite")) { phases.append($0) }
+        let outside = ContinuousClock.now
         let summary = try importer.importFile(at: Fixture.samplePath)
+        let outsideSeconds = Self.seconds(ContinuousClock.now - outside)
         #expect(summary.entries == Fixture.sampleEntries)
         #expect(summary.heteronyms == Fixture.sampleHeteronyms)
         #expect(summary.definitions == Fixture.sampleDefinitions)
         #expect(summary.database == home.file("moe.sqlite"))
-        #expect(summary.seconds >= 0)
+        // The time reported is the import's own, in seconds: some, and no more than the call took.
+        #expect(summary.seconds > 0 && summary.seconds <= outsideSeconds)
         #expect(phases.suffix(2) == [.indexing, .finishing])
 
         let db = try Database(path: home.file("moe.sqlite"), mode: .readOnly)
@@ -28,6 +31,24 @@ struct ImporterTests {
         #expect(try db.scalar("SELECT value FROM meta WHERE key = 'entries'")?.textValue == "40")
         #expect(try db.scalar("SELECT value FROM meta WHERE key = 'source'")?.textValue == "dict-revised-sample.json")
         #expect(try db.scalar("PRAGMA integrity_check")?.textValue == "ok")
+    }
+
+    @Test func timesTheImportFromTheInstantTheCallerGives() throws {
+        // `vocab import moe` starts the clock before it maps the file; the summary counts from there.
+        let home = try TemporaryDirectory("moe-import")
+        defer { home.remove() }
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: Fixture.samplePath)))
+        let outside = ContinuousClock.now
+        let summary = try bytes.withUnsafeBufferPointer { buffer in
+            try MOEImporter(databasePath: home.file("moe.sqlite"))
+                .importJSON(buffer, source: "sample", started: outside - .seconds(5))
+        }
+        let outsideSeconds = Self.seconds(ContinuousClock.now - outside)
+        #expect(summary.seconds > 5 && summary.seconds <= 5 + outsideSeconds)
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
     @Test func createsTheIndexesTheQueriesUse() throws {
@@ -106,7 +127,7 @@ struct ImporterTests {
         let before = try MOEDictionary(path: path)
         try home.write("small.json", Fixture.document(
             #"{"title": "新", "heteronyms": [{"pinyin": "xīn", "bopomofo": "ㄒㄧㄣ", "definitions": [{"def": "剛出現的。", "type": "形"}]}]}"#))
-        let summary = try MOEImporter(databasePath: path).importFile(at: home.file("small.json"))
+        let summary = try MOEImporter(databasePath: path, force: true).importFile(at: home.file("small.json"))
         #expect(summary.entries == 1 && summary.heteronyms == 1 && summary.definitions == 1)
 
         #expect(try before.lookup("行").first?.readings.count == 4)
@@ -166,12 +187,73 @@ struct ImporterTests {
         }
     }
 
-    @Test func importsAnEmptyArray() throws {
+    @Test func refusesAnEmptyArrayUnlessForced() throws {
         let home = try TemporaryDirectory("moe-import")
         defer { home.remove() }
+        let path = home.file("moe.sqlite")
         try home.write("empty.json", " [ ] \n")
-        let summary = try MOEImporter(databasePath: home.file("moe.sqlite")).importFile(at: home.file("empty.json"))
+        // Not even a first import: an empty dictionary is never what was meant.
+        #expect(throws: MOEError.noEntries(file: home.file("empty.json"))) {
+            try MOEImporter(databasePath: path).importFile(at: home.file("empty.json"))
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: home.path) == ["empty.json"])
+        _ = try MOEImporter(databasePath: path).importFile(at: Fixture.samplePath)
+        #expect(throws: MOEError.noEntries(file: home.file("empty.json"))) {
+            try MOEImporter(databasePath: path).importFile(at: home.file("empty.json"))
+        }
+        #expect(try MOEDictionary(path: path).lookup("行").first?.readings.count == 4)
+        let summary = try MOEImporter(databasePath: path, force: true).importFile(at: home.file("empty.json"))
         #expect(summary.entries == 0 && summary.heteronyms == 0 && summary.definitions == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: home.path).sorted() == ["empty.json", "moe.sqlite"])
+    }
+
+    @Test func refusesToCutTheDictionaryToLessThanHalfUnlessForced() throws {
+        let home = try TemporaryDirectory("moe-import")
+        defer { home.remove() }
+        let path = home.file("moe.sqlite")
+        _ = try MOEImporter(databasePath: path).importFile(at: Fixture.samplePath)
+        let entries = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: Fixture.samplePath))) as? [Any])
+        func write(_ name: String, first count: Int) throws -> String {
+            try JSONSerialization.data(withJSONObject: Array(entries.prefix(count))).write(to: URL(fileURLWithPath: home.file(name)))
+            return home.file(name)
+        }
+        let nineteen = try write("19.json", first: 19)
+        #expect(throws: MOEError.wouldShrink(file: nineteen, entries: 19, previous: 40)) {
+            try MOEImporter(databasePath: path).importFile(at: nineteen)
+        }
+        #expect(try MOEDictionary(path: path).lookup("行").first?.readings.count == 4, "the previous import is kept")
+        // Exactly half is allowed; the check compares with the dictionary in place, now 20.
+        #expect(try MOEImporter(databasePath: path).importFile(at: try write("20.json", first: 20)).entries == 20)
+        #expect(try MOEImporter(databasePath: path).importFile(at: try write("10.json", first: 10)).entries == 10)
+        #expect(try MOEImporter(databasePath: path, force: true).importFile(at: try write("1.json", first: 1)).entries == 1)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: home.path).filter { $0.hasPrefix("moe") } == ["moe.sqlite"])
+    }
+
+    @Test func theSizeRuleInFull() throws {
+        #expect(throws: MOEError.noEntries(file: "f")) { try MOEImporter.checkSize(entries: 0, previous: nil, source: "f", force: false) }
+        #expect(throws: MOEError.wouldShrink(file: "f", entries: 81_543, previous: 163_087)) {
+            try MOEImporter.checkSize(entries: 81_543, previous: 163_087, source: "f", force: false)
+        }
+        try MOEImporter.checkSize(entries: 81_544, previous: 163_087, source: "f", force: false)
+        try MOEImporter.checkSize(entries: 1, previous: nil, source: "f", force: false)
+        try MOEImporter.checkSize(entries: 0, previous: 163_087, source: "f", force: true)
+    }
+
+    @Test func removesTheTemporariesOfKilledImportsButNotOfRunningOnes() throws {
+        let home = try TemporaryDirectory("moe-import")
+        defer { home.remove() }
+        let finished = Process()
+        finished.executableURL = URL(fileURLWithPath: "/bin/true")
+        try finished.run()
+        finished.waitUntilExit()
+        let dead = finished.processIdentifier
+        let stale = ["moe.sqlite.importing-\(dead)-1a2b3c4d", "moe.sqlite.importing-\(dead)-1a2b3c4d-journal"]
+        // This test's own process is running: an import in progress elsewhere looks like this.
+        let running = ["moe.sqlite.importing-\(getpid())-5e6f7a8b"]
+        let unrelated = ["moe.sqlite.backup", "moe.sqlite.importing-notapid-1"]
+        for name in stale + running + unrelated { try home.write(name, "partial") }
+        _ = try MOEImporter(databasePath: home.file("moe.sqlite")).importFile(at: Fixture.samplePath)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: home.path).sorted() == (["moe.sqlite"] + running + unrelated).sorted())
     }
 
     @Test func readsFromAPipe() throws {
@@ -190,5 +272,89 @@ struct ImporterTests {
         writer.start()
         let summary = try MOEImporter(databasePath: home.file("moe.sqlite")).importFile(at: fifo)
         #expect(summary.entries == 1 && summary.definitions == 1)
+    }
+
+    /// Thousands of entries: many batches through the queue between the two threads, several
+    /// megabytes of mapped input given back as the import moves on, entries whose title comes
+    /// before their readings (so it is held while later input is released), escapes and lists.
+    @Test func importsADocumentOfManyBatchesExactly() throws {
+        let home = try TemporaryDirectory("moe-import")
+        defer { home.remove() }
+        let count = 12_000
+        var entries: [String] = []
+        for i in 1...count {
+            let title = "詞\(i)"
+            let heteronyms = (0..<(i % 3)).map { h in
+                let definitions = (0...(h + i % 2)).map { d in
+                    #"{"def": "第\#(i)條第\#(h)音第\#(d)義，\"引\"。", "example": ["如：「\#(i)」。"], "synonyms": "甲\#(d),乙\#(d)"}"#
+                }
+                return #"{"bopomofo": "ㄒㄧㄥˊ", "definitions": [\#(definitions.joined(separator: ", "))], "pinyin": "xíng\#(h)"}"#
+            }
+            let padding = String(repeating: "。", count: 100)
+            entries.append(i % 2 == 0
+                ? #"{"title": "\#(title)", "note": "\#(padding)", "heteronyms": [\#(heteronyms.joined(separator: ", "))]}"#
+                : #"{"heteronyms": [\#(heteronyms.joined(separator: ", "))], "note": "\#(padding)", "title": "\#(title)"}"#)
+        }
+        try home.write("many.json", "[" + entries.joined(separator: ",\n") + "]")
+        var read: [Int] = []
+        let summary = try MOEImporter(databasePath: home.file("moe.sqlite")) { phase in
+            if case .reading(_, let entries) = phase { read.append(entries) }
+        }.importFile(at: home.file("many.json"))
+        // Progress comes from the inserting thread, once per batch of entries, up to the last.
+        #expect(read.count > 5 && read == read.sorted() && read.last == count)
+        let heteronyms = (1...count).reduce(0) { $0 + $1 % 3 }
+        let definitions = (1...count).reduce(0) { sum, i in sum + (0..<(i % 3)).reduce(0) { $0 + $1 + i % 2 + 1 } }
+        #expect(summary.entries == count && summary.heteronyms == heteronyms && summary.definitions == definitions)
+
+        let db = try Database(path: home.file("moe.sqlite"), mode: .readOnly)
+        // Ids follow document order in every table, and each row has its own values.
+        #expect(try db.scalar("SELECT count(*) FROM entry WHERE title != '詞' || id")?.intValue == 0)
+        #expect(try db.scalar("SELECT max(id) FROM definition")?.intValue == Int64(definitions))
+        let mismatched = try db.scalar("""
+            SELECT count(*) FROM definition d JOIN heteronym h ON h.id = d.heteronym_id JOIN entry e ON e.id = h.entry_id
+            WHERE d.def != '第' || e.id || '條第' || substr(h.pinyin, 5) || '音第' || (d.id - (SELECT min(id) FROM definition WHERE heteronym_id = h.id)) || '義，"引"。'
+               OR d.example != '["如：「' || e.id || '」。"]'
+               OR d.synonyms != '["甲' || (d.id - (SELECT min(id) FROM definition WHERE heteronym_id = h.id)) || '","乙' || (d.id - (SELECT min(id) FROM definition WHERE heteronym_id = h.id)) || '"]'
+            """)
+        #expect(mismatched?.intValue == 0)
+        #expect(try db.scalar("SELECT count(*) FROM heteronym WHERE pinyin_key != 'xing' OR bopomofo_key != 'ㄒㄧㄥ'")?.intValue == 0)
+        #expect(try db.scalar("PRAGMA integrity_check")?.textValue == "ok")
+    }
+
+    @Test func anErrorAfterManyBatchesStopsBothThreadsAndLeavesNothing() throws {
+        let home = try TemporaryDirectory("moe-import")
+        defer { home.remove() }
+        let good = #"{"heteronyms": [{"definitions": [{"def": "好。"}], "pinyin": "hǎo"}], "title": "好"}"#
+        try home.write("late.json", "[" + Array(repeating: good, count: 20_000).joined(separator: ",\n") + ",\n" + #"{"title": 7}"# + "]")
+        #expect(throws: MOEError.unexpectedShape(file: home.file("late.json"), message: "'title' must be a string, found a number",
+                                                 position: SourcePosition(line: 20_001, column: 11, offset: 20_000 * (good.utf8.count + 2) + 11))) {
+            try MOEImporter(databasePath: home.file("moe.sqlite")).importFile(at: home.file("late.json"))
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: home.path) == ["late.json"])
+    }
+
+    @Test func theQueueStopsAWaitingParserWhenTheInserterGivesUp() throws {
+        let queue = BatchQueue(capacity: 2)
+        for _ in 0..<2 { try queue.send(RowBatch(table: .entry, rows: 1)) }
+        // A third batch has to wait for room; cancelling wakes the parser with an error.
+        let parser = try #require(JoinableThread.start {
+            do {
+                try queue.send(RowBatch(table: .entry, rows: 1))
+                queue.finish(.finished(entries: 0, heteronyms: 0, definitions: 0))
+            } catch {
+                queue.finish(.failed(error))
+            }
+        })
+        queue.cancel()
+        parser.join()
+        var messages: [String] = []
+        for _ in 0..<3 {
+            switch queue.receive() {
+            case .batch: messages.append("batch")
+            case .finished: messages.append("finished")
+            case .failed(let error): messages.append(error is LoadCancelled ? "cancelled" : "\(error)")
+            }
+        }
+        #expect(messages == ["batch", "batch", "cancelled"])
     }
 }

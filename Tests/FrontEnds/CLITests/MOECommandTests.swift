@@ -71,6 +71,41 @@ struct MOECommandTests {
         #expect(try vocab.run("lookup", "行").status == 0, "the previous import still answers")
     }
 
+    @Test func anEmptyFileIsRefusedUnlessForced() throws {
+        let vocab = try MOERunner.imported()
+        defer { vocab.home.remove() }
+        try vocab.home.write("empty.json", "[]")
+        let before = try Data(contentsOf: URL(fileURLWithPath: vocab.home.file("moe.sqlite")))
+        let result = try vocab.run("import", "moe", vocab.home.file("empty.json"))
+        #expect(result.status == 65)
+        #expect(result.stderr == "vocab: \(vocab.home.file("empty.json")) holds no entries; importing it would leave an empty dictionary. "
+                + "Nothing was imported. Add --force to import it anyway.\n", "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: vocab.home.file("moe.sqlite"))) == before)
+        #expect(vocab.files == ["empty.json", "moe.sqlite"])
+
+        let forced = try vocab.run("import", "moe", vocab.home.file("empty.json"), "--force")
+        #expect(forced.status == 0, "\(forced.stderr)")
+        #expect(forced.stdout.hasPrefix("Imported 0 entries, 0 readings and 0 definitions"))
+        #expect(try vocab.run("lookup", "行").status == 1)
+    }
+
+    @Test func aFileWithLessThanHalfTheEntriesIsRefusedUnlessForced() throws {
+        let vocab = try MOERunner.imported()
+        defer { vocab.home.remove() }
+        let entries = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: MOERunner.sample))) as? [Any])
+        let small = vocab.home.file("small.json")
+        try JSONSerialization.data(withJSONObject: Array(entries.suffix(10))).write(to: URL(fileURLWithPath: small))
+        let result = try vocab.run("import", "moe", small, "--json")
+        #expect(result.status == 65)
+        #expect(result.stderr.contains("holds 10 entries, fewer than half of the 40 in the current dictionary. Nothing was imported. Add --force"), "\(result.stderr)")
+        #expect(try vocab.run("lookup", "行").status == 0, "the previous import still answers")
+
+        let forced = try #require(try vocab.json("import", "moe", small, "--force") as? [String: Any])
+        #expect(forced["entries"] as? Int == 10)
+        #expect(try vocab.run("lookup", "行").status == 1)
+    }
+
     @Test func aWrongShapeFailsWithItsPosition() throws {
         let vocab = try MOERunner()
         defer { vocab.home.remove() }
@@ -178,7 +213,7 @@ struct MOECommandTests {
         let list = try #require(try vocab.json("strokes", "6", "--limit", "2") as? [String: Any])
         #expect(list["total"] as? Int == 6)
         #expect((list["characters"] as? [[String: Any]])?.compactMap { $0["title"] as? String } == ["休", "好"])
-        #expect(try vocab.run("strokes", "6", "--limit", "2").stdout.contains("… 4 more: use --limit 6"))
+        #expect(try vocab.run("strokes", "6", "--limit", "2").stdout.hasSuffix("… 4 more: use --offset 2\n"))
     }
 
     @Test func strokesRefusesCountsThatAreNotPositiveWholeNumbers() throws {
@@ -250,18 +285,19 @@ struct MOECommandTests {
         let result = try vocab.run("search", "--pinyin", "xing")
         #expect(result.status == 0)
         for reading in ["xíng", "xìng", "xǐng", "xīng"] { #expect(result.stdout.contains(reading), "\(reading)") }
-        #expect(result.stdout.split(separator: "\n").first?.hasPrefix("行") == true, "simplest whole reading first")
-        let matches = try #require(try vocab.json("search", "--pinyin", "xíng", "--limit", "5") as? [[String: Any]])
+        #expect(result.stdout.split(separator: "\n").dropFirst().first?.hasPrefix("行") == true, "simplest whole reading first, after the heading")
+        let page = try #require(try vocab.json("search", "--pinyin", "xíng", "--limit", "5") as? [String: Any])
+        let matches = try #require(page["readings"] as? [[String: Any]])
         #expect(matches.count == 5)
         #expect(matches.allSatisfy { $0["exact"] as? Bool == true })
-        let umlaut = try #require(try vocab.json("search", "--pinyin", "lv") as? [[String: Any]])
-        #expect(umlaut.compactMap { $0["title"] as? String } == ["綠"])
+        let umlaut = try #require(try vocab.json("search", "--pinyin", "lv") as? [String: Any])
+        #expect((umlaut["readings"] as? [[String: Any]])?.compactMap { $0["title"] as? String } == ["綠"])
     }
 
     @Test func searchByBopomofoIgnoresTones() throws {
         let vocab = try MOERunner.imported()
         defer { vocab.home.remove() }
-        let matches = try #require(try vocab.json("search", "--bopomofo", "ㄒㄧㄥˊ") as? [[String: Any]])
+        let matches = try #require((try vocab.json("search", "--bopomofo", "ㄒㄧㄥˊ") as? [String: Any])?["readings"] as? [[String: Any]])
         #expect(matches.contains { $0["title"] as? String == "醒" })
         #expect(matches.contains { $0["bopomofo"] as? String == "ㄒㄧㄥˊ　ㄖㄣˊ" })
         #expect(matches.count <= 30)
@@ -276,9 +312,144 @@ struct MOECommandTests {
             #expect(result.stderr.contains("Give exactly one of TEXT, --pinyin or --bopomofo."), "\(args)")
         }
         let letters = try vocab.run("search", "--pinyin", "123")
-        #expect(letters.status == 64 && letters.stderr.contains("--pinyin needs pinyin letters"))
+        #expect(letters.status == 64 && letters.stderr.contains("pinyin needs pinyin letters"))
         let zhuyin = try vocab.run("search", "--bopomofo", "xing")
-        #expect(zhuyin.status == 64 && zhuyin.stderr.contains("--bopomofo needs zhuyin letters"))
+        #expect(zhuyin.status == 64 && zhuyin.stderr.contains("bopomofo needs zhuyin letters"))
+        for args in [["search", "cat", "--offset", "3"], ["search", "cat", "--tones"]] {
+            let result = try vocab.run(args)
+            #expect(result.status == 64 && result.stderr.contains("--offset and --tones go with --pinyin or --bopomofo."), "\(args)")
+        }
+        #expect(try vocab.run("search", "--pinyin", "xing", "--offset", "-1").status == 64)
+        #expect(try vocab.run("search", "--pinyin", "xing", "--limit", "1001").status == 64)
+    }
+
+    // MARK: entries as learners read them (issue 16)
+
+    @Test func lookupShowsWhatTheSourceMeansNotItsMarkup() throws {
+        let vocab = try MOERunner()
+        defer { vocab.home.remove() }
+        let fixture = Repository.root + "/Tests/Domains/MandarinTests/Fixtures/dict-revised-issue16.json"
+        #expect(try vocab.run("import", "moe", fixture).status == 0)
+        let late = try vocab.run("lookup", "晚生")
+        #expect(late.status == 0 && late.stdout.hasPrefix("晚生\n\nwǎn shēng"), "no 'radical , 0 strokes': \(late.stdout)")
+        let sure = try vocab.run("lookup", "一定").stdout
+        #expect(sure.components(separatedBy: "antonyms: 不定\n").count == 3, "不定 on senses 1 and 2 only: \(sure)")
+        #expect(sure.contains("3. 必然。") && sure.contains("antonyms: 未必") && sure.contains("antonyms: 大概"))
+        #expect(!sure.contains("3.未必"))
+        let glyph = try vocab.run("lookup", "{[98ab]}佬族")
+        #expect(glyph.stdout.hasPrefix("〓佬族\n") && !glyph.stdout.contains("{["), "\(glyph.stdout)")
+        let json = try #require(try vocab.json("lookup", "{[98ab]}佬族") as? [String: Any])
+        #expect(json["title"] as? String == "{[98ab]}佬族", "JSON keeps the code")
+        let entry = try #require((json["entries"] as? [[String: Any]])?.first)
+        let lateJSON = try #require(((try vocab.json("lookup", "晚生") as? [String: Any])?["entries"] as? [[String: Any]])?.first)
+        #expect(lateJSON["radical"] == nil && lateJSON["strokeCount"] == nil, "absent, not empty or 0")
+        #expect(entry["title"] as? String == "{[98ab]}佬族")
+    }
+
+    @Test func compoundsAndRandomEntries() throws {
+        let vocab = try MOERunner.imported()
+        defer { vocab.home.remove() }
+        let page = try vocab.run("lookup", "行", "--compounds", "--limit", "4")
+        #expect(page.status == 0)
+        let lines = page.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first == "10 words contain 行, those that start with it first:")
+        #expect(lines.dropFirst().first?.hasPrefix("  行人") == true && lines.last == "… 6 more: use --offset 4", "\(page.stdout)")
+        let json = try #require(try vocab.json("lookup", "行", "--compounds", "--offset", "8") as? [String: Any])
+        #expect(json["total"] as? Int == 10 && json["offset"] as? Int == 8)
+        #expect((json["entries"] as? [[String: Any]])?.compactMap { $0["title"] as? String } == ["行將就木", "行政院農業委員會"])
+        #expect(try vocab.run("lookup", "行政院農業委員會", "--compounds").stdout == "No words contain 行政院農業委員會.\n")
+
+        let drawn = try #require(try vocab.json("random", "--source", "moe", "--seed", "7", "--count", "3") as? [String: Any])
+        #expect(drawn["seed"] as? UInt64 == 7 && drawn["source"] as? String == "moe")
+        let titles = (drawn["entries"] as? [[String: Any]])?.compactMap { $0["title"] as? String }
+        #expect(titles?.count == 3)
+        let again = try #require(try vocab.json("random", "--source", "moe", "--seed", "7", "--count", "3") as? [String: Any])
+        #expect((again["entries"] as? [[String: Any]])?.compactMap { $0["title"] as? String } == titles)
+        let text = try vocab.run("random", "--source", "moe", "--count", "2")
+        #expect(text.status == 0 && text.stdout.contains("'vocab random --source moe --seed "), "\(text.stdout)")
+        #expect(try vocab.run("random", "--source", "mars").status == 64)
+    }
+
+    @Test func aMissInOneSourcePointsToTheOther() async throws {
+        let vocab = try EditableCatalog()
+        defer { vocab.dir.remove() }
+        #expect(try await vocab.run("import", "moe", MOERunner.sample).status == 0)
+        let show = try await vocab.run("show", "行")
+        #expect(show.status == 1)
+        #expect(show.stderr.hasSuffix("'行' is in the Mandarin dictionary: try 'vocab lookup 行'.\n"), "\(show.stderr)")
+        let lookup = try await vocab.run("lookup", "cat")
+        #expect(lookup.status == 1)
+        #expect(lookup.stderr.hasPrefix("vocab: 'cat' is not in the dictionary.") && lookup.stderr.hasSuffix("'cat' is in the catalog: try 'vocab show cat'.\n"),
+                "\(lookup.stderr)")
+        // A miss everywhere stays a plain miss.
+        let nowhere = try await vocab.run("show", "行行行")
+        #expect(nowhere.status == 1 && !nowhere.stderr.contains("try 'vocab lookup"), "\(nowhere.stderr)")
+        #expect(try await vocab.run("lookup", "zzqx").stderr.contains("vocab show") == false)
+    }
+
+    @Test func readingsAreColouredByToneOnlyWhenWantedAndShownInTheChosenStyle() throws {
+        let vocab = try MOERunner.imported()
+        defer { vocab.home.remove() }
+        func run(_ args: [String], _ environment: [String: String]) throws -> ProcessResult {
+            try runProcess(Repository.vocabExecutable, args, environment: ["VOCAB_HOME": vocab.home.path].merging(environment) { $1 })
+        }
+        let plain = try run(["lookup", "行家"], [:])
+        #expect(!plain.stdout.contains("\u{1B}["), "a pipe gets no colour")
+        let forced = try run(["lookup", "行家"], ["CLICOLOR_FORCE": "1", "NO_COLOR": ""])
+        // háng is second tone (green), jia neutral (grey); ㄏㄤˊ second, ˙ㄐㄧㄚ neutral.
+        #expect(forced.stdout.contains("\u{1B}[32mháng\u{1B}[0m \u{1B}[90mjia\u{1B}[0m"), "\(forced.stdout)")
+        #expect(forced.stdout.contains("\u{1B}[32mㄏㄤˊ\u{1B}[0m\u{3000}\u{1B}[90m˙ㄐㄧㄚ\u{1B}[0m"), "\(forced.stdout)")
+        let xing = try run(["search", "--pinyin", "xing", "--limit", "40"], ["CLICOLOR_FORCE": "1", "NO_COLOR": ""]).stdout
+        for (tone, syllable) in [("31", "xīng"), ("32", "xíng"), ("34", "xǐng"), ("35", "xìng")] {
+            #expect(xing.contains("\u{1B}[\(tone)m\(syllable)\u{1B}[0m"), "\(syllable)")
+        }
+        #expect(!(try run(["lookup", "行家"], ["CLICOLOR_FORCE": "1", "NO_COLOR": "1"]).stdout.contains("\u{1B}[")), "NO_COLOR wins")
+
+        let bopomofo = try vocab.run("lookup", "行家", "--reading-style", "bopomofo").stdout
+        #expect(bopomofo.contains("\nㄏㄤˊ　˙ㄐㄧㄚ\n") && !bopomofo.contains("háng"), "\(bopomofo)")
+        let pinyin = try vocab.run("search", "--pinyin", "xing ren", "--reading-style", "pinyin").stdout
+        #expect(pinyin.contains("xíng rén") && !pinyin.contains("ㄒ"), "\(pinyin)")
+        #expect(try vocab.run("lookup", "行", "--reading-style", "ipa").status == 64)
+    }
+
+    // MARK: paging and tones (issue 16)
+
+    @Test func readingSearchesPageLikeWords() throws {
+        let vocab = try MOERunner.imported()
+        defer { vocab.home.remove() }
+        let first = try vocab.run("search", "--pinyin", "xing", "--limit", "5")
+        #expect(first.status == 0)
+        let lines = first.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first == "19 readings match 'xing':")
+        #expect(lines.count == 7 && lines.last == "… 14 more: use --offset 5", "\(first.stdout)")
+        let last = try vocab.run("search", "--pinyin", "xing", "--limit", "5", "--offset", "15")
+        #expect(last.stdout.split(separator: "\n").count == 5, "four readings and the heading, no more line: \(last.stdout)")
+        #expect(!last.stdout.contains("more: use"))
+        let past = try vocab.run("search", "--pinyin", "xing", "--offset", "40")
+        #expect(past.status == 0 && past.stdout == "No readings past 40: 19 readings match 'xing'.\n")
+
+        let page = try #require(try vocab.json("search", "--bopomofo", "ㄒㄧㄥ", "--limit", "3", "--offset", "3") as? [String: Any])
+        #expect(page["total"] as? Int == 19 && page["offset"] as? Int == 3 && page["limit"] as? Int == 3)
+        #expect(page["bopomofo"] as? String == "ㄒㄧㄥ" && page["pinyin"] == nil && page["tones"] as? String == "ignore")
+        #expect((page["readings"] as? [Any])?.count == 3)
+
+        let radical = try vocab.run("radical", "水", "--limit", "4", "--offset", "4")
+        #expect(radical.stdout.hasSuffix("… 2 more: use --offset 8\n"), "\(radical.stdout)")
+        let strokes = try #require(try vocab.json("strokes", "6", "--limit", "4", "--offset", "4") as? [String: Any])
+        #expect(strokes["offset"] as? Int == 4 && strokes["total"] as? Int == 6)
+        #expect((strokes["characters"] as? [[String: Any]])?.compactMap { $0["title"] as? String } == ["池", "行"])
+    }
+
+    @Test func tonesNarrowAReadingSearchWithTones() throws {
+        let vocab = try MOERunner.imported()
+        defer { vocab.home.remove() }
+        let any = try #require(try vocab.json("search", "--pinyin", "xing2") as? [String: Any])
+        #expect(any["total"] as? Int == 19)
+        let exact = try #require(try vocab.json("search", "--pinyin", "xing2", "--tones") as? [String: Any])
+        #expect(exact["total"] as? Int == 11 && exact["tones"] as? String == "exact")
+        #expect((exact["readings"] as? [[String: Any]])?.allSatisfy { ($0["pinyin"] as? String)?.hasPrefix("xíng") == true } == true)
+        let text = try vocab.run("search", "--bopomofo", "ㄒㄧㄥ", "--tones")
+        #expect(text.stdout.hasPrefix("3 readings match 'ㄒㄧㄥ', tones as given:"), "\(text.stdout)")
     }
 
     // MARK: help
@@ -289,7 +460,7 @@ struct MOECommandTests {
         (["lookup", "--help"], "vocab lookup 行"),
         (["strokes", "--help"], "vocab strokes 9 --radical 行"),
         (["radical", "--help"], "vocab radical 氵 --limit 50"),
-        (["search", "--help"], "vocab search --pinyin xing"),
+        (["search", "--help"], "vocab search --pinyin xing2 --tones"),
     ])
     func helpTeachesWithExamples(_ args: [String], _ example: String) throws {
         let vocab = try MOERunner()

@@ -152,13 +152,14 @@ struct ReliabilityTests {
         }
         try? FileManager.default.removeItem(atPath: moe + "-wal")
         try FileManager.default.moveItem(atPath: moe + ".saved-wal", toPath: moe + "-wal")
-        // A different dictionary this time (the last 10 entries), so old pages cannot pass for new ones.
+        // A different dictionary this time (the last 20 entries, as few as an import accepts
+        // without --force), so old pages cannot pass for new ones.
         let entries = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: sample))) as? [[String: Any]])
         let smaller = vocab.dir.file("smaller.json")
-        try JSONSerialization.data(withJSONObject: Array(entries.suffix(10))).write(to: URL(fileURLWithPath: smaller))
+        try JSONSerialization.data(withJSONObject: Array(entries.suffix(20))).write(to: URL(fileURLWithPath: smaller))
         let reimport = try await vocab.run("import", "moe", smaller)
         #expect(reimport.status == 0, "\(reimport.stderr)")
-        #expect(reimport.stdout.hasPrefix("Imported 10 entries"), "\(reimport.stdout)")
+        #expect(reimport.stdout.hasPrefix("Imported 20 entries"), "\(reimport.stdout)")
         #expect(try integrity(of: moe) == "ok")
         #expect(!fileExists(moe + "-wal"))
         let title = try #require(entries.last?["title"] as? String)
@@ -235,6 +236,22 @@ struct ReliabilityTests {
         let running = ["catalog.sqlite.building-\(live.pid)-5e6f"]
         for name in stale + running { try Data("partial".utf8).write(to: URL(fileURLWithPath: vocab.home + "/" + name)) }
         #expect(try await vocab.run("index").status == 0)
+        let left = contents(of: vocab.home)
+        for name in stale { #expect(!left.contains(name), "\(name) should be gone: \(left)") }
+        for name in running { #expect(left.contains(name), "\(name) belongs to a running process") }
+    }
+
+    @Test func leftoversOfAKilledImportAreRemovedAndALiveProcessIsLeftAlone() async throws {
+        let vocab = try EditableCatalog()
+        defer { vocab.dir.remove() }
+        let sample = Repository.root + "/Tests/Domains/MandarinTests/Fixtures/dict-revised-sample.json"
+        let dead = try deadProcessID()
+        let live = try liveProcess()
+        defer { live.stop() }
+        let stale = ["moe.sqlite.importing-\(dead)-1a2b3c4d", "moe.sqlite.importing-\(dead)-1a2b3c4d-journal"]
+        let running = ["moe.sqlite.importing-\(live.pid)-5e6f7a8b"]
+        for name in stale + running { try Data("partial".utf8).write(to: URL(fileURLWithPath: vocab.home + "/" + name)) }
+        #expect(try await vocab.run("import", "moe", sample).status == 0)
         let left = contents(of: vocab.home)
         for name in stale { #expect(!left.contains(name), "\(name) should be gone: \(left)") }
         for name in running { #expect(left.contains(name), "\(name) belongs to a running process") }

@@ -53,4 +53,69 @@ struct MOEAPITests {
             #expect(try await s.get("/v1/moe/strokes/6?radical=x").status == 400)
         }
     }
+
+    @Test("reading search, strokes and radical are paged like words; tones=exact narrows by the tones typed")
+    func pagedListingsAndTones() async throws {
+        try await withServer(moe: true) { s in
+            let first = try await s.get("/v1/moe/search?pinyin=xing&limit=5")
+            #expect(first.status == 200)
+            let page = try first.object()
+            #expect(page["total"] as? Int == 19 && page["offset"] as? Int == 0 && page["limit"] as? Int == 5)
+            #expect(page["pinyin"] as? String == "xing" && page["tones"] as? String == "ignore")
+            var titles: [String] = []
+            for offset in stride(from: 0, to: 20, by: 5) {
+                let r = try await s.get("/v1/moe/search?pinyin=xing&limit=5&offset=\(offset)").object()
+                titles += (r["readings"] as? [[String: Any]])?.compactMap { $0["title"] as? String } ?? []
+            }
+            let all = try await s.get("/v1/moe/search?pinyin=xing&limit=100").object()
+            #expect(titles == (all["readings"] as? [[String: Any]])?.compactMap { $0["title"] as? String })
+
+            let exact = try await s.get("/v1/moe/search?bopomofo=%E3%84%92%E3%84%A7%E3%84%A5%CB%8A&tones=exact").object()   // ㄒㄧㄥˊ
+            #expect(exact["total"] as? Int == 11 && exact["tones"] as? String == "exact")
+            #expect(try await s.get("/v1/moe/search?pinyin=xing2").object()["total"] as? Int == 19)
+
+            let strokes = try await s.get("/v1/moe/strokes/6?limit=4&offset=4").object()
+            #expect(strokes["offset"] as? Int == 4 && (strokes["characters"] as? [Any])?.count == 2)
+            let water = try await s.get("/v1/moe/radical/%E6%B0%B5?limit=3&offset=9").object()   // 氵
+            #expect(water["total"] as? Int == 10 && (water["characters"] as? [[String: Any]])?.first?["title"] as? String == "海")
+            let none = try await s.get("/v1/moe/radical/%E9%BE%9C")   // 龜
+            #expect(none.status == 404)
+            #expect(try none.error()["code"] as? String == "unknown_radical")
+
+            for bad in ["/v1/moe/search", "/v1/moe/search?pinyin=xing&bopomofo=%E3%84%92", "/v1/moe/search?pinyin=123",
+                        "/v1/moe/search?pinyin=xing&tones=some", "/v1/moe/search?pinyin=xing&offset=-1",
+                        "/v1/moe/search?pinyin=xing&limit=1001", "/v1/moe/radical/ab"] {
+                #expect(try await s.get(bad).status == 400, "\(bad)")
+            }
+        }
+    }
+
+    @Test("random entries: the same seed gives the same entries; a fresh seed is reported")
+    func randomEntries() async throws {
+        try await withServer(moe: true) { s in
+            let first = try await s.get("/v1/moe/random?seed=7&count=3").object()
+            let titles = (first["entries"] as? [[String: Any]])?.compactMap { $0["title"] as? String }
+            #expect(titles?.count == 3 && first["seed"] as? UInt64 == 7 && first["source"] as? String == "moe")
+            let again = try await s.get("/v1/moe/random?count=3&seed=7").object()
+            #expect((again["entries"] as? [[String: Any]])?.compactMap { $0["title"] as? String } == titles)
+            let fresh = try await s.get("/v1/moe/random?count=2").object()
+            let seed = try #require(fresh["seed"] as? UInt64)
+            let repeated = try await s.get("/v1/moe/random?count=2&seed=\(seed)").object()
+            #expect((repeated["entries"] as? [[String: Any]])?.compactMap { $0["title"] as? String }
+                    == (fresh["entries"] as? [[String: Any]])?.compactMap { $0["title"] as? String })
+            for bad in ["/v1/moe/random?seed=-1", "/v1/moe/random?seed=x", "/v1/moe/random?count=0", "/v1/moe/random?count=501"] {
+                #expect(try await s.get(bad).status == 400, "\(bad)")
+            }
+        }
+    }
+
+    @Test("compounds of a title, paged like every listing")
+    func compounds() async throws {
+        try await withServer(moe: true) { s in
+            let page = try await s.get("/v1/moe/%E8%A1%8C/compounds?limit=4&offset=8").object()   // 行
+            #expect(page["title"] as? String == "行" && page["total"] as? Int == 10 && page["offset"] as? Int == 8)
+            #expect((page["entries"] as? [[String: Any]])?.compactMap { $0["title"] as? String } == ["行將就木", "行政院農業委員會"])
+            #expect(try await s.get("/v1/moe/%E8%A1%8C/compounds?limit=0").status == 400)
+        }
+    }
 }

@@ -133,6 +133,17 @@ struct OpenAPITests {
                 ("/v1/moe/{title}/audio", "/v1/moe/%E8%A1%8C%E8%A1%8C%E8%A1%8C/audio"),
                 ("/v1/moe/strokes/{n}", "/v1/moe/strokes/9"),
                 ("/v1/moe/strokes/{n}", "/v1/moe/strokes/0"),
+                ("/v1/moe/strokes/{n}", "/v1/moe/strokes/6?limit=2&offset=2"),
+                ("/v1/moe/radical/{radical}", "/v1/moe/radical/%E6%B0%B4?limit=2&offset=1"),
+                ("/v1/moe/radical/{radical}", "/v1/moe/radical/%E9%BE%9C"),
+                ("/v1/moe/radical/{radical}", "/v1/moe/radical/ab"),
+                ("/v1/moe/search", "/v1/moe/search?pinyin=xing2&tones=exact&limit=3&offset=1"),
+                ("/v1/moe/search", "/v1/moe/search?bopomofo=%E3%84%92%E3%84%A7%E3%84%A5"),
+                ("/v1/moe/search", "/v1/moe/search?pinyin=xing&tones=maybe"),
+                ("/v1/moe/random", "/v1/moe/random?seed=7&count=2"),
+                ("/v1/moe/random", "/v1/moe/random?seed=x"),
+                ("/v1/moe/{title}/compounds", "/v1/moe/%E8%A1%8C/compounds?limit=2"),
+                ("/v1/moe/{title}/compounds", "/v1/moe/%E8%A1%8C/compounds?offset=-1"),
             ]
             var seen: Set<String> = []
             for (path, target) in requests {
