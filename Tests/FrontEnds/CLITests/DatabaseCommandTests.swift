@@ -66,6 +66,26 @@ struct DatabaseCommandTests {
         #expect(try sql("SELECT count(*) FROM learners WHERE name = 'anna'") == "1")
     }
 
+    @Test("users add, list, token and revoke with --database act on the database's learners, not user.sqlite's")
+    func usersOnTheDatabase() throws {
+        let added = try runner.json("users", "add", "ben", "--database", url) as? [String: Any]
+        let token = try #require(added?["token"] as? String)
+        #expect(try sql("SELECT name FROM learners") == "ben")
+        // What is stored is the token's SHA-256, as the embedded store keeps it.
+        let digest = try runProcess("/usr/bin/sha256sum", [], input: token).stdout.split(separator: " ").first.map(String.init)
+        #expect(try sql("SELECT encode(hash, 'hex') FROM tokens") == digest)
+        let listed = try runner.json("users", "list", "--database", url) as? [[String: Any]]
+        #expect(listed?.map { $0["name"] as? String } == ["ben"])
+        // user.sqlite has only its local learner.
+        let local = try runner.json("users", "list") as? [[String: Any]]
+        #expect(local?.contains { $0["name"] as? String == "ben" } == false)
+        _ = try runner.json("users", "token", "ben", "--database", url)
+        #expect(try sql("SELECT count(*) FROM tokens WHERE revoked_at IS NULL") == "2")
+        let revoked = try runner.json("users", "revoke", "ben", "--database", url) as? [String: Any]
+        #expect(revoked?["revoked"] as? Int == 2)
+        #expect(try sql("SELECT count(*) FROM tokens WHERE revoked_at IS NULL") == "0")
+    }
+
     @Test("a URL that is not PostgreSQL's is bad usage; a server that does not answer is unavailable")
     func badURLs() throws {
         let bad = try runner.run("db", "migrate", "--database", "mysql://x@127.0.0.1/db")
