@@ -35,6 +35,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", "3.0.0"..<"5.0.0"),
         // Bearer authentication and the request context that carries the learner.
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
+        // The server engine for several instances of `vocab serve` (SQLite stays the embedded default).
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.0"),
     ],
     targets: [
         // MARK: Foundations
@@ -72,6 +74,13 @@ let package = Package(
         // MARK: Storage
         .target(name: "Store", dependencies: ["SQLiteDB"], path: "Sources/Storage/Store"),
         .target(name: "Cache", dependencies: ["SQLiteDB"], path: "Sources/Storage/Cache"),
+        // The document store on PostgreSQL (jsonb), its versioned schema, and the change channel.
+        .target(name: "PostgresStore", dependencies: [
+            "Store", "Offloading", .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
+            // Its ConnectionPoolError: the pool's "cannot connect" is an unavailable database too.
+            .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ], path: "Sources/Storage/PostgresStore"),
 
         // MARK: Domains
         // What every domain speaks of: accents, clip references, which entry of which source.
@@ -94,6 +103,11 @@ let package = Package(
             "FSRS", "SeededRandom", "Vocabulary", "SQLiteDB", "Store", .product(name: "Crypto", package: "swift-crypto"),
         ], path: "Sources/Domains/Learning/Learners"),
 
+        // The learner store on PostgreSQL, for several instances of `vocab serve` on one database.
+        .target(name: "PostgresLearners", dependencies: [
+            "Learners", "FSRS", "Vocabulary", "PostgresStore", .product(name: "PostgresNIO", package: "postgres-nio"),
+        ], path: "Sources/Domains/Learning/PostgresLearners"),
+
         // MARK: Application
         // The rules both front ends share (paths of the home folder, limits, input checks, failure
         // kinds, JSON shapes) and catalog opening: FoundationEssentials only, for the launcher.
@@ -103,7 +117,8 @@ let package = Package(
         .target(name: "App", dependencies: [
             "AppCore", "Catalog", "Cache", "Store", "Audio", "AudioFile", "ClipProcessing", "Speech", "HTTPFetch", "Mandarin",
             "Definitions", "Quiz", "SQLiteDB", "FileAccess", "Offloading", "Vocabulary", "Learners", "FSRS", "SeededRandom", "TextMatching",
-            "AnkiExport",
+            "AnkiExport", "PostgresStore", "PostgresLearners", .product(name: "PostgresNIO", package: "postgres-nio"),
+            .product(name: "Logging", package: "swift-log"),
             // Password hashes of learners who sign in to the web app.
             .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
         ], path: "Sources/Application/App"),
@@ -132,7 +147,7 @@ let package = Package(
         ], path: "Sources/FrontEnds/WebApp", resources: [.copy("Web")]),
         // The JSON API of `vocab serve`: one route collection per area, errors from App's classifier.
         .target(name: "HTTPAPI", dependencies: [
-            "App", "AppCore", "HTTPTransport", "WebApp", "Catalog", "Mandarin", "AudioFile", "Audio", "Offloading", "Learners", "FSRS",
+            "App", "AppCore", "HTTPTransport", "WebApp", "Catalog", "Mandarin", "AudioFile", "Audio", "Offloading", "Learners", "FSRS", "PostgresStore",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
             .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -171,7 +186,7 @@ let package = Package(
         .testTarget(name: "ClipProcessingTests", dependencies: ["ClipProcessing", "AudioFile", "Ebur128Shim", "CEbur128"],
                     path: "Tests/Foundations/ClipProcessingTests"),
         .testTarget(name: "SQLiteDBTests", dependencies: ["SQLiteDB", "TestSupport"], path: "Tests/Foundations/SQLiteDBTests"),
-        .testTarget(name: "StoreTests", dependencies: ["Store", "SQLiteDB", "TestSupport"], path: "Tests/Storage/StoreTests"),
+        .testTarget(name: "StoreTests", dependencies: ["Store", "PostgresStore", "SQLiteDB", "TestSupport"], path: "Tests/Storage/StoreTests"),
         .testTarget(name: "CacheTests", dependencies: ["Cache", "Store", "SQLiteDB", "TestSupport"], path: "Tests/Storage/CacheTests"),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog", "Store", "SQLiteDB", "TestSupport"], path: "Tests/Domains/CatalogTests"),
         .testTarget(name: "MandarinTests", dependencies: ["Mandarin", "JSONReading", "SQLiteDB", "SeededRandom", "TestSupport"],
@@ -180,7 +195,7 @@ let package = Package(
                     path: "Tests/Domains/AudioTests"),
         .testTarget(name: "AnkiExportTests", dependencies: ["AnkiExport", "SQLiteDB"], path: "Tests/Foundations/AnkiExportTests", exclude: ["Scripts"]),
         .testTarget(name: "FSRSTests", dependencies: ["FSRS", "SeededRandom"], path: "Tests/Domains/FSRSTests", resources: [.copy("Fixtures")]),
-        .testTarget(name: "LearnersTests", dependencies: ["Learners", "FSRS", "SeededRandom", "Store", "SQLiteDB", "TestSupport"], path: "Tests/Domains/LearnersTests"),
+        .testTarget(name: "LearnersTests", dependencies: ["Learners", "PostgresLearners", "PostgresStore", "FSRS", "SeededRandom", "Store", "SQLiteDB", "TestSupport"], path: "Tests/Domains/LearnersTests"),
         .testTarget(name: "LearningTests", dependencies: ["Definitions", "Quiz", "Learners", "FSRS", "SeededRandom", "HTTPFetch", "Store", "Catalog", "TestSupport"],
                     path: "Tests/Domains/LearningTests"),
         .testTarget(name: "AppCoreTests", dependencies: ["AppCore", "Catalog", "TestSupport"], path: "Tests/Application/AppCoreTests"),

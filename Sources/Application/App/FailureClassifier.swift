@@ -7,6 +7,8 @@ import FileAccess
 import Foundation
 import Learners
 import Mandarin
+import PostgresNIO
+import PostgresStore
 import Quiz
 import SQLiteDB
 import Store
@@ -70,6 +72,16 @@ public enum FailureClassifier {
             return Failure(.io, code: "io_error", message: e.description)
         case let e as SQLiteError:
             return Failure(.io, code: "database_error", message: e.description)
+        case let e where e.isPostgresUnavailable:
+            return Failure(.unavailable, code: "database_unavailable", message: "the database cannot be reached; try again shortly.")
+        case let e as PSQLError:
+            return Failure(.io, code: "database_error", message: "the database refused a statement: \(e.serverInfo?[.message] ?? "\(e.code)").")
+        case let e as PostgresStoreError:
+            switch e.kind {
+            case .badURL: return Failure(.badInput, code: "bad_database_url", message: e.description)
+            case .newerSchema: return Failure(.invalidData, code: "newer_database", message: e.description)
+            case .unavailable, .other: return Failure(.io, code: "database_error", message: e.description)
+            }
         case let e as CocoaError where e.code == .fileReadNoSuchFile || e.code == .fileNoSuchFile:
             return Failure(.missingInput, code: "missing_file", message: e.localizedDescription)
         default:

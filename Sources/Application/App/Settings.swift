@@ -3,14 +3,18 @@ import Foundation
 
 /// `config.json` in the vocab home folder. Every key is optional.
 ///
-///     {"dictionaryURL": "https://api.dictionaryapi.dev", "randomURL": "https://random-word-api.herokuapp.com"}
+///     {"dictionaryURL": "https://api.dictionaryapi.dev", "randomURL": "https://random-word-api.herokuapp.com",
+///      "databaseURL": "postgres://vocab@db.example:5432/vocab"}
 public struct UserConfig: Decodable, Sendable {
     public var dictionaryURL: String?
     public var randomURL: String?
+    /// The PostgreSQL database `vocab serve` and `vocab db` use (see `DatabaseChoice`).
+    public var databaseURL: String?
 
-    public init(dictionaryURL: String? = nil, randomURL: String? = nil) {
+    public init(dictionaryURL: String? = nil, randomURL: String? = nil, databaseURL: String? = nil) {
         self.dictionaryURL = dictionaryURL
         self.randomURL = randomURL
+        self.databaseURL = databaseURL
     }
 }
 

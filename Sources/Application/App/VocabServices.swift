@@ -6,6 +6,8 @@ import FileAccess
 import Foundation
 import HTTPFetch
 import Learners
+import Logging
+import Cache
 import Mandarin
 import Speech
 import SQLiteDB
@@ -29,6 +31,25 @@ public final class VocabServices: Sendable {
     /// the process; the server in memory.
     public func openCatalog(force: Bool = false, cache: VocabEnvironment.CacheChoice = .file) async throws -> (CatalogService, CatalogIndexer.Status) {
         try await environment.openCatalog(force: force, cache: cache)
+    }
+
+    /// The indexed catalog itself (rebuilt first if the category files changed), for copying elsewhere.
+    public func catalogStore() async throws -> (store: SQLiteDocumentStore, status: CatalogIndexer.Status) {
+        try DurableFile.createDirectory(home.root)
+        return try await CatalogIndexer(source: CatalogSource(directory: environment.categoriesDirectory), databasePath: home.catalogDatabase).open()
+    }
+
+    // MARK: PostgreSQL
+
+    /// The shared database of `vocab serve --database`: statements that cannot get a connection
+    /// and finish within 5 s are given up as unavailable (HTTP 503).
+    public func serverDatabase(url: String, logger: Logger) throws -> ServerDatabase {
+        try ServerDatabase(url: url, maximumConnections: 20, deadline: .seconds(5), logger: logger)
+    }
+
+    /// The catalog as `vocab db push` loaded it, its answers cached in memory.
+    public func catalog(on database: ServerDatabase) -> CatalogService {
+        CatalogService(store: database.catalog, cache: QueryCache(storage: MemoryCacheStorage()))
     }
 
     // MARK: Audio

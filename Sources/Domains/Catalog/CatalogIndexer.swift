@@ -30,6 +30,10 @@ public struct CatalogIndexer: Sendable {
         Migrator.Step(3, "documents with search keys; build state beside the file") { _ in },
     ])
 
+    /// The fields catalog queries filter and order by, in every engine that holds the catalog.
+    public static let indexedFields: [(collection: String, field: String)] =
+        ["categories", "levels", "word", "sort", "keys"].map { (CatalogService.words, $0) } + [(CatalogService.categories, "order")]
+
     public let source: CatalogSource
     public let databasePath: String
     public var statePath: String { databasePath.hasSuffix(".sqlite") ? String(databasePath.dropLast(7)) + ".state" : databasePath + ".state" }
@@ -94,10 +98,7 @@ public struct CatalogIndexer: Sendable {
     /// Separate function so the store (and its connection) is closed before the rename.
     private func fill(_ path: String, files: [CategoryFile]) async throws {
         let store = try SQLiteDocumentStore(path: path, durable: false)
-        for field in ["categories", "levels", "word", "sort", "keys"] {
-            try await store.ensureIndex(on: field, in: CatalogService.words)
-        }
-        try await store.ensureIndex(on: "order", in: CatalogService.categories)
+        for (collection, field) in Self.indexedFields { try await store.ensureIndex(on: field, in: collection) }
         try await store.put(try files.map { try Document(id: $0.id, encoding: $0.category) }, in: CatalogService.categories)
         var documents: [Document] = []
         for file in files {

@@ -36,6 +36,7 @@ struct ServeCommand: AsyncParsableCommand {
               vocab serve
               vocab serve --port 9000 --log-level warning
               vocab serve --host 0.0.0.0 --port 8080
+              vocab serve --database postgres://vocab@127.0.0.1:5432/vocab   (several instances, one database)
               curl -s 'http://127.0.0.1:8080/v1/words/cat'
             """)
 
@@ -50,6 +51,12 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(name: .long, parsing: .unconditional, help: "Open connections at most; more are answered 503 at once (16-100000).")
     var maxConnections = ConnectionLimits().maxConnections
+
+    @Option(name: .long, help: ArgumentHelp(
+        "A PostgreSQL database for the catalog and the learners, shared by several instances.",
+        discussion: "Default: $VOCAB_DATABASE_URL, else \"databaseURL\" in config.json, else the embedded SQLite files. Load the catalog first with 'vocab db push'.",
+        valueName: "postgres://user@host:port/name"))
+    var database: String?
 
     @OptionGroup var options: GlobalOptions
 
@@ -71,7 +78,9 @@ struct ServeCommand: AsyncParsableCommand {
         connections.maxConnections = maxConnections
         let settings = ServerSettings(host: host, port: port, logLevel: logLevel.level, version: Vocab.configuration.version ?? "0.1.0",
                                       connections: connections)
-        let server = try await VocabServer.make(services: options.services, settings: settings)
+        let services = options.services
+        let choice = try DatabaseChoice.resolve(flag: database, config: try services.config())
+        let server = try await VocabServer.make(services: services, settings: settings, database: choice)
         try await server.run()
     }
 }

@@ -22,6 +22,7 @@ struct UsersCommand: AsyncParsableCommand {
               vocab users revoke anna
               vocab users passwd anna              (asks twice, without echo)
               printf '%s\\n' "$PASSWORD" | vocab users passwd anna
+              vocab users add ben --database postgres://vocab@127.0.0.1:5432/vocab   (the shared database of 'vocab serve --database')
             """,
         subcommands: [UsersAddCommand.self, UsersListCommand.self, UsersTokenCommand.self, UsersRevokeCommand.self, UsersPasswdCommand.self],
         defaultSubcommand: UsersListCommand.self)
@@ -32,6 +33,16 @@ extension GlobalOptions {
         let catalog = try await openCatalog()
         return services.learning(catalog: catalog, store: try services.learnerStore())
     }
+
+    /// The learning service on the embedded user.sqlite, or with `--database` on the shared
+    /// PostgreSQL database (learners added there after `vocab db copy-users`).
+    func withLearningService<T>(_ database: DatabaseOptions, _ body: (LearningService) async throws -> T) async throws -> T {
+        guard database.database != nil else { return try await body(try await learningService()) }
+        let services = self.services
+        return try await database.withDatabase(self) { server, _ in
+            try await body(services.learning(catalog: services.catalog(on: server), store: server.learners))
+        }
+    }
 }
 
 struct UsersAddCommand: AsyncParsableCommand {
@@ -40,44 +51,48 @@ struct UsersAddCommand: AsyncParsableCommand {
         discussion: "Names are 1-40 letters, digits, spaces, '-', '_' or '.', compared without case.")
 
     @Argument(help: "The learner's name.") var name: String
+    @OptionGroup var database: DatabaseOptions
     @OptionGroup var options: GlobalOptions
 
     func run() async throws {
-        let service = try await options.learningService()
-        let (learner, token) = try await service.addLearner(named: name)
-        if options.json {
-            struct Report: Encodable { let name: String; let id: Int64; let token: String }
-            try Output.json(Report(name: learner.name, id: learner.id, token: token))
-            return
+        try await options.withLearningService(database) { service in
+            let (learner, token) = try await service.addLearner(named: name)
+            if options.json {
+                struct Report: Encodable { let name: String; let id: Int64; let token: String }
+                try Output.json(Report(name: learner.name, id: learner.id, token: token))
+                return
+            }
+            Output.line("Added \(learner.name). API token (shown once; keep it safe):")
+            Output.line(token)
         }
-        Output.line("Added \(learner.name). API token (shown once; keep it safe):")
-        Output.line(token)
     }
 }
 
 struct UsersListCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "list", abstract: "List the learners with their library sizes.")
+    @OptionGroup var database: DatabaseOptions
     @OptionGroup var options: GlobalOptions
 
     func run() async throws {
-        let service = try await options.learningService()
-        struct Row: Encodable { let name: String; let id: Int64; let createdAt: Double; let items: Int; let settings: LearnerSettings }
-        var rows: [Row] = []
-        for learner in try await service.store.learners() {
-            rows.append(Row(name: learner.name, id: learner.id, createdAt: learner.createdAt,
-                            items: try await service.store.items(of: learner.id).count, settings: learner.settings))
-        }
-        if options.json {
-            try Output.json(rows)
-            return
-        }
-        if rows.isEmpty {
-            Output.line("No learners yet. Add one with 'vocab users add NAME'.")
-            return
-        }
-        let width = (rows.map { Output.displayWidth($0.name) }.max() ?? 4) + 2
-        for r in rows {
-            Output.line("\(Output.pad(r.name, width))\(Output.pad("\(r.items) item\(r.items == 1 ? "" : "s")", 12))since \(Output.dateText(epoch: r.createdAt))")
+        try await options.withLearningService(database) { service in
+            struct Row: Encodable { let name: String; let id: Int64; let createdAt: Double; let items: Int; let settings: LearnerSettings }
+            var rows: [Row] = []
+            for learner in try await service.store.learners() {
+                rows.append(Row(name: learner.name, id: learner.id, createdAt: learner.createdAt,
+                                items: try await service.store.items(of: learner.id).count, settings: learner.settings))
+            }
+            if options.json {
+                try Output.json(rows)
+                return
+            }
+            if rows.isEmpty {
+                Output.line("No learners yet. Add one with 'vocab users add NAME'.")
+                return
+            }
+            let width = (rows.map { Output.displayWidth($0.name) }.max() ?? 4) + 2
+            for r in rows {
+                Output.line("\(Output.pad(r.name, width))\(Output.pad("\(r.items) item\(r.items == 1 ? "" : "s")", 12))since \(Output.dateText(epoch: r.createdAt))")
+            }
         }
     }
 }
@@ -87,17 +102,19 @@ struct UsersTokenCommand: AsyncParsableCommand {
         commandName: "token", abstract: "Make another API token for a learner (printed once); earlier tokens keep working.")
     @Argument(help: "The learner's name.") var name: String
     @Option(name: .long, help: "A note to tell tokens apart (e.g. the device).") var label = ""
+    @OptionGroup var database: DatabaseOptions
     @OptionGroup var options: GlobalOptions
 
     func run() async throws {
-        let service = try await options.learningService()
-        let learner = try await service.learner(named: name)
-        let token = try await service.issueToken(for: learner, label: label)
-        if options.json {
-            struct Report: Encodable { let name: String; let token: String }
-            try Output.json(Report(name: learner.name, token: token))
-        } else {
-            Output.line(token)
+        try await options.withLearningService(database) { service in
+            let learner = try await service.learner(named: name)
+            let token = try await service.issueToken(for: learner, label: label)
+            if options.json {
+                struct Report: Encodable { let name: String; let token: String }
+                try Output.json(Report(name: learner.name, token: token))
+            } else {
+                Output.line(token)
+            }
         }
     }
 }
@@ -106,17 +123,19 @@ struct UsersRevokeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "revoke", abstract: "Revoke every API token of a learner; their data stays.")
     @Argument(help: "The learner's name.") var name: String
+    @OptionGroup var database: DatabaseOptions
     @OptionGroup var options: GlobalOptions
 
     func run() async throws {
-        let service = try await options.learningService()
-        let learner = try await service.learner(named: name)
-        let count = try await service.store.revokeTokens(of: learner.id, at: Date().timeIntervalSince1970)
-        if options.json {
-            struct Report: Encodable { let name: String; let revoked: Int }
-            try Output.json(Report(name: learner.name, revoked: count))
-        } else {
-            Output.line("Revoked \(count) token\(count == 1 ? "" : "s") of \(learner.name).")
+        try await options.withLearningService(database) { service in
+            let learner = try await service.learner(named: name)
+            let count = try await service.store.revokeTokens(of: learner.id, at: Date().timeIntervalSince1970)
+            if options.json {
+                struct Report: Encodable { let name: String; let revoked: Int }
+                try Output.json(Report(name: learner.name, revoked: count))
+            } else {
+                Output.line("Revoked \(count) token\(count == 1 ? "" : "s") of \(learner.name).")
+            }
         }
     }
 }

@@ -8,6 +8,7 @@ import Hummingbird
 import HummingbirdCore
 import Logging
 import NIOCore
+import PostgresStore
 import ServiceLifecycle
 import WebApp
 
@@ -54,24 +55,50 @@ public struct VocabServer: Sendable {
     let attempts = FailedAttempts()
     let web: WebAssets
     let logger: Logger
+    /// The shared database when the server runs on PostgreSQL (nil: the embedded SQLite files).
+    let postgres: ServerDatabase?
+    /// Finished catalog answers; on PostgreSQL emptied whenever the catalog changes anywhere.
+    let responses: ResponseCache
+    let listener: PostgresChangeListener?
 
     /// Opens what the server needs from `services`: the catalog (its answers cached in memory)
     /// and the audio tiers, created once for the process. Notices (a rebuilt or stale catalog,
     /// speech unavailable) go to the log.
-    public static func make(services: VocabServices, settings: ServerSettings,
+    ///
+    /// With a PostgreSQL `database` the catalog and the learners are the database's: nothing is
+    /// read from it here, because its pool runs only once `run()` starts the services.
+    public static func make(services: VocabServices, settings: ServerSettings, database: DatabaseChoice = .embedded,
                             logSink: @escaping @Sendable (String) -> Void = LogfmtLogHandler.standardError) async throws -> VocabServer {
         let level = settings.logLevel
         let logger = Logger(label: "vocab.http") { LogfmtLogHandler(label: $0, level: level, sink: logSink) }
-        let (catalog, status) = try await services.openCatalog(cache: .memory)
-        if let notice = status.notice { logger.notice("catalog", metadata: ["note": "\(notice)"]) }
+        let responses = ResponseCache()
+        let catalog: CatalogService, learning: LearningService, postgres: ServerDatabase?, listener: PostgresChangeListener?
+        switch database {
+        case .embedded:
+            let (opened, status) = try await services.openCatalog(cache: .memory)
+            if let notice = status.notice { logger.notice("catalog", metadata: ["note": "\(notice)"]) }
+            catalog = opened
+            learning = services.learning(catalog: catalog, store: try services.learnerStore())
+            (postgres, listener) = (nil, nil)
+        case .postgres(let url, _):
+            let server = try services.serverDatabase(url: url, logger: logger)
+            catalog = services.catalog(on: server)
+            learning = services.learning(catalog: catalog, store: server.learners)
+            postgres = server
+            // Another instance changed the catalog, or this one may have missed notifications:
+            // the answers kept in memory may be stale.
+            listener = PostgresChangeListener(database: server.database, onChange: { payload in
+                if payload == "documents:" + ServerDatabase.catalogSpace { responses.removeAll() }
+            }, onConnect: { responses.removeAll() })
+        }
         let (pronouncer, speechUnavailable) = services.pronouncer()
         if let speechUnavailable {
             logger.warning("speech synthesis is unavailable; serving recorded and legacy clips only", metadata: ["reason": "\(speechUnavailable)"])
         }
-        let learning = services.learning(catalog: catalog, store: try services.learnerStore())
         return VocabServer(settings: settings, services: services, catalog: catalog,
                            clips: ClipService(store: services.clipStore, pronouncer: pronouncer), speech: speechUnavailable == nil,
-                           learning: learning, web: try await WebAssets.load(), logger: logger)
+                           learning: learning, web: try await WebAssets.load(), logger: logger,
+                           postgres: postgres, responses: responses, listener: listener)
     }
 
     func requestLog<Context: RequestContext>(_ context: Context.Type = Context.self) -> RequestLog<Context> {
@@ -80,10 +107,10 @@ public struct VocabServer: Sendable {
 
     /// Every route the server answers, as "GET /v1/words/{word}" (HEAD is answered for each GET).
     public func routeList() async throws -> [String] {
-        try await router().routes.map { "\($0.method) \($0.path)" }.filter { !$0.hasPrefix("HEAD ") }.sorted()
+        try await router(cache: responses).routes.map { "\($0.method) \($0.path)" }.filter { !$0.hasPrefix("HEAD ") }.sorted()
     }
 
-    func router(cache: ResponseCache = ResponseCache()) async throws -> Router<VocabRequestContext> {
+    func router(cache: ResponseCache) async throws -> Router<VocabRequestContext> {
         let health = try await healthCheck()
         let router = Router(context: VocabRequestContext.self, options: .autoGenerateHeadEndpoints)
         router.add(middleware: requestLog(VocabRequestContext.self))
@@ -91,7 +118,7 @@ public struct VocabServer: Sendable {
         router.add(middleware: RepeatedRequests(cache: cache))
         router.add(middleware: RequestGuard())
         router.add(middleware: WebAppMiddleware(assets: web, cache: cache))
-        router.get("/healthz") { _, _ in try health() }
+        router.get("/healthz") { _, _ in try await health() }
         router.addRoutes(CatalogRoutes(catalog: catalog, cache: cache).collection(), atPath: "/v1")
         router.addRoutes(AudioRoutes(catalog: catalog, services: services, clips: clips, cache: cache, freshness: UInt64(max(0, settings.audioFreshness) * 1e9)).collection(), atPath: "/v1")
         router.addRoutes(MandarinRoutes(services: services, cache: cache).collection(), atPath: "/v1")
@@ -100,15 +127,23 @@ public struct VocabServer: Sendable {
         return router
     }
 
-    /// /healthz: the catalog's size (fixed while the server runs) and whether the dictionary
-    /// and speech are available; never cached.
-    private func healthCheck() async throws -> @Sendable () throws -> Representation {
+    /// /healthz: the catalog's size (as the server started) and whether the dictionary, speech
+    /// and the database are available; never cached. A PostgreSQL that cannot be reached makes
+    /// the status "degraded" (cached catalog answers still work); the answer is still 200, since
+    /// the process itself is fine and recovers by itself.
+    private func healthCheck() async throws -> @Sendable () async throws -> Representation {
         let overview = try await catalog.overview()
-        let version = settings.version, services = self.services, tts = speech
+        let version = settings.version, services = self.services, tts = speech, listener = self.listener
         return {
-            let body = Health(status: "ok", version: version,
+            let database: Health.DatabaseInfo
+            if let listener {
+                database = .init(engine: "postgresql", state: listener.isConnected ? "up" : "unavailable")
+            } else {
+                database = .init(engine: "sqlite", state: "up")
+            }
+            let body = Health(status: database.state == "up" ? "ok" : "degraded", version: version,
                               catalog: .init(categories: overview.summaries.count, words: overview.wordCount),
-                              moe: services.isMandarinImported, tts: tts)
+                              moe: services.isMandarinImported, tts: tts, database: database)
             return try .json(body, cacheControl: CachePolicy.none)
         }
     }
@@ -117,7 +152,29 @@ public struct VocabServer: Sendable {
     /// stops accepting connections and lets requests in flight finish.
     /// - Parameter onRunning: called with the bound port once the server listens.
     public func run(handleSignals: Bool = true, onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
-        let cache = ResponseCache()
+        let logger = self.logger
+        // On PostgreSQL the pool and the change listener run beside the HTTP server, which
+        // starts once the schema is up to date; graceful shutdown stops them in reverse order,
+        // the HTTP server first.
+        var services: [any Service] = []
+        if let postgres, let listener { services += [postgres.database.client, listener] }
+        services.append(StartingService { try await self.serve(onRunning: onRunning) })
+        let group = ServiceGroup(configuration: .init(
+            services: services, gracefulShutdownSignals: handleSignals ? [.sigterm, .sigint] : [], logger: logger))
+        try await group.run()
+        logger.notice("stopped")
+    }
+
+    private func serve(onRunning: @escaping @Sendable (Int) async -> Void) async throws {
+        if let postgres {
+            let applied = try await postgres.migrate()
+            for step in applied { logger.notice("schema", metadata: ["applied": "\(step)"]) }
+            guard try await postgres.hasCatalog() else {
+                throw Failure(.missingInput, code: "no_catalog",
+                              message: "\(postgres.database.displayURL) has no catalog yet: load it with 'vocab db push --database URL'.")
+            }
+        }
+        let cache = responses
         let router = try await self.router(cache: cache)
         let logger = self.logger
         let host = settings.host
@@ -135,10 +192,7 @@ public struct VocabServer: Sendable {
                 await onRunning(port)
             },
             logger: logger)
-        let group = ServiceGroup(configuration: .init(
-            services: [app], gracefulShutdownSignals: handleSignals ? [.sigterm, .sigint] : [], logger: logger))
-        try await group.run()
-        logger.notice("stopped")
+        try await app.run()
     }
 }
 
@@ -151,4 +205,14 @@ struct Health: Encodable, Sendable {
     var moe: Bool
     /// Whether speech synthesis, the audio tier that always works, is available.
     var tts: Bool
+    struct DatabaseInfo: Encodable, Sendable { var engine: String; var state: String }
+    /// Where learners and (on PostgreSQL) the catalog live, and whether it answers.
+    var database: DatabaseInfo
+}
+
+/// A service whose work starts once the services before it run (the HTTP server after the
+/// database pool it needs to start).
+struct StartingService: Service {
+    let body: @Sendable () async throws -> Void
+    func run() async throws { try await body() }
 }

@@ -3,8 +3,8 @@ import Foundation
 /// Finished catalog responses by request, shared by all connections. The catalog a server
 /// opened never changes under it (a re-index replaces the file, not the open one), so entries
 /// stay valid for the life of the process, unless they say otherwise (`freshUntil`: audio,
-/// whose sources can change); the cache is bounded by entries and bytes and forgets the oldest
-/// first.
+/// whose sources can change) or the catalog lives in a shared database whose changes
+/// `removeAll()` follows; the cache is bounded by entries and bytes and forgets the oldest first.
 public final class ResponseCache: @unchecked Sendable {
     private let lock = NSLock()
     private var entries: [String: Representation] = [:]
@@ -56,6 +56,17 @@ public final class ResponseCache: @unchecked Sendable {
         let value = try await compute()
         store(value, for: key)
         return value
+    }
+
+    /// Forgets every answer: the data under them changed (another instance wrote to the shared
+    /// database, or this one lost the notifications that would have said so).
+    public func removeAll() {
+        lock.lock()
+        defer { lock.unlock() }
+        entries.removeAll()
+        order.removeAll()
+        head = 0
+        bytes = 0
     }
 
     public var count: Int {

@@ -1,148 +1,231 @@
 import Foundation
 import FSRS
 @testable import Learners
+import PostgresLearners
+import PostgresStore
 import SQLiteDB
 import Store
 import TestSupport
 import Testing
 
-@Suite("The learner store on user.sqlite: learners, tokens, items, cards and the review log")
+typealias Engine = StorageEngine
+
+/// A fresh learner store: a new user.sqlite, or a new database on the test PostgreSQL server.
+struct LearnerStoreFixture {
+    let store: any LearnerStore
+    /// Every byte the engine keeps: the SQLite file, or a dump of the PostgreSQL database.
+    let storedBytes: @Sendable () throws -> Data
+    let close: @Sendable () async -> Void
+
+    static func make(_ engine: Engine) async throws -> LearnerStoreFixture {
+        switch engine {
+        case .sqlite:
+            let dir = try TemporaryDirectory("learners")
+            let store = try SQLiteLearnerStore(path: dir.file("user.sqlite"))
+            // The file and its write-ahead log, where recent commits are until a checkpoint.
+            return LearnerStoreFixture(store: store, storedBytes: {
+                try Data(contentsOf: URL(fileURLWithPath: dir.file("user.sqlite")))
+                    + ((try? Data(contentsOf: URL(fileURLWithPath: dir.file("user.sqlite-wal")))) ?? Data())
+            },
+                                       close: { dir.remove() })
+        case .postgres:
+            let server = try TestPostgres.shared()
+            let url = try server.createDatabase("learners")
+            let database = try PostgresPool(url: url, maximumConnections: 8)
+            database.start()
+            try await PostgresLearnerStore.migrator.migrate(database)
+            return LearnerStoreFixture(store: PostgresLearnerStore(database: database), storedBytes: {
+                let dump = try runProcess("/usr/bin/pg_dump", ["-h", "127.0.0.1", "-p", String(server.port), "-U", "vocab", url.postgresDatabaseName])
+                guard dump.status == 0 else { throw TestPostgresError(dump.stderr) }
+                return Data(dump.stdout.utf8)
+            }, close: { await database.shutdown() })
+        }
+    }
+}
+
+@Suite("The learner store on user.sqlite and on PostgreSQL: learners, tokens, items, cards and the review log")
 struct LearnerStoreTests {
-    let dir: TemporaryDirectory
-    let store: SQLiteLearnerStore
     let t0 = 1_790_000_000.0
 
-    init() throws {
-        dir = try TemporaryDirectory("learners")
-        store = try SQLiteLearnerStore(path: dir.file("user.sqlite"))
+    func withStore(_ engine: Engine, _ body: (any LearnerStore, LearnerStoreFixture) async throws -> Void) async throws {
+        let fixture = try await LearnerStoreFixture.make(engine)
+        do { try await body(fixture.store, fixture) } catch { await fixture.close(); throw error }
+        await fixture.close()
     }
 
-    func learner(_ name: String) async throws -> Learner { try await store.createLearner(name: name, at: t0) }
 
-    @Test("names are unique without case; bad names are refused")
-    func names() async throws {
-        defer { dir.remove() }
-        _ = try await learner("Anna")
-        await #expect(throws: LearnerError.nameTaken("anna ")) { try await store.createLearner(name: "anna ", at: t0) }
-        await #expect(throws: LearnerError.self) { try await store.createLearner(name: "", at: t0) }
-        await #expect(throws: LearnerError.self) { try await store.createLearner(name: "a\u{1B}b", at: t0) }
-        #expect(try await store.learner(named: "ANNA")?.name == "Anna")
-    }
-
-    @Test("sessions: found by their hash until they expire or end; a new password ends every session of its learner only; expired ones are forgotten at the next sign-in")
-    func sessions() async throws {
-        defer { dir.remove() }
-        let anna = try await learner("anna"), ben = try await learner("ben")
-        let phone = Sessions.generate(), laptop = Sessions.generate(), bens = Sessions.generate()
-        #expect(Sessions.isWellFormed(phone) && !Sessions.isWellFormed(Tokens.generate()) && !Sessions.isWellFormed(phone + "x"))
-        #expect(Sessions.csrf(for: phone) != Sessions.csrf(for: laptop) && !Sessions.csrf(for: phone).contains(phone.dropFirst(3)))
-        try await store.addSession(hash: Sessions.hash(phone), for: anna.id, at: t0, expires: t0 + 100)
-        try await store.addSession(hash: Sessions.hash(laptop), for: anna.id, at: t0, expires: t0 + 1000)
-        try await store.addSession(hash: Sessions.hash(bens), for: ben.id, at: t0, expires: t0 + 1000)
-        #expect(try await store.learner(sessionHash: Sessions.hash(phone), at: t0 + 99)?.id == anna.id)
-        #expect(try await store.learner(sessionHash: Sessions.hash(phone), at: t0 + 100) == nil, "expired")
-        #expect(try await store.learner(sessionHash: Sessions.hash(bens), at: t0)?.id == ben.id)
-        // A sign-in after the phone's expiry forgets that row.
-        try await store.addSession(hash: Sessions.hash(Sessions.generate()), for: anna.id, at: t0 + 200, expires: t0 + 300)
-        let db = try Database(path: dir.file("user.sqlite"), mode: .readOnly)
-        #expect(try db.scalar("SELECT count(*) FROM sessions WHERE hash = ?", [.blob(Sessions.hash(phone))])?.intValue == 0)
-        #expect(try await store.removeSession(hash: Sessions.hash(laptop)))
-        #expect(try await !store.removeSession(hash: Sessions.hash(laptop)))
-        #expect(try await store.learner(sessionHash: Sessions.hash(laptop), at: t0) == nil)
-        try await store.setPasswordHash("$2b$12$x", of: anna.id)
-        #expect(try db.scalar("SELECT count(*) FROM sessions WHERE learner_id = ?", [.integer(anna.id)])?.intValue == 0)
-        #expect(try await store.learner(sessionHash: Sessions.hash(bens), at: t0)?.id == ben.id, "ben's session goes on")
-    }
-
-    @Test("only a token's SHA-256 is stored; a revoked token finds nobody")
-    func tokens() async throws {
-        defer { dir.remove() }
-        let anna = try await learner("anna")
-        let token = Tokens.generate()
-        #expect(Tokens.isWellFormed(token))
-        #expect(!Tokens.isWellFormed(token + "x") && !Tokens.isWellFormed("vocab_" + String(repeating: "!", count: 43)))
-        try await store.addToken(hash: Tokens.hash(token), label: "phone", for: anna.id, at: t0)
-        #expect(try await store.learner(tokenHash: Tokens.hash(token))?.id == anna.id)
-        #expect(try await store.learner(tokenHash: Tokens.hash(Tokens.generate())) == nil)
-        // The token itself is nowhere in the file.
-        let bytes = try Data(contentsOf: URL(fileURLWithPath: dir.file("user.sqlite")))
-        #expect(bytes.range(of: Data(token.utf8)) == nil)
-        #expect(try await store.revokeTokens(of: anna.id, at: t0 + 1) == 1)
-        #expect(try await store.learner(tokenHash: Tokens.hash(token)) == nil)
-    }
-
-    @Test("an item is saved once per learner, with a new card; another learner's items are out of reach")
-    func items() async throws {
-        defer { dir.remove() }
-        let anna = try await learner("anna"), ben = try await learner("ben")
-        let key = ItemKey(.catalog, "animals/cat")
-        let (first, inserted) = try await store.save(key, word: "cat", details: nil, for: anna.id, at: t0)
-        #expect(inserted)
-        #expect(try await store.save(key, word: "cat", details: nil, for: anna.id, at: t0 + 5).inserted == false)
-        #expect(try await store.card(of: first.id, learner: anna.id)?.card.phase == .new)
-        // Ben names Anna's item: nothing is found, nothing is removed.
-        #expect(try await store.item(first.id, of: ben.id) == nil)
-        #expect(try await store.card(of: first.id, learner: ben.id) == nil)
-        #expect(try await store.remove(first.id, of: ben.id) == false)
-        #expect(try await store.items(of: anna.id).count == 1)
-        #expect(try await store.items(of: ben.id).isEmpty)
-        #expect(try await store.remove(first.id, of: anna.id))
-        #expect(try await store.items(of: anna.id).isEmpty)
-    }
-
-    @Test("a rating writes the card and its log row together; a stale version or another learner's item is refused")
-    func rating() async throws {
-        defer { dir.remove() }
-        let anna = try await learner("anna"), ben = try await learner("ben")
-        let item = try await store.save(ItemKey(.catalog, "animals/cat"), word: "cat", details: nil, for: anna.id, at: t0).item
-        let reviewer = Reviewer(store: store, days: LocalDays(utcOffset: 0))
-        guard case .applied(let record, let entry) = try await reviewer.rate(item: item.id, rating: .good, learner: anna, at: t0 + 60, expectedVersion: 0)
-        else { Issue.record("not applied"); return }
-        #expect(record.version == 1 && record.card.phase == .learning && record.card.reps == 1)
-        #expect(entry.before.phase == .new && entry.after == record.card && entry.rating == .good)
-        await #expect(throws: LearnerError.self) {
-            try await reviewer.rate(item: item.id, rating: .easy, learner: anna, at: t0 + 90, expectedVersion: 0)
+    @Test("names are unique without case; bad names are refused", arguments: Engine.allCases)
+    func names(_ engine: Engine) async throws {
+        try await withStore(engine) { (store: any LearnerStore, fixture: LearnerStoreFixture) async throws in
+            func learner(_ name: String) async throws -> Learner { try await store.createLearner(name: name, at: t0) }
+            _ = try await learner("Anna")
+            await #expect(throws: LearnerError.nameTaken("anna ")) { try await store.createLearner(name: "anna ", at: t0) }
+            await #expect(throws: LearnerError.self) { try await store.createLearner(name: "", at: t0) }
+            await #expect(throws: LearnerError.self) { try await store.createLearner(name: "a\u{1B}b", at: t0) }
+            #expect(try await store.learner(named: "ANNA")?.name == "Anna")
         }
-        await #expect(throws: LearnerError.unknownItem(item.id)) {
-            try await reviewer.rate(item: item.id, rating: .easy, learner: ben, at: t0 + 90)
-        }
-        #expect(try await store.reviews(of: anna.id, since: 0).count == 1)
-        #expect(try await store.reviews(of: ben.id, since: 0).isEmpty)
     }
 
-    @Test("a client id is applied once: the repeat returns the first outcome")
-    func clientIDs() async throws {
-        defer { dir.remove() }
-        let anna = try await learner("anna")
-        let item = try await store.save(ItemKey(.catalog, "animals/cat"), word: "cat", details: nil, for: anna.id, at: t0).item
-        let reviewer = Reviewer(store: store, days: LocalDays(utcOffset: 0))
-        let first = try await reviewer.rate(item: item.id, rating: .good, learner: anna, at: t0 + 60, clientID: "offline-1")
-        let again = try await reviewer.rate(item: item.id, rating: .again, learner: anna, at: t0 + 120, clientID: "offline-1")
-        guard case .applied(let a, let entry) = first, case .repeated(let b, let repeatedEntry) = again else {
-            Issue.record("\(first) / \(again)")
-            return
+    @Test("sessions: found by their hash until they expire or end; a new password ends every session of its learner only",
+          arguments: Engine.allCases)
+    func sessions(_ engine: Engine) async throws {
+        try await withStore(engine) { (store: any LearnerStore, fixture: LearnerStoreFixture) async throws in
+            let anna = try await store.createLearner(name: "anna", at: t0), ben = try await store.createLearner(name: "ben", at: t0)
+            let phone = Sessions.generate(), laptop = Sessions.generate(), bens = Sessions.generate()
+            #expect(Sessions.isWellFormed(phone) && !Sessions.isWellFormed(Tokens.generate()) && !Sessions.isWellFormed(phone + "x"))
+            #expect(Sessions.csrf(for: phone) != Sessions.csrf(for: laptop) && !Sessions.csrf(for: phone).contains(phone.dropFirst(3)))
+            try await store.addSession(hash: Sessions.hash(phone), for: anna.id, at: t0, expires: t0 + 100)
+            try await store.addSession(hash: Sessions.hash(laptop), for: anna.id, at: t0, expires: t0 + 1000)
+            try await store.addSession(hash: Sessions.hash(bens), for: ben.id, at: t0, expires: t0 + 1000)
+            #expect(try await store.learner(sessionHash: Sessions.hash(phone), at: t0 + 99)?.id == anna.id)
+            #expect(try await store.learner(sessionHash: Sessions.hash(phone), at: t0 + 100) == nil, "expired")
+            #expect(try await store.learner(sessionHash: Sessions.hash(bens), at: t0)?.id == ben.id)
+            // A sign-in after the phone's expiry forgets that row: ending it later finds nothing.
+            try await store.addSession(hash: Sessions.hash(Sessions.generate()), for: anna.id, at: t0 + 200, expires: t0 + 300)
+            #expect(try await !store.removeSession(hash: Sessions.hash(phone)))
+            #expect(try await store.removeSession(hash: Sessions.hash(laptop)))
+            #expect(try await !store.removeSession(hash: Sessions.hash(laptop)))
+            #expect(try await store.learner(sessionHash: Sessions.hash(laptop), at: t0) == nil)
+            let annasLast = Sessions.generate()
+            try await store.addSession(hash: Sessions.hash(annasLast), for: anna.id, at: t0 + 200, expires: t0 + 900)
+            try await store.setPasswordHash("$2b$12$x", of: anna.id)
+            #expect(try await store.learner(sessionHash: Sessions.hash(annasLast), at: t0 + 201) == nil, "a new password ends anna's sessions")
+            #expect(try await store.passwordHash(of: anna.id) == "$2b$12$x")
+            #expect(try await store.learner(sessionHash: Sessions.hash(bens), at: t0)?.id == ben.id, "ben's session goes on")
         }
-        #expect(a == b && entry == repeatedEntry)
-        #expect(try await store.reviews(of: anna.id, since: 0).count == 1)
     }
 
-    @Test("undo puts the card back as it was before the latest rating and removes the log row")
-    func undo() async throws {
-        defer { dir.remove() }
-        let anna = try await learner("anna")
-        let item = try await store.save(ItemKey(.catalog, "animals/cat"), word: "cat", details: nil, for: anna.id, at: t0).item
-        let reviewer = Reviewer(store: store, days: LocalDays(utcOffset: 0))
-        _ = try await reviewer.rate(item: item.id, rating: .good, learner: anna, at: t0 + 60)
-        let beforeSecond = try #require(try await store.card(of: item.id, learner: anna.id))
-        _ = try await reviewer.rate(item: item.id, rating: .easy, learner: anna, at: t0 + 700)
-        let undone = try await reviewer.undo(learner: anna)
-        #expect(undone.rating == .easy)
-        let now = try #require(try await store.card(of: item.id, learner: anna.id))
-        #expect(now.card == beforeSecond.card)
-        #expect(now.version == beforeSecond.version + 2)   // the undo is a change too: stale readers are refused
-        #expect(try await store.reviews(of: anna.id, since: 0).count == 1)
-        _ = try await reviewer.undo(learner: anna)
-        await #expect(throws: LearnerError.nothingToUndo) { try await reviewer.undo(learner: anna) }
+    @Test("only a token's SHA-256 is stored; a revoked token finds nobody", arguments: Engine.allCases)
+    func tokens(_ engine: Engine) async throws {
+        try await withStore(engine) { (store: any LearnerStore, fixture: LearnerStoreFixture) async throws in
+            func learner(_ name: String) async throws -> Learner { try await store.createLearner(name: name, at: t0) }
+            let anna = try await learner("anna")
+            let token = Tokens.generate()
+            #expect(Tokens.isWellFormed(token))
+            #expect(!Tokens.isWellFormed(token + "x") && !Tokens.isWellFormed("vocab_" + String(repeating: "!", count: 43)))
+            try await store.addToken(hash: Tokens.hash(token), label: "phone", for: anna.id, at: t0)
+            #expect(try await store.learner(tokenHash: Tokens.hash(token))?.id == anna.id)
+            #expect(try await store.learner(tokenHash: Tokens.hash(Tokens.generate())) == nil)
+            // The token itself is nowhere in what the engine keeps…
+            let bytes = try fixture.storedBytes()
+            #expect(!bytes.isEmpty)
+            #expect(bytes.range(of: Data(token.utf8)) == nil)
+            #expect(bytes.range(of: Data(Data(token.utf8).map { String(format: "%02x", $0) }.joined().utf8)) == nil)
+            // …while its hash is (raw in the file, hex in the dump): the search looked where tokens are kept.
+            let hash = Tokens.hash(token)
+            #expect(bytes.range(of: Data(hash)) != nil || bytes.range(of: Data(hash.map { String(format: "%02x", $0) }.joined().utf8)) != nil)
+            #expect(try await store.revokeTokens(of: anna.id, at: t0 + 1) == 1)
+            #expect(try await store.learner(tokenHash: Tokens.hash(token)) == nil)
+        }
+    }
+
+    @Test("an item is saved once per learner, with a new card; another learner's items are out of reach", arguments: Engine.allCases)
+    func items(_ engine: Engine) async throws {
+        try await withStore(engine) { (store: any LearnerStore, fixture: LearnerStoreFixture) async throws in
+            func learner(_ name: String) async throws -> Learner { try await store.createLearner(name: name, at: t0) }
+            let anna = try await learner("anna"), ben = try await learner("ben")
+            let key = ItemKey(.catalog, "animals/cat")
+            let (first, inserted) = try await store.save(key, word: "cat", details: nil, for: anna.id, at: t0)
+            #expect(inserted)
+            #expect(try await store.save(key, word: "cat", details: nil, for: anna.id, at: t0 + 5).inserted == false)
+            #expect(try await store.card(of: first.id, learner: anna.id)?.card.phase == .new)
+            // Ben names Anna's item: nothing is found, nothing is removed.
+            #expect(try await store.item(first.id, of: ben.id) == nil)
+            #expect(try await store.card(of: first.id, learner: ben.id) == nil)
+            #expect(try await store.remove(first.id, of: ben.id) == false)
+            #expect(try await store.items(of: anna.id).count == 1)
+            #expect(try await store.items(of: ben.id).isEmpty)
+            #expect(try await store.remove(first.id, of: anna.id))
+            #expect(try await store.items(of: anna.id).isEmpty)
+        }
+    }
+
+    @Test("a rating writes the card and its log row together; a stale version or another learner's item is refused", arguments: Engine.allCases)
+    func rating(_ engine: Engine) async throws {
+        try await withStore(engine) { (store: any LearnerStore, fixture: LearnerStoreFixture) async throws in
+            func learner(_ name: String) async throws -> Learner { try await store.createLearner(name: name, at: t0) }
+            let anna = try await learner("anna"), ben = try await learner("ben")
+            let item = try await store.save(ItemKey(.catalog, "animals/cat"), word: "cat", details: nil, for: anna.id, at: t0).item
+            let reviewer = Reviewer(store: store, days: LocalDays(utcOffset: 0))
+            guard case .applied(let record, let entry) = try await reviewer.rate(item: item.id, rating: .good, learner: anna, at: t0 + 60, expectedVersion: 0)
+            else { Issue.record("not applied"); return }
+            #expect(record.version == 1 && record.card.phase == .learning && record.card.reps == 1)
+            #expect(entry.before.phase == .new && entry.after == record.card && entry.rating == .good)
+            await #expect(throws: LearnerError.self) {
+                try await reviewer.rate(item: item.id, rating: .easy, learner: anna, at: t0 + 90, expectedVersion: 0)
+            }
+            await #expect(throws: LearnerError.unknownItem(item.id)) {
+                try await reviewer.rate(item: item.id, rating: .easy, learner: ben, at: t0 + 90)
+            }
+            #expect(try await store.reviews(of: anna.id, since: 0).count == 1)
+            #expect(try await store.reviews(of: ben.id, since: 0).isEmpty)
+        }
+    }
+
+    @Test("two ratings of one card at once: without a version both apply in turn; with the same version one is refused as stale",
+          arguments: Engine.allCases)
+    func concurrentRatings(_ engine: Engine) async throws {
+        try await withStore(engine) { (store: any LearnerStore, fixture: LearnerStoreFixture) async throws in
+            let anna = try await store.createLearner(name: "anna", at: t0)
+            let item = try await store.save(ItemKey(.catalog, "animals/cat"), word: "cat", details: nil, for: anna.id, at: t0).item
+            let reviewer = Reviewer(store: store, days: LocalDays(utcOffset: 0))
+            async let a = reviewer.rate(item: item.id, rating: .good, learner: anna, at: t0 + 60)
+            async let b = reviewer.rate(item: item.id, rating: .good, learner: anna, at: t0 + 60)
+            _ = try await (a, b)
+            let card = try #require(try await store.card(of: item.id, learner: anna.id))
+            #expect(card.version == 2 && card.card.reps == 2)   // neither update was lost
+            #expect(try await store.reviews(of: anna.id, since: 0).count == 2)
+
+            let racers = (0..<4).map { i in
+                Task { try await reviewer.rate(item: item.id, rating: .easy, learner: anna, at: t0 + 120 + Double(i), expectedVersion: 2) }
+            }
+            var applied = 0, stale = 0
+            for racer in racers {
+                do { _ = try await racer.value; applied += 1 } catch LearnerError.stale(let current) { stale += 1; #expect(current.version == 3) }
+            }
+            #expect(applied == 1 && stale == 3)
+            #expect(try await store.card(of: item.id, learner: anna.id)?.version == 3)
+            #expect(try await store.reviews(of: anna.id, since: 0).count == 3)
+        }
+    }
+
+    @Test("a client id is applied once: the repeat returns the first outcome", arguments: Engine.allCases)
+    func clientIDs(_ engine: Engine) async throws {
+        try await withStore(engine) { (store: any LearnerStore, fixture: LearnerStoreFixture) async throws in
+            func learner(_ name: String) async throws -> Learner { try await store.createLearner(name: name, at: t0) }
+            let anna = try await learner("anna")
+            let item = try await store.save(ItemKey(.catalog, "animals/cat"), word: "cat", details: nil, for: anna.id, at: t0).item
+            let reviewer = Reviewer(store: store, days: LocalDays(utcOffset: 0))
+            let first = try await reviewer.rate(item: item.id, rating: .good, learner: anna, at: t0 + 60, clientID: "offline-1")
+            let again = try await reviewer.rate(item: item.id, rating: .again, learner: anna, at: t0 + 120, clientID: "offline-1")
+            guard case .applied(let a, let entry) = first, case .repeated(let b, let repeatedEntry) = again else {
+                Issue.record("\(first) / \(again)")
+                return
+            }
+            #expect(a == b && entry == repeatedEntry)
+            #expect(try await store.reviews(of: anna.id, since: 0).count == 1)
+        }
+    }
+
+    @Test("undo puts the card back as it was before the latest rating and removes the log row", arguments: Engine.allCases)
+    func undo(_ engine: Engine) async throws {
+        try await withStore(engine) { (store: any LearnerStore, fixture: LearnerStoreFixture) async throws in
+            func learner(_ name: String) async throws -> Learner { try await store.createLearner(name: name, at: t0) }
+            let anna = try await learner("anna")
+            let item = try await store.save(ItemKey(.catalog, "animals/cat"), word: "cat", details: nil, for: anna.id, at: t0).item
+            let reviewer = Reviewer(store: store, days: LocalDays(utcOffset: 0))
+            _ = try await reviewer.rate(item: item.id, rating: .good, learner: anna, at: t0 + 60)
+            let beforeSecond = try #require(try await store.card(of: item.id, learner: anna.id))
+            _ = try await reviewer.rate(item: item.id, rating: .easy, learner: anna, at: t0 + 700)
+            let undone = try await reviewer.undo(learner: anna)
+            #expect(undone.rating == .easy)
+            let now = try #require(try await store.card(of: item.id, learner: anna.id))
+            #expect(now.card == beforeSecond.card)
+            #expect(now.version == beforeSecond.version + 2)   // the undo is a change too: stale readers are refused
+            #expect(try await store.reviews(of: anna.id, since: 0).count == 1)
+            _ = try await reviewer.undo(learner: anna)
+            await #expect(throws: LearnerError.nothingToUndo) { try await reviewer.undo(learner: anna) }
+        }
     }
 }
 

@@ -25,7 +25,7 @@ public final class SQLiteLearnerStore: LearnerStore {
     }
 
     private func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T { try await writer.write(body) }
-    private func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T { try await readers.read(body) }
+    func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T { try await readers.read(body) }
 
     // MARK: Learners
 

@@ -1,0 +1,341 @@
+import FSRS
+import Foundation
+import Learners
+import PostgresNIO
+import PostgresStore
+import Vocabulary
+
+/// Learner data in PostgreSQL, shared by every instance of `vocab serve` on the database.
+///
+/// The tables are user.sqlite's, with times as epoch seconds (double precision), so indexes on
+/// them need no time-zone casts. A rating is one transaction that locks its card row
+/// (`SELECT … FOR UPDATE`): a second rating of the same card, from any instance, waits and then
+/// schedules from the first one's result, so no update is lost; with an expected version, the
+/// later one is refused as stale. Every rating and undo notifies the other instances.
+public final class PostgresLearnerStore: LearnerStore {
+    public let database: PostgresPool
+
+    public init(database: PostgresPool) {
+        self.database = database
+    }
+
+    public static let migrator = PostgresMigrator(component: "learners", steps: [
+        .init(1, "learners, tokens, items across sources, cards with versions and the review log", sql: """
+            CREATE TABLE learners(
+                id bigserial PRIMARY KEY, name text NOT NULL, name_key text NOT NULL UNIQUE,
+                created_at double precision NOT NULL, settings text NOT NULL DEFAULT '{}', password_hash text);
+            CREATE TABLE tokens(
+                hash bytea PRIMARY KEY, learner_id bigint NOT NULL REFERENCES learners(id) ON DELETE CASCADE,
+                label text NOT NULL DEFAULT '', created_at double precision NOT NULL, revoked_at double precision);
+            CREATE INDEX tokens_learner ON tokens(learner_id);
+            CREATE TABLE items(
+                id bigserial PRIMARY KEY, learner_id bigint NOT NULL REFERENCES learners(id) ON DELETE CASCADE,
+                source text NOT NULL, entry text NOT NULL, reading text NOT NULL DEFAULT '', word text NOT NULL,
+                saved_at double precision NOT NULL, details text, UNIQUE (learner_id, source, entry, reading));
+            CREATE TABLE cards(
+                item_id bigint PRIMARY KEY REFERENCES items(id) ON DELETE CASCADE, learner_id bigint NOT NULL,
+                phase text NOT NULL, step int, stability double precision, difficulty double precision,
+                due double precision NOT NULL, last_review double precision, reps int NOT NULL, lapses int NOT NULL,
+                scheduled_days int NOT NULL, version int NOT NULL DEFAULT 0);
+            CREATE INDEX cards_due ON cards(learner_id, due);
+            CREATE TABLE reviews(
+                id bigserial PRIMARY KEY, learner_id bigint NOT NULL, item_id bigint NOT NULL,
+                reviewed_at double precision NOT NULL, rating int NOT NULL, elapsed_days int NOT NULL,
+                before text NOT NULL, after text NOT NULL, client_id text);
+            CREATE UNIQUE INDEX reviews_client ON reviews(learner_id, client_id) WHERE client_id IS NOT NULL;
+            CREATE INDEX reviews_time ON reviews(learner_id, reviewed_at);
+            """),
+        .init(2, "browser sessions: the hash of each session cookie, its learner and when it expires", sql: """
+            CREATE TABLE sessions(
+                hash bytea PRIMARY KEY, learner_id bigint NOT NULL REFERENCES learners(id) ON DELETE CASCADE,
+                created_at double precision NOT NULL, expires_at double precision NOT NULL);
+            CREATE INDEX sessions_learner ON sessions(learner_id, expires_at);
+            """),
+    ])
+
+    /// The payload of the notification a learner's change sends on `PostgresDocumentStore.channel`.
+    public static func changePayload(learner: Int64) -> String { "learner:\(learner)" }
+
+    // MARK: Learners
+
+    public func createLearner(name: String, at time: Double) async throws -> Learner {
+        let key = try LearnerCoding.nameKey(name)
+        let settings = LearnerSettings()
+        let text = try LearnerCoding.json(settings)
+        let rows = try await database.rows("""
+            INSERT INTO learners(name, name_key, created_at, settings) VALUES (\(name), \(key), \(time), \(text))
+            ON CONFLICT (name_key) DO NOTHING RETURNING id
+            """)
+        guard let id = try rows.first?.decode(Int64.self) else { throw LearnerError.nameTaken(name) }
+        return Learner(id: id, name: name, createdAt: time, settings: settings)
+    }
+
+    public func learner(named name: String) async throws -> Learner? {
+        guard let key = try? LearnerCoding.nameKey(name) else { return nil }
+        return try await database.rows("SELECT id, name, created_at, settings FROM learners WHERE name_key = \(key)").first.map(Self.learner)
+    }
+
+    public func learner(id: Int64) async throws -> Learner? {
+        try await database.rows("SELECT id, name, created_at, settings FROM learners WHERE id = \(id)").first.map(Self.learner)
+    }
+
+    public func learners() async throws -> [Learner] {
+        try await database.rows("SELECT id, name, created_at, settings FROM learners ORDER BY name_key").map(Self.learner)
+    }
+
+    public func updateSettings(_ settings: LearnerSettings, of learner: Int64) async throws {
+        let text = try LearnerCoding.json(settings)
+        try await database.rows("UPDATE learners SET settings = \(text) WHERE id = \(learner)")
+    }
+
+    public func addToken(hash: [UInt8], label: String, for learner: Int64, at time: Double) async throws {
+        try await database.rows("INSERT INTO tokens(hash, learner_id, label, created_at) VALUES (\(Data(hash)), \(learner), \(label), \(time))")
+    }
+
+    public func learner(tokenHash: [UInt8]) async throws -> Learner? {
+        try await database.rows("""
+            SELECT l.id, l.name, l.created_at, l.settings FROM tokens t JOIN learners l ON l.id = t.learner_id
+            WHERE t.hash = \(Data(tokenHash)) AND t.revoked_at IS NULL
+            """).first.map(Self.learner)
+    }
+
+    public func revokeTokens(of learner: Int64, at time: Double) async throws -> Int {
+        try await database.rows("UPDATE tokens SET revoked_at = \(time) WHERE learner_id = \(learner) AND revoked_at IS NULL RETURNING 1").count
+    }
+
+    public func setPasswordHash(_ hash: String?, of learner: Int64) async throws {
+        try await database.transaction { tx in
+            try await tx.run("UPDATE learners SET password_hash = \(hash) WHERE id = \(learner)")
+            try await tx.run("DELETE FROM sessions WHERE learner_id = \(learner)")
+        }
+    }
+
+    public func addSession(hash: [UInt8], for learner: Int64, at time: Double, expires: Double) async throws {
+        try await database.transaction { tx in
+            try await tx.run("DELETE FROM sessions WHERE learner_id = \(learner) AND expires_at <= \(time)")
+            try await tx.run("""
+                INSERT INTO sessions(hash, learner_id, created_at, expires_at) VALUES (\(Data(hash)), \(learner), \(time), \(expires))
+                """)
+        }
+    }
+
+    public func learner(sessionHash: [UInt8], at time: Double) async throws -> Learner? {
+        try await database.rows("""
+            SELECT l.id, l.name, l.created_at, l.settings FROM sessions s JOIN learners l ON l.id = s.learner_id
+            WHERE s.hash = \(Data(sessionHash)) AND s.expires_at > \(time)
+            """).first.map(Self.learner)
+    }
+
+    public func removeSession(hash: [UInt8]) async throws -> Bool {
+        try await !database.rows("DELETE FROM sessions WHERE hash = \(Data(hash)) RETURNING 1").isEmpty
+    }
+
+    public func passwordHash(of learner: Int64) async throws -> String? {
+        try await database.rows("SELECT password_hash FROM learners WHERE id = \(learner)").first?.decode(String?.self) ?? nil
+    }
+
+    // MARK: Library
+
+    public func save(_ key: ItemKey, word: String, details: ItemDetails?, for learner: Int64, at time: Double) async throws -> (item: SavedItem, inserted: Bool) {
+        let detailsText = try details.map { try LearnerCoding.json($0) }
+        let card = Card(due: time)
+        return try await database.transaction { tx in
+            let inserted = try await tx.rows("""
+                INSERT INTO items(learner_id, source, entry, reading, word, saved_at, details)
+                VALUES (\(learner), \(key.source.rawValue), \(key.entry), \(key.reading), \(word), \(time), \(detailsText))
+                ON CONFLICT (learner_id, source, entry, reading) DO NOTHING RETURNING id
+                """)
+            guard let id = try inserted.first?.decode(Int64.self) else {
+                guard let existing = try await Self.item(key, of: learner, in: tx) else { throw LearnerError.unknownLearner(String(learner)) }
+                return (existing, false)
+            }
+            try await Self.insert(CardRecord(itemID: id, card: card, version: 0), learner: learner, in: tx)
+            return (SavedItem(id: id, key: key, word: word, savedAt: time, details: details), true)
+        }
+    }
+
+    public func items(of learner: Int64) async throws -> [SavedItem] {
+        try await database.rows("SELECT \(unescaped: Self.itemColumns) FROM items WHERE learner_id = \(learner) ORDER BY saved_at, id").map(Self.item)
+    }
+
+    public func item(_ id: Int64, of learner: Int64) async throws -> SavedItem? {
+        try await database.rows("SELECT \(unescaped: Self.itemColumns) FROM items WHERE id = \(id) AND learner_id = \(learner)").first.map(Self.item)
+    }
+
+    public func item(_ key: ItemKey, of learner: Int64) async throws -> SavedItem? {
+        try await database.transaction { tx in try await Self.item(key, of: learner, in: tx) }
+    }
+
+    static func item(_ key: ItemKey, of learner: Int64, in tx: PostgresPool.Transaction) async throws -> SavedItem? {
+        try await tx.rows("""
+            SELECT \(unescaped: itemColumns) FROM items
+            WHERE learner_id = \(learner) AND source = \(key.source.rawValue) AND entry = \(key.entry) AND reading = \(key.reading)
+            """).first.map(item)
+    }
+
+    public func remove(_ id: Int64, of learner: Int64) async throws -> Bool {
+        // The card goes with its item (ON DELETE CASCADE); the log keeps its rows.
+        let removed = try await database.rows("DELETE FROM items WHERE id = \(id) AND learner_id = \(learner) RETURNING 1")
+        return !removed.isEmpty
+    }
+
+    public func rekey(_ id: Int64, to key: ItemKey, of learner: Int64) async throws {
+        // As SQLite's UPDATE OR IGNORE: nothing when the learner has an item with that key already.
+        try await database.rows("""
+            UPDATE items SET source = \(key.source.rawValue), entry = \(key.entry), reading = \(key.reading)
+            WHERE id = \(id) AND learner_id = \(learner) AND NOT EXISTS (
+                SELECT 1 FROM items WHERE learner_id = \(learner) AND source = \(key.source.rawValue) AND entry = \(key.entry) AND reading = \(key.reading))
+            """)
+    }
+
+    // MARK: Reviews
+
+    public func card(of item: Int64, learner: Int64) async throws -> CardRecord? {
+        try await database.rows("SELECT \(unescaped: Self.cardColumns) FROM cards WHERE item_id = \(item) AND learner_id = \(learner)")
+            .first.map { try Self.card($0) }
+    }
+
+    public func cards(of learner: Int64) async throws -> [(item: SavedItem, card: CardRecord)] {
+        let rows = try await database.rows("""
+            SELECT i.id, i.source, i.entry, i.reading, i.word, i.saved_at, i.details,
+                   c.item_id, c.phase, c.step, c.stability, c.difficulty, c.due, c.last_review, c.reps, c.lapses, c.scheduled_days, c.version
+            FROM items i JOIN cards c ON c.item_id = i.id WHERE i.learner_id = \(learner) ORDER BY c.due, i.id
+            """)
+        return try rows.map { row in
+            let cells = Array(row)
+            return (try Self.item(cells), try Self.card(Array(cells[7...])))
+        }
+    }
+
+    public func rate(item: Int64, learner: Int64, expectedVersion: Int?, clientID: String?,
+                     schedule: @escaping @Sendable (CardRecord) throws -> Review) async throws -> RatingOutcome {
+        do {
+            return try await rateOnce(item: item, learner: learner, expectedVersion: expectedVersion, clientID: clientID, schedule: schedule)
+        } catch let error as PSQLError where error.sqlState == "23505" && clientID != nil {
+            // The same client id applied at this moment through another connection: now it is a repeat.
+            return try await rateOnce(item: item, learner: learner, expectedVersion: expectedVersion, clientID: clientID, schedule: schedule)
+        }
+    }
+
+    private func rateOnce(item: Int64, learner: Int64, expectedVersion: Int?, clientID: String?,
+                          schedule: @escaping @Sendable (CardRecord) throws -> Review) async throws -> RatingOutcome {
+        try await database.transaction { tx in
+            if let clientID, let earlier = try await tx.rows("""
+                SELECT \(unescaped: Self.reviewColumns) FROM reviews WHERE learner_id = \(learner) AND client_id = \(clientID)
+                """).first.map(Self.review) {
+                let current = try await tx.rows("""
+                    SELECT \(unescaped: Self.cardColumns) FROM cards WHERE item_id = \(earlier.itemID) AND learner_id = \(learner)
+                    """).first.map { try Self.card($0) } ?? CardRecord(itemID: earlier.itemID, card: earlier.after, version: 0)
+                return .repeated(current, earlier)
+            }
+            // The row lock orders ratings of one card across connections and instances.
+            guard let record = try await tx.rows("""
+                SELECT \(unescaped: Self.cardColumns) FROM cards WHERE item_id = \(item) AND learner_id = \(learner) FOR UPDATE
+                """).first.map({ try Self.card($0) }) else { throw LearnerError.unknownItem(item) }
+            if let expectedVersion, expectedVersion != record.version { throw LearnerError.stale(current: record) }
+            let review = try schedule(record)
+            let updated = CardRecord(itemID: item, card: review.card, version: record.version + 1)
+            guard try await Self.update(updated, from: record.version, learner: learner, in: tx) else {
+                throw LearnerError.stale(current: record)
+            }
+            let before = try LearnerCoding.cardJSON(record.card), after = try LearnerCoding.cardJSON(review.card)
+            let inserted = try await tx.rows("""
+                INSERT INTO reviews(learner_id, item_id, reviewed_at, rating, elapsed_days, before, after, client_id)
+                VALUES (\(learner), \(item), \(review.log.reviewedAt), \(review.log.rating.rawValue), \(review.log.elapsedDays), \(before), \(after), \(clientID))
+                RETURNING id
+                """)
+            try await Self.notify(learner: learner, in: tx)
+            let entry = ReviewEntry(id: try inserted.first?.decode(Int64.self) ?? 0, itemID: item, reviewedAt: review.log.reviewedAt,
+                                    rating: review.log.rating, elapsedDays: review.log.elapsedDays, before: record.card, after: review.card,
+                                    clientID: clientID)
+            return .applied(updated, entry)
+        }
+    }
+
+    public func undoLastRating(of learner: Int64) async throws -> ReviewEntry {
+        try await database.transaction { tx in
+            guard let last = try await tx.rows("""
+                SELECT \(unescaped: Self.reviewColumns) FROM reviews WHERE learner_id = \(learner) ORDER BY id DESC LIMIT 1 FOR UPDATE
+                """).first.map(Self.review) else { throw LearnerError.nothingToUndo }
+            if let current = try await tx.rows("""
+                SELECT \(unescaped: Self.cardColumns) FROM cards WHERE item_id = \(last.itemID) AND learner_id = \(learner) FOR UPDATE
+                """).first.map({ try Self.card($0) }) {
+                _ = try await Self.update(CardRecord(itemID: last.itemID, card: last.before, version: current.version + 1),
+                                          from: current.version, learner: learner, in: tx)
+            }
+            try await tx.run("DELETE FROM reviews WHERE id = \(last.id)")
+            try await Self.notify(learner: learner, in: tx)
+            return last
+        }
+    }
+
+    public func reviews(of learner: Int64, since time: Double) async throws -> [ReviewEntry] {
+        try await database.rows("""
+            SELECT \(unescaped: Self.reviewColumns) FROM reviews WHERE learner_id = \(learner) AND reviewed_at >= \(time) ORDER BY reviewed_at, id
+            """).map(Self.review)
+    }
+
+    // MARK: Rows
+
+    static func notify(learner: Int64, in tx: PostgresPool.Transaction) async throws {
+        try await tx.run("SELECT pg_notify(\(PostgresDocumentStore.channel), \(changePayload(learner: learner)))")
+    }
+
+    static func insert(_ record: CardRecord, learner: Int64, in tx: PostgresPool.Transaction) async throws {
+        let c = record.card
+        try await tx.run("""
+            INSERT INTO cards(item_id, learner_id, phase, step, stability, difficulty, due, last_review, reps, lapses, scheduled_days, version)
+            VALUES (\(record.itemID), \(learner), \(c.phase.rawValue), \(c.step), \(c.memory?.stability), \(c.memory?.difficulty), \(c.due),
+                    \(c.lastReview), \(c.reps), \(c.lapses), \(c.scheduledDays), \(record.version))
+            """)
+    }
+
+    /// Writes a card if its version is still `version`; false when another writer got there first.
+    static func update(_ record: CardRecord, from version: Int, learner: Int64, in tx: PostgresPool.Transaction) async throws -> Bool {
+        let c = record.card
+        let rows = try await tx.rows("""
+            UPDATE cards SET phase = \(c.phase.rawValue), step = \(c.step), stability = \(c.memory?.stability), difficulty = \(c.memory?.difficulty),
+                   due = \(c.due), last_review = \(c.lastReview), reps = \(c.reps), lapses = \(c.lapses), scheduled_days = \(c.scheduledDays),
+                   version = \(record.version)
+            WHERE item_id = \(record.itemID) AND learner_id = \(learner) AND version = \(version) RETURNING 1
+            """)
+        return !rows.isEmpty
+    }
+
+    static let itemColumns = "id, source, entry, reading, word, saved_at, details"
+    static let cardColumns = "item_id, phase, step, stability, difficulty, due, last_review, reps, lapses, scheduled_days, version"
+    static let reviewColumns = "id, item_id, reviewed_at, rating, elapsed_days, before, after, client_id"
+
+    static func learner(_ row: PostgresRow) throws -> Learner {
+        let (id, name, createdAt, settings) = try row.decode((Int64, String, Double, String).self)
+        return Learner(id: id, name: name, createdAt: createdAt, settings: LearnerCoding.settings(settings))
+    }
+
+    static func item(_ row: PostgresRow) throws -> SavedItem { try item(Array(row)) }
+
+    static func item(_ cells: [PostgresCell]) throws -> SavedItem {
+        let source = EntryReference.Source(rawValue: try cells[1].decode(String.self)) ?? .text
+        return SavedItem(id: try cells[0].decode(Int64.self),
+                         key: ItemKey(source, try cells[2].decode(String.self), reading: try cells[3].decode(String.self)),
+                         word: try cells[4].decode(String.self), savedAt: try cells[5].decode(Double.self),
+                         details: LearnerCoding.details(json: try cells[6].decode(String?.self)))
+    }
+
+    static func card(_ row: PostgresRow) throws -> CardRecord { try card(Array(row)) }
+
+    static func card(_ cells: [PostgresCell]) throws -> CardRecord {
+        let stability = try cells[3].decode(Double?.self), difficulty = try cells[4].decode(Double?.self)
+        let memory = stability.map { MemoryState(stability: $0, difficulty: difficulty ?? 0) }
+        let card = Card(phase: Phase(rawValue: try cells[1].decode(String.self)) ?? .new, step: try cells[2].decode(Int?.self),
+                        memory: memory, due: try cells[5].decode(Double.self), lastReview: try cells[6].decode(Double?.self),
+                        reps: try cells[7].decode(Int.self), lapses: try cells[8].decode(Int.self), scheduledDays: try cells[9].decode(Int.self))
+        return CardRecord(itemID: try cells[0].decode(Int64.self), card: card, version: try cells[10].decode(Int.self))
+    }
+
+    static func review(_ row: PostgresRow) throws -> ReviewEntry {
+        let (id, itemID, reviewedAt, rating, elapsed, before, after, clientID) =
+            try row.decode((Int64, Int64, Double, Int, Int, String, String, String?).self)
+        return ReviewEntry(id: id, itemID: itemID, reviewedAt: reviewedAt, rating: Rating(rawValue: rating) ?? .good, elapsedDays: elapsed,
+                           before: LearnerCoding.card(json: before), after: LearnerCoding.card(json: after), clientID: clientID)
+    }
+}

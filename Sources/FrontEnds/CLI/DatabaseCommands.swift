@@ -1,0 +1,135 @@
+import App
+import AppCore
+import ArgumentParser
+import Catalog
+import CLICore
+import Foundation
+import Learners
+
+struct DatabaseCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "db",
+        abstract: "Set up the PostgreSQL database that several 'vocab serve' instances share.",
+        discussion: """
+            SQLite stays the embedded default; PostgreSQL is for running 'vocab serve' as more \\
+            than one instance. Name the database with --database, $VOCAB_DATABASE_URL or \\
+            "databaseURL" in config.json (postgres://user[:password]@host[:port]/database; \\
+            ?sslmode=disable|prefer|require). Every command first applies the schema steps \\
+            the database lacks, as 'vocab serve --database' does at start.
+
+            Examples:
+              vocab db migrate --database postgres://vocab@127.0.0.1:5432/vocab
+              vocab db push --database postgres://vocab@127.0.0.1:5432/vocab
+              vocab db copy-users --database postgres://vocab@127.0.0.1:5432/vocab
+              VOCAB_DATABASE_URL=postgres://vocab@db:5432/vocab vocab serve
+            """,
+        subcommands: [DatabaseMigrateCommand.self, DatabasePushCommand.self, DatabaseCopyUsersCommand.self])
+}
+
+/// `--database`, resolved against $VOCAB_DATABASE_URL and config.json by the composition root's rule.
+struct DatabaseOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("The PostgreSQL database (postgres://user@host:port/name).", valueName: "url"))
+    var database: String?
+
+    /// Opens the database with its schema up to date; runs `body`, then closes the pool.
+    func withDatabase<T>(_ options: GlobalOptions, _ body: (ServerDatabase, [String]) async throws -> T) async throws -> T {
+        let services = options.services
+        guard case .postgres(let url, _) = try DatabaseChoice.resolve(flag: database, config: try services.config()) else {
+            throw Failure(.badInput, code: "no_database",
+                          message: "no database named: use --database postgres://user@host:port/name, $\(DatabaseChoice.variable) or \"databaseURL\" in config.json.")
+        }
+        let server = try ServerDatabase(url: url, maximumConnections: 4)
+        server.database.start()
+        do {
+            try await server.database.checkReachable()
+            let applied = try await server.migrate()
+            let result = try await body(server, applied)
+            await server.database.shutdown()
+            return result
+        } catch {
+            await server.database.shutdown()
+            throw error
+        }
+    }
+}
+
+struct DatabaseMigrateCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "migrate", abstract: "Apply the schema steps the database lacks and show its versions.",
+        discussion: "Steps are numbered per part (documents, learners) and recorded in schema_migrations; instances starting together wait for one another.")
+    @OptionGroup var database: DatabaseOptions
+    @OptionGroup var options: GlobalOptions
+
+    func run() async throws {
+        try await database.withDatabase(options) { server, applied in
+            let versions = try await server.schemaVersions()
+            if options.json {
+                struct Version: Encodable { let component: String; let version: Int; let latest: Int }
+                struct Report: Encodable { let applied: [String]; let versions: [Version] }
+                try Output.json(Report(applied: applied, versions: versions.map { Version(component: $0.component, version: $0.version, latest: $0.latest) }))
+                return
+            }
+            for step in applied { Output.line("applied \(step)") }
+            let summary = versions.map { "\($0.component) \($0.version)" }.joined(separator: ", ")
+            Output.line(applied.isEmpty ? "The schema is up to date (\(summary))." : "The schema is now at \(summary).")
+        }
+    }
+}
+
+struct DatabasePushCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "push", abstract: "Load the catalog (the category files) into the database.",
+        discussion: """
+            Replaces the database's catalog in one transaction: instances serving it keep answering \\
+            from the old catalog until the new one commits, then drop their cached answers.
+            """)
+    @OptionGroup var database: DatabaseOptions
+    @OptionGroup var options: GlobalOptions
+
+    func run() async throws {
+        let services = options.services
+        try await database.withDatabase(options) { server, _ in
+            let (store, status) = try await services.catalogStore()
+            if let notice = status.notice { Output.error("vocab: " + notice) }
+            let (categories, words) = try await server.push(catalogFrom: store)
+            if options.json {
+                struct Report: Encodable { let categories: Int; let words: Int }
+                try Output.json(Report(categories: categories, words: words))
+                return
+            }
+            Output.line("Pushed \(words) words in \(categories) categories to \(server.database.displayURL).")
+        }
+    }
+}
+
+struct DatabaseCopyUsersCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "copy-users", abstract: "Copy the learners of user.sqlite into the database.",
+        discussion: """
+            Copies every learner with their API tokens (hashes), library, cards and review log, in \\
+            one transaction: a learner name the database has already stops the copy and nothing is \\
+            written. The file is only read.
+            """)
+    @Option(name: .long, help: ArgumentHelp("The embedded learner file to copy (default: user.sqlite in the home folder).", valueName: "path"))
+    var from: String?
+    @OptionGroup var database: DatabaseOptions
+    @OptionGroup var options: GlobalOptions
+
+    func run() async throws {
+        let path = from ?? options.services.home.userDatabase
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw Failure(.missingInput, code: "missing_file", message: "there is no learner file at \(Failure.quote(path)).")
+        }
+        let snapshot = try await SQLiteLearnerStore(path: path).snapshot()
+        try await database.withDatabase(options) { server, _ in
+            try await server.learners.copy(snapshot)
+            let n = snapshot.counts
+            if options.json {
+                struct Report: Encodable { let learners: Int; let tokens: Int; let items: Int; let reviews: Int }
+                try Output.json(Report(learners: n.learners, tokens: n.tokens, items: n.items, reviews: n.reviews))
+                return
+            }
+            Output.line("Copied \(n.learners) learner(s), \(n.tokens) token(s), \(n.items) item(s) and \(n.reviews) review(s) to \(server.database.displayURL).")
+        }
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `vocab db migrate | push | copy-users` as a person runs them, against a real PostgreSQL server;
+/// what they wrote is read back with psql, not through vocab.
+@Suite("vocab db against a real PostgreSQL server")
+struct DatabaseCommandTests {
+    let runner: LearningRunner
+    let server: TestPostgres
+    let url: String
+
+    init() throws {
+        runner = try LearningRunner()
+        server = try TestPostgres.shared()
+        url = try server.createDatabase("cli")
+    }
+
+    func sql(_ text: String) throws -> String { try server.psql(text, database: url.postgresDatabaseName) }
+
+    @Test("migrate applies each step once and records it; a second run has nothing to do")
+    func migrate() throws {
+        let first = try runner.run("db", "migrate", "--database", url)
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdout.contains("applied documents 1") && first.stdout.contains("applied learners 1") && first.stdout.contains("applied learners 2"), "\(first.stdout)")
+        #expect(try sql("SELECT component || ' ' || version FROM schema_migrations ORDER BY 1") == "documents 1\nlearners 1\nlearners 2")
+        let again = try runner.json("db", "migrate", "--database", url) as? [String: Any]
+        #expect((again?["applied"] as? [String])?.isEmpty == true)
+        let versions = again?["versions"] as? [[String: Any]] ?? []
+        #expect(versions.map { $0["version"] as? Int } == [1, 2] && versions.allSatisfy { $0["version"] as? Int == $0["latest"] as? Int })
+        // The URL may also come from the environment.
+        var environment = runner.environment
+        environment["VOCAB_DATABASE_URL"] = url
+        let fromVariable = try runProcess(Repository.vocabExecutable, ["db", "migrate"], environment: environment)
+        #expect(fromVariable.status == 0 && fromVariable.stdout.contains("up to date"), "\(fromVariable.stdout)\(fromVariable.stderr)")
+    }
+
+    @Test("push loads every category and word; pushing again replaces them, not adds to them")
+    func push() throws {
+        let pushed = try runner.json("db", "push", "--database", url) as? [String: Any]
+        let words = try #require(pushed?["words"] as? Int)
+        #expect(words > 0 && (pushed?["categories"] as? Int ?? 0) > 0)
+        #expect(try sql("SELECT count(*) FROM documents WHERE space = 'catalog' AND collection = 'words'") == String(words))
+        #expect(try sql("SELECT body::jsonb ->> 'word' FROM documents WHERE space = 'catalog' AND id = 'animals/cat'") == "cat")
+        _ = try runner.json("db", "push", "--database", url)
+        #expect(try sql("SELECT count(*) FROM documents WHERE space = 'catalog' AND collection = 'words'") == String(words))
+    }
+
+    @Test("copy-users moves learners, token hashes, items, cards and reviews; a second copy is refused and writes nothing")
+    func copyUsers() throws {
+        let added = try runner.json("users", "add", "anna") as? [String: Any]
+        let token = try #require(added?["token"] as? String)
+        #expect(try runner.run("library", "add", "cat", "--user", "anna").status == 0)
+        let copied = try runner.json("db", "copy-users", "--database", url) as? [String: Any]
+        #expect(copied?["learners"] as? Int == 2, "anna and the local learner me: \(String(describing: copied))")
+        #expect(try sql("SELECT name FROM learners WHERE name = 'anna'") == "anna")
+        #expect(try sql("SELECT count(*) FROM tokens t JOIN learners l ON l.id = t.learner_id WHERE l.name = 'anna'") == "1")
+        #expect(try sql("SELECT i.word || ' ' || c.version FROM items i JOIN cards c ON c.item_id = i.id JOIN learners l ON l.id = i.learner_id WHERE l.name = 'anna'") == "cat 0")
+        // Only the token's hash travelled.
+        let hash = try sql("SELECT encode(t.hash, 'hex') FROM tokens t")
+        #expect(!hash.isEmpty && !hash.contains(Data(token.utf8).map { String(format: "%02x", $0) }.joined()))
+
+        let again = try runner.run("db", "copy-users", "--database", url)
+        #expect(again.status == 75, "\(again.status) \(again.stderr)")
+        #expect(again.stderr.contains("exists already"), "\(again.stderr)")
+        #expect(try sql("SELECT count(*) FROM learners WHERE name = 'anna'") == "1")
+    }
+
+    @Test("users add, list, token and revoke with --database act on the database's learners, not user.sqlite's")
+    func usersOnTheDatabase() throws {
+        let added = try runner.json("users", "add", "ben", "--database", url) as? [String: Any]
+        let token = try #require(added?["token"] as? String)
+        #expect(try sql("SELECT name FROM learners") == "ben")
+        // What is stored is the token's SHA-256, as the embedded store keeps it.
+        let digest = try runProcess("/usr/bin/sha256sum", [], input: token).stdout.split(separator: " ").first.map(String.init)
+        #expect(try sql("SELECT encode(hash, 'hex') FROM tokens") == digest)
+        let listed = try runner.json("users", "list", "--database", url) as? [[String: Any]]
+        #expect(listed?.map { $0["name"] as? String } == ["ben"])
+        // user.sqlite has only its local learner.
+        let local = try runner.json("users", "list") as? [[String: Any]]
+        #expect(local?.contains { $0["name"] as? String == "ben" } == false)
+        _ = try runner.json("users", "token", "ben", "--database", url)
+        #expect(try sql("SELECT count(*) FROM tokens WHERE revoked_at IS NULL") == "2")
+        let revoked = try runner.json("users", "revoke", "ben", "--database", url) as? [String: Any]
+        #expect(revoked?["revoked"] as? Int == 2)
+        #expect(try sql("SELECT count(*) FROM tokens WHERE revoked_at IS NULL") == "0")
+    }
+
+    @Test("a URL that is not PostgreSQL's is bad usage; a server that does not answer is unavailable")
+    func badURLs() throws {
+        let bad = try runner.run("db", "migrate", "--database", "mysql://x@127.0.0.1/db")
+        #expect(bad.status == 64, "\(bad.stderr)")
+        #expect(bad.stderr.contains("postgres://"), "\(bad.stderr)")
+        let none = try runner.run("db", "migrate")
+        #expect(none.status == 64 && none.stderr.contains("--database"), "\(none.stderr)")
+        // A loopback port nothing listens on.
+        let closed = try runner.run("db", "migrate", "--database", "postgres://vocab@127.0.0.1:1/nothing")
+        #expect(closed.status == 69, "\(closed.status) \(closed.stderr)")
+    }
+}

@@ -1,0 +1,251 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Two `vocab serve` processes on one real PostgreSQL database, as they would run behind a load
+/// balancer: what one writes the other reads, and a catalog change made anywhere reaches the
+/// other's cached answers through LISTEN/NOTIFY.
+@Suite("vocab serve --database: two instances on one PostgreSQL", .serialized)
+struct PostgresServeTests {
+    struct Setup {
+        let dir: TemporaryDirectory
+        let url: String
+        let token: String
+        var environment: [String: String] {
+            ["VOCAB_HOME": dir.file("home"), "VOCAB_CATEGORIES": dir.file("Categories"), "VOCAB_AUDIO": dir.file("Audio")]
+        }
+
+        func vocab(_ arguments: [String]) async throws -> ProcessResult {
+            try await runProcessOnThread(Repository.vocabExecutable, arguments, environment: environment)
+        }
+    }
+
+    /// A catalog and a learner made with the command line, then moved into a fresh database.
+    static func setUp(on server: TestPostgres? = nil) async throws -> Setup {
+        let dir = try TemporaryDirectory("serve-pg")
+        try ServerFixture.write(in: dir)
+        try FileManager.default.createDirectory(atPath: dir.file("home"), withIntermediateDirectories: true)
+        let url = try (server ?? TestPostgres.shared()).createDatabase("serve")
+        var setup = Setup(dir: dir, url: url, token: "")
+        let added = try await setup.vocab(["users", "add", "anna", "--json"])
+        #expect(added.status == 0, "\(added.stderr)")
+        let token = try #require(try JSONSerialization.jsonObject(with: Data(added.stdout.utf8)) as? [String: Any])["token"] as? String
+        setup = Setup(dir: dir, url: url, token: token ?? "")
+        for command in [["db", "push"], ["db", "copy-users"]] {
+            let result = try await setup.vocab(command + ["--database", url])
+            #expect(result.status == 0, "\(command): \(result.stderr)")
+        }
+        return setup
+    }
+
+    /// An integer a query returns, read with psql on the shared test server.
+    static func count(_ url: String, _ sql: String) async throws -> Int {
+        Int(try await TestPostgres.shared().query(sql, database: url.postgresDatabaseName)) ?? 0
+    }
+
+    func send(_ server: ServeProcess, _ method: String, _ target: String, token: String? = nil, json: String? = nil,
+              headers: [String: String] = [:]) async throws -> RawResponse {
+        var all = headers
+        if let token { all["Authorization"] = "Bearer \(token)" }
+        if json != nil { all["Content-Type"] = "application/json" }
+        return try await RawHTTP.get(port: server.port, target, method: method, headers: all, body: json.map { Array($0.utf8) })
+    }
+
+    @Test("a word saved and rated through one instance is seen through the other; a stale version is refused there")
+    func reviewsAreShared() async throws {
+        let setup = try await Self.setUp()
+        defer { setup.dir.remove() }
+        let a = try await ServeProcess.start(environment: setup.environment, arguments: ["--database", setup.url])
+        let b = try await ServeProcess.start(environment: setup.environment, arguments: ["--database", setup.url])
+
+        let saved = try await send(a, "POST", "/v1/me/library", token: setup.token, json: #"{"word":"cat"}"#)
+        #expect(saved.status == 201, "\(saved.status) \(saved.text)")
+        let items = try #require(try saved.object()["items"] as? [[String: Any]])
+        let item = try #require(items.first?["id"] as? Int)
+        let rated = try await send(a, "POST", "/v1/me/reviews", token: setup.token, json: #"{"item":\#(item),"rating":"good","version":0}"#)
+        #expect(rated.status == 200, "\(rated.status) \(rated.text)")
+
+        // B reads the card A rated: a rating from version 0 is stale there, from version 1 it applies.
+        let stale = try await send(b, "POST", "/v1/me/reviews", token: setup.token, json: #"{"item":\#(item),"rating":"good","version":0}"#)
+        #expect(stale.status == 409, "\(stale.status) \(stale.text)")
+        #expect(try stale.error()["code"] as? String == "stale_card")
+        let next = try await send(b, "POST", "/v1/me/reviews", token: setup.token, json: #"{"item":\#(item),"rating":"good","version":1}"#)
+        #expect(next.status == 200, "\(next.status) \(next.text)")
+        let library = try await send(a, "GET", "/v1/me/library", token: setup.token)
+        #expect(library.status == 200 && library.text.contains("\"reps\":2"), "\(library.text)")
+
+        let health = try await send(b, "GET", "/healthz")
+        let database = try #require(try health.object()["database"] as? [String: Any])
+        #expect(database["engine"] as? String == "postgresql" && database["state"] as? String == "up")
+        #expect(try await a.stop(signal: SIGTERM) == 0, "\(a.stderr.suffix(500))")
+        #expect(try await b.stop(signal: SIGTERM) == 0, "\(b.stderr.suffix(500))")
+    }
+
+    @Test("both instances give the same ETag; a catalog push replaces the other's cached answer")
+    func catalogChangesReachTheOtherInstance() async throws {
+        let setup = try await Self.setUp()
+        defer { setup.dir.remove() }
+        let a = try await ServeProcess.start(environment: setup.environment, arguments: ["--database", setup.url])
+        let b = try await ServeProcess.start(environment: setup.environment, arguments: ["--database", setup.url])
+
+        let fromA = try await send(a, "GET", "/v1/words/cat"), fromB = try await send(b, "GET", "/v1/words/cat")
+        #expect(fromA.status == 200 && fromB.status == 200)
+        #expect(fromA.header("etag") != nil && fromA.header("etag") == fromB.header("etag"))
+        #expect(fromB.text.contains("con mèo"))
+        // Cached in B now; the category files change and are pushed to the database.
+        #expect(try await send(b, "GET", "/v1/words/cat").text.contains("con mèo"))
+        try setup.dir.write("Categories/animals.json", CatalogFixture.category("animals", name: "Animals", order: 1, words: [
+            CatalogFixture.word("cat", vi: "mèo nhà"), CatalogFixture.word("dog", vi: "con chó"),
+        ]))
+        let push = try await setup.vocab(["db", "push", "--database", setup.url])
+        #expect(push.status == 0, "\(push.stderr)")
+        // The notification arrives on its own time: wait for it (bounded), without a timing claim.
+        var seen = ""
+        for _ in 0..<200 {
+            seen = try await send(b, "GET", "/v1/words/cat").text
+            if seen.contains("mèo nhà") { break }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(seen.contains("mèo nhà"), "B still answers \(seen)")
+        let newA = try await send(a, "GET", "/v1/words/cat"), newB = try await send(b, "GET", "/v1/words/cat")
+        #expect(newA.header("etag") == newB.header("etag") && newA.header("etag") != fromA.header("etag"))
+        #expect(try await a.stop(signal: SIGTERM) == 0)
+        #expect(try await b.stop(signal: SIGTERM) == 0)
+    }
+
+    @Test("a database without a catalog: serve refuses to start and says what to run")
+    func emptyDatabase() async throws {
+        let dir = try TemporaryDirectory("serve-pg-empty")
+        defer { dir.remove() }
+        try ServerFixture.write(in: dir)
+        let url = try TestPostgres.shared().createDatabase("empty")
+        let result = try await runProcessOnThread(Repository.vocabExecutable, ["serve", "--port", "0", "--database", url],
+                                                  environment: ["VOCAB_HOME": dir.file("home"), "VOCAB_CATEGORIES": dir.file("Categories")])
+        #expect(result.status == 66, "\(result.status) \(result.stderr)")
+        #expect(result.stderr.contains("vocab db push"), "\(result.stderr)")
+    }
+}
+
+/// Faults under load: an instance killed, the database stopped and started. Ratings carry a
+/// client id, so what was acknowledged can be looked up in the database afterwards.
+@Suite("vocab serve --database under faults", .serialized)
+struct PostgresFaultTests {
+    /// Sends ratings (without a version, each with a new client id) until `stop` says so;
+    /// returns every answer's status with its client id.
+    static func rateUntil(_ server: ServeProcess, token: String, item: Int, prefix: String, stop: @escaping @Sendable () -> Bool)
+        async -> [(status: Int, clientID: String)] {
+        var out: [(Int, String)] = []
+        var n = 0
+        while !stop() {
+            n += 1
+            let id = "\(prefix)-\(n)"
+            let body = #"{"item":\#(item),"rating":"good","clientId":"\#(id)"}"#
+            let status = (try? await RawHTTP.get(port: server.port, "/v1/me/reviews", method: "POST",
+                                                 headers: ["Authorization": "Bearer \(token)", "Content-Type": "application/json"],
+                                                 body: Array(body.utf8)).status) ?? 0   // 0: no answer (connection refused or reset)
+            out.append((status, id))
+        }
+        return out
+    }
+
+    static func acknowledged(_ answers: [(status: Int, clientID: String)]) -> Set<String> {
+        Set(answers.filter { $0.status == 200 }.map(\.clientID))
+    }
+
+    static func savedItem(_ server: ServeProcess, token: String, word: String) async throws -> Int {
+        let saved = try await RawHTTP.get(port: server.port, "/v1/me/library", method: "POST",
+                                          headers: ["Authorization": "Bearer \(token)", "Content-Type": "application/json"],
+                                          body: Array(#"{"word":"\#(word)"}"#.utf8))
+        let items = try #require(try saved.object()["items"] as? [[String: Any]], "\(saved.status) \(saved.text)")
+        return try #require(items.first?["id"] as? Int)
+    }
+
+    @Test("kill -9 of one instance under load: every rating either instance acknowledged is in the database")
+    func killedInstance() async throws {
+        let setup = try await PostgresServeTests.setUp()
+        defer { setup.dir.remove() }
+        let a = try await ServeProcess.start(environment: setup.environment, arguments: ["--database", setup.url])
+        let b = try await ServeProcess.start(environment: setup.environment, arguments: ["--database", setup.url])
+        let item = try await Self.savedItem(a, token: setup.token, word: "cat")
+        let done = Flag()
+        let loads = (0..<4).map { i in
+            Task { await Self.rateUntil(i % 2 == 0 ? a : b, token: setup.token, item: item, prefix: "w\(i)", stop: { done.isSet }) }
+        }
+        // Let some ratings through A, then kill it mid-stream.
+        while try await PostgresServeTests.count(setup.url, "SELECT count(*) FROM reviews") < 40 { try await Task.sleep(for: .milliseconds(20)) }
+        kill(a.process.processIdentifier, SIGKILL)
+        while try await PostgresServeTests.count(setup.url, "SELECT count(*) FROM reviews") < 80 { try await Task.sleep(for: .milliseconds(20)) }
+        done.set()
+        var answers: [(status: Int, clientID: String)] = []
+        for load in loads { answers += await load.value }
+        let stored = try await Set(TestPostgres.shared().query("SELECT client_id FROM reviews", database: setup.url.postgresDatabaseName)
+            .split(separator: "\n").map(String.init))
+        let acknowledged = Self.acknowledged(answers)
+        #expect(!acknowledged.isEmpty && acknowledged.isSubset(of: stored), "lost: \(acknowledged.subtracting(stored).sorted().prefix(10))")
+        #expect(answers.allSatisfy { [0, 200].contains($0.status) }, "\(Set(answers.map(\.status)))")
+        // The card counts every stored rating once: no update was lost between the instances.
+        let reps = try await PostgresServeTests.count(setup.url, "SELECT reps FROM cards WHERE item_id = \(item)")
+        #expect(reps == stored.count)
+        #expect(try await b.stop(signal: SIGTERM) == 0)
+    }
+
+    @Test("PostgreSQL stopped and started under load: 503 while it is down (cached reads still 200), then it recovers; nothing acknowledged is lost")
+    func databaseRestart() async throws {
+        let server = try TestPostgres.startPrivate()
+        defer { server.stop() }
+        let setup = try await PostgresServeTests.setUp(on: server)
+        defer { setup.dir.remove() }
+        let a = try await ServeProcess.start(environment: setup.environment, arguments: ["--database", setup.url])
+        let item = try await Self.savedItem(a, token: setup.token, word: "cat")
+        #expect(try await RawHTTP.get(port: a.port, "/v1/words/dog").status == 200)   // cached from now on
+        let done = Flag()
+        let loads = (0..<4).map { i in Task { await Self.rateUntil(a, token: setup.token, item: item, prefix: "r\(i)", stop: { done.isSet }) } }
+        try await Task.sleep(for: .milliseconds(500))
+        try server.pause()
+        // While it is down: the cached catalog answer still comes; health says the database is unavailable.
+        var health = ""
+        for _ in 0..<200 {
+            health = try await RawHTTP.get(port: a.port, "/healthz").text
+            if health.contains("unavailable") { break }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(health.contains("\"state\":\"unavailable\"") && health.contains("degraded"), "\(health)")
+        #expect(try await RawHTTP.get(port: a.port, "/v1/words/dog").status == 200)
+        let refused = try await RawHTTP.get(port: a.port, "/v1/me/reviews", method: "POST",
+                                            headers: ["Authorization": "Bearer \(setup.token)", "Content-Type": "application/json"],
+                                            body: Array(#"{"item":\#(item),"rating":"good"}"#.utf8))
+        #expect(refused.status == 503, "\(refused.status) \(refused.text)")
+        #expect(try refused.error()["code"] as? String == "database_unavailable")
+        try server.resume()
+        // Recovery by itself: ratings are acknowledged again (bounded wait, no timing claim).
+        var recovered = false
+        for _ in 0..<600 where !recovered {
+            let r = try await RawHTTP.get(port: a.port, "/v1/me/reviews", method: "POST",
+                                          headers: ["Authorization": "Bearer \(setup.token)", "Content-Type": "application/json"],
+                                          body: Array(#"{"item":\#(item),"rating":"good","clientId":"probe-\#(UUID().uuidString)"}"#.utf8))
+            recovered = r.status == 200
+            if !recovered { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        #expect(recovered)
+        done.set()
+        var answers: [(status: Int, clientID: String)] = []
+        for load in loads { answers += await load.value }
+        #expect(answers.allSatisfy { [200, 503].contains($0.status) }, "only 503 besides 200: \(Set(answers.map(\.status)))")
+        #expect(answers.contains { $0.status == 503 })
+        let stored = try await Set(server.query("SELECT client_id FROM reviews WHERE client_id IS NOT NULL", database: setup.url.postgresDatabaseName)
+            .split(separator: "\n").map(String.init))
+        let acknowledged = Self.acknowledged(answers)
+        #expect(acknowledged.isSubset(of: stored), "lost: \(acknowledged.subtracting(stored).sorted().prefix(10))")
+        let after = try await RawHTTP.get(port: a.port, "/healthz").text
+        #expect(after.contains("\"state\":\"up\""), "\(after)")
+        #expect(try await a.stop(signal: SIGTERM) == 0)
+    }
+}
+
+/// A flag set once, read from many tasks.
+final class Flag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    var isSet: Bool { lock.lock(); defer { lock.unlock() }; return value }
+    func set() { lock.lock(); value = true; lock.unlock() }
+}
