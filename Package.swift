@@ -69,14 +69,14 @@ let package = Package(
         // and the checks an imported recording must pass.
         .target(name: "ClipProcessing", dependencies: ["AudioFile", "Ebur128Shim"], path: "Sources/Foundations/ClipProcessing"),
         // Anki's legacy package (.apkg: a zip of a schema-11 collection and media) and its CSV import format.
-        .target(name: "AnkiExport", dependencies: ["SQLiteDB"], path: "Sources/Foundations/AnkiExport"),
+        .target(name: "AnkiExport", dependencies: ["SQLiteDB", "JSONReading"], path: "Sources/Foundations/AnkiExport"),
 
         // MARK: Storage
         .target(name: "Store", dependencies: ["SQLiteDB"], path: "Sources/Storage/Store"),
         .target(name: "Cache", dependencies: ["SQLiteDB"], path: "Sources/Storage/Cache"),
         // The document store on PostgreSQL (jsonb), its versioned schema, and the change channel.
         .target(name: "PostgresStore", dependencies: [
-            "Store", "Offloading", .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
+            "Store", "Offloading", "JSONReading", .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
             // Its ConnectionPoolError: the pool's "cannot connect" is an unavailable database too.
             .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -88,7 +88,7 @@ let package = Package(
         .target(name: "Catalog", dependencies: ["Vocabulary", "Store", "Cache", "SQLiteDB", "JSONReading", "TextMatching", "FileAccess"],
                 path: "Sources/Domains/Catalog"),
         // Clips from three tiers (recorded, legacy, espeak-ng).
-        .target(name: "Audio", dependencies: ["Vocabulary", "AudioFile", "ClipProcessing", "Speech", "HTTPFetch", "TextMatching", "FileAccess", "Offloading"],
+        .target(name: "Audio", dependencies: ["Vocabulary", "AudioFile", "JSONReading", "ClipProcessing", "Speech", "HTTPFetch", "TextMatching", "FileAccess", "Offloading"],
                 path: "Sources/Domains/Audio"),
         // The MOE revised Mandarin dictionary: import, lookup, stroke, radical and reading search.
         .target(name: "Mandarin", dependencies: ["SQLiteDB", "JSONReading", "FileAccess"], path: "Sources/Domains/Mandarin"),

@@ -1,3 +1,4 @@
+import JSONReading
 /// A JSON value written with keys in the order given, so that the same package input always
 /// produces byte-identical `col` JSON (JSONSerialization neither keeps key order nor prints
 /// doubles the same way on every platform).
@@ -44,21 +45,5 @@ enum JSONText: Sendable {
         }
     }
 
-    private static func writeString(_ s: String, to out: inout String) {
-        out += "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        out += "\""
-    }
+    private static func writeString(_ s: String, to out: inout String) { JSONQuoting.append(s, to: &out) }
 }

@@ -1,3 +1,4 @@
+import JSONReading
 import Logging
 import PostgresNIO
 import Store
@@ -288,25 +289,7 @@ extension FieldValue {
     /// The value as a JSON scalar.
     var json: String {
         switch self {
-        case .string(let s):
-            var out = "\""
-            for scalar in s.unicodeScalars {
-                switch scalar {
-                case "\"": out += "\\\""
-                case "\\": out += "\\\\"
-                case "\n": out += "\\n"
-                case "\r": out += "\\r"
-                case "\t": out += "\\t"
-                default:
-                    if scalar.value < 0x20 {
-                        let hex = String(scalar.value, radix: 16)
-                        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                    } else {
-                        out.unicodeScalars.append(scalar)
-                    }
-                }
-            }
-            return out + "\""
+        case .string(let s): return JSONQuoting.quoted(s)
         case .integer(let n): return String(n)
         case .double(let d): return d.isFinite ? d.description : "null"
         case .bool(let b): return b ? "true" : "false"
