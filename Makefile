@@ -40,6 +40,10 @@ bench: release
 	scripts/bench-catalog
 	scripts/bench-render
 	scripts/bench-moe
+	scripts/bench-mandarin
+	scripts/bench-serve
+	scripts/bench-review
+	scripts/bench-serve-pg
 
 # bin/vocab is the small launcher; it runs libexec/vocab/vocab-full for all but `vocab words`.
 # The web app's files are a resource bundle that vocab-full finds beside itself.
