@@ -188,17 +188,42 @@ public struct BatchRenderer: Sendable {
     static let workerTags = (0..<64).map { "worker\($0)" }
 
     /// The worker side: renders each job into the store and emits one result per job.
+    ///
+    /// Two clips at a time: espeak-ng (one synthesizer per process) speaks one while the other is
+    /// trimmed, measured and written on another thread. A worker then keeps more than one core
+    /// busy, which fills the cores a worker that finished its share early leaves idle. Results
+    /// are emitted from this task only, in the order they finish.
     public static func work(_ jobs: [RenderJob], store: ClipStore, pronouncer: Pronouncer, emit: (RenderResult) -> Void) async {
-        for job in jobs {
-            let path = store.path(for: job.key)
-            do {
-                let p = try await pronouncer.pronounce(job.request)
-                let stored = try store.save(p, key: job.key, word: job.word, inputs: job.inputs)
-                emit(RenderResult(job: job, status: .rendered, path: path, tier: p.clip.tier, source: p.clip.source,
-                                  duration: stored.record.duration, skipped: p.skipped.isEmpty ? nil : p.skipped))
-            } catch {
-                emit(RenderResult(job: job, status: .failed, path: path, error: String(describing: error)))
+        await withTaskGroup(of: RenderResult.self) { group in
+            var next = 0
+            while next < min(pipelineDepth, jobs.count) {
+                let job = jobs[next]
+                group.addTask { await render(job, store: store, pronouncer: pronouncer) }
+                next += 1
             }
+            while let result = await group.next() {
+                emit(result)
+                if next < jobs.count {
+                    let job = jobs[next]
+                    group.addTask { await render(job, store: store, pronouncer: pronouncer) }
+                    next += 1
+                }
+            }
+        }
+    }
+
+    /// Clips a worker has in hand at once (see `work`).
+    static let pipelineDepth = 2
+
+    static func render(_ job: RenderJob, store: ClipStore, pronouncer: Pronouncer) async -> RenderResult {
+        let path = store.path(for: job.key)
+        do {
+            let p = try await pronouncer.pronounce(job.request)
+            let stored = try store.save(p, key: job.key, word: job.word, inputs: job.inputs)
+            return RenderResult(job: job, status: .rendered, path: path, tier: p.clip.tier, source: p.clip.source,
+                                duration: stored.record.duration, skipped: p.skipped.isEmpty ? nil : p.skipped)
+        } catch {
+            return RenderResult(job: job, status: .failed, path: path, error: String(describing: error))
         }
     }
 
