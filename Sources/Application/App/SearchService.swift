@@ -202,8 +202,17 @@ public struct SearchService: Sendable {
         var failure = Failure(.notFound, code: "no_match", message: "nothing matches '\(Failure.quote(page.query))' in \(place).",
                               suggestions: page.suggestions)
         if page.source != "all" {
-            let all = try? await search(try SearchRequest(text: page.query, limit: 1), library: nil)
-            if let all, all.total > 0 { failure.hint = "It is found in other sources: try without --source." }
+            // CrossSource names the command that finds it, when a lookup would.
+            switch page.sources.first {
+            case .catalog?:
+                do { _ = try await services.catalogWords(page.query, in: catalog) } catch { failure.hint = FailureClassifier.classify(error).hint }
+            case .moe?:
+                do { _ = try await services.mandarinEntries(page.query) } catch { failure.hint = FailureClassifier.classify(error).hint }
+            default: break
+            }
+            if failure.hint == nil, let all = try? await search(try SearchRequest(text: page.query, limit: 1), library: nil), all.total > 0 {
+                failure.hint = "It is found in other sources: try without --source."
+            }
         }
         return failure
     }

@@ -233,7 +233,7 @@ enum SearchListing {
         var lines = ["\(MOEText.counted(page.total, "result")) for '\(Failure.quote(page.query))' in \(page.sources.map(\.rawValue).joined(separator: ", ")):"]
         lines += page.results.map { r in
             Output.pad(MissingGlyph.shown(r.title), titleWidth) + Output.pad(r.source.rawValue, 9) + Output.pad(r.reading ?? "", readingWidth)
-                + Output.pad(MOEText.gloss(r.gloss), 42) + Output.pad(why(r), 20) + r.reference.description
+                + Output.pad(MOEText.gloss(r.gloss), 42) + Output.pad(why(r), 21) + r.reference.description
         }
         if let more = Paging.moreLine(total: page.total, offset: page.offset, shown: page.results.count) { lines.append(more) }
         Output.line(lines.joined(separator: "\n"))

@@ -152,7 +152,9 @@ struct SearchServiceTests {
         #expect(failure.description.contains("nothing matches 'catt' in the catalog, the Mandarin dictionary or your library") && failure.description.contains("cat"))
         let hanzi = try await Self.search(box, "行人", source: "catalog")
         let elsewhere = try #require(await service.miss(hanzi))
-        #expect(elsewhere.hint?.contains("without --source") == true)
+        #expect(elsewhere.hint == "'行人' is in the Mandarin dictionary: try 'vocab lookup 行人'.")
+        let part = try #require(await service.miss(try await Self.search(box, "人", source: "catalog")))
+        #expect(part.hint == "It is found in other sources: try without --source.")
         #expect(await service.miss(try await Self.search(box, "cat")) == nil)
     }
 
