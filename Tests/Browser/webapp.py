@@ -269,14 +269,37 @@ def main():
         go("/library")
         wait.until(lambda d: d.current_url.endswith("#/signin"))
         check(True, "my library asks to sign in again")
-        go("/search/ca")
-        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "ul.cards li"))
+        # One search box in the header, reached from the keyboard: a catalog word.
+        go("/")
+        box = driver.find_element(By.ID, "search-q")
+        label = driver.execute_script("return document.getElementById('search-q').labels[0]?.textContent.trim() ?? ''")
+        check(box.find_element(By.XPATH, "ancestor::header") and label, f"the search box in the header is labelled: {label}")
+        driver.find_element(By.TAG_NAME, "body").send_keys(Keys.TAB)
+        for _ in range(10):
+            if driver.switch_to.active_element.get_attribute("id") == "search-q":
+                break
+            driver.switch_to.active_element.send_keys(Keys.TAB)
+        check(driver.switch_to.active_element.get_attribute("id") == "search-q", "the search box is reached with Tab")
+        driver.switch_to.active_element.send_keys(first, Keys.ENTER)
+        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "li.result"))
+        hit = driver.find_element(By.CSS_SELECTOR, 'li.result[data-source="catalog"] a')
+        check(hit.text == first and hit.get_attribute("href").endswith(f"#/word/{first}"),
+              f"searching {first} finds the catalog word first, labelled by source: {driver.find_element(By.ID, 'search-summary').text}")
         shot("search")
+        fits_phone("search")
+        hit.click()
+        check(heading() == first, f"the result opens the word page of {first}")
 
-        # A Mandarin entry, reached from search: characters, readings with senses, radical and strokes.
+        # A Mandarin entry, found by the same box: its page, readings with senses, radical and
+        # strokes, and its speech.
         if args.moe:
-            go(f"/search/{args.moe}")
-            wait.until(EC.element_to_be_clickable((By.PARTIAL_LINK_TEXT, "Mandarin dictionary"))).click()
+            box = driver.find_element(By.ID, "search-q")
+            box.clear()
+            box.send_keys(args.moe, Keys.ENTER)
+            result_link = wait.until(EC.element_to_be_clickable((By.CSS_SELECTOR, 'li.result[data-source="moe"] a')))
+            reference = result_link.find_element(By.XPATH, "ancestor::li").get_attribute("data-reference")
+            check(result_link.text == args.moe and reference == f"moe:{args.moe}", f"searching {args.moe} finds the Mandarin entry {reference}")
+            result_link.click()
             han = wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, ".moe .han"))).text
             readings = [e.text for e in driver.find_elements(By.CSS_SELECTOR, ".moe .reading h2")]
             senses = driver.find_elements(By.CSS_SELECTOR, ".moe .reading li")
@@ -284,6 +307,12 @@ def main():
             check(han == args.moe and readings and all(readings) and senses and "Radical" in radical and "strokes" in radical,
                   f"the Mandarin entry {han}: readings {readings}, {len(senses)} senses, {radical}")
             shot("mandarin")
+            driver.execute_script("document.getElementById('player').removeAttribute('src'); document.getElementById('player').load()")
+            driver.find_element(By.CSS_SELECTOR, ".moe .reading button.play").click()
+            wait.until(lambda d: d.execute_script("const p = document.getElementById('player'); return p.readyState >= 1 && p.duration > 0"))
+            duration = driver.execute_script("return document.getElementById('player').duration")
+            src = driver.execute_script("return document.getElementById('player').currentSrc")
+            check(duration > 0 and "/audio" in src, f"the Mandarin speech of {han} loaded: {duration:.2f} s from {src}")
     finally:
         driver.quit()
         server.stop()

@@ -89,16 +89,3 @@ public struct WordEntries: Encodable, Sendable {
         self.entries = entries
     }
 }
-
-/// `vocab search`, `GET /v1/search`.
-public struct SearchResults: Encodable, Sendable {
-    public var query: String
-    public var limit: Int
-    public var results: [Word]
-
-    public init(query: String, limit: Int, results: [Word]) {
-        self.query = query
-        self.limit = limit
-        self.results = results
-    }
-}

@@ -23,6 +23,18 @@ public struct CatalogEntry: Sendable, Hashable {
     public var reference: EntryReference { EntryReference(.catalog, id) }
 }
 
+/// A word as a cross-source search reads it: what it matches on and what a result shows.
+public struct SearchableWord: Sendable, Hashable {
+    public var id: String
+    public var word: String
+    public var vi: String
+    /// The English definition.
+    public var definition: String
+    public var britishIPA: String
+
+    public var reference: EntryReference { EntryReference(.catalog, id) }
+}
+
 /// A word as listings show it, with its full stored JSON alongside for whoever needs more.
 public struct WordRow: Sendable, Hashable {
     public var id: String
@@ -201,6 +213,26 @@ public struct CatalogService: Sendable {
             }
         }
         return out
+    }
+
+    /// The words a cross-source search may show for `text`: those whose headword or translation
+    /// contains it (typed or without Vietnamese diacritics) or whose English definition does.
+    /// Unranked, by id; read as projections, so nothing is decoded from JSON.
+    public func searchCandidates(_ text: String) async throws -> [SearchableWord] {
+        let needle = text.trimmingWhitespace.lowercased()
+        guard !needle.isEmpty else { return [] }
+        let folded = SearchText.fold(needle)
+        var filters: [Filter] = [.contains("keys", needle), .contains("definition.en", needle)]
+        if folded != needle { filters.append(.contains("keys", folded)) }
+        var found: [String: SearchableWord] = [:]
+        for filter in filters {
+            let rows = try await store.select(["word", "vi", "definition.en", "ipa.british"], matching: Query(Self.words, filters: [filter]))
+            for r in rows where found[r.document.id] == nil {
+                found[r.document.id] = SearchableWord(id: r.document.id, word: r.string(0) ?? "", vi: r.string(1) ?? "",
+                                                      definition: r.string(2) ?? "", britishIPA: r.string(3) ?? "")
+            }
+        }
+        return found.values.sorted { $0.id < $1.id }
     }
 
     /// All words, optionally narrowed to a category and a level, for batch work.

@@ -92,7 +92,8 @@ public final class MOEDictionary {
         }
     }
 
-    private func summary(ofEntry id: Int64) throws -> CharacterSummary {
+    /// An entry's title, readings and first sense, as listings show it.
+    public func summary(ofEntry id: Int64) throws -> CharacterSummary {
         let e = try database.query(
             "SELECT title, radical, stroke_count, non_radical_stroke_count FROM entry WHERE id = ?", [.integer(id)]
         ) { row in
@@ -272,6 +273,39 @@ public final class MOEDictionary {
                                            bounds + [.integer(id)], map: match)
         }
         return ReadingMatchList(total: matching.count, offset: offset, limit: limit, readings: readings)
+    }
+
+    // MARK: - Search across sources
+
+    /// The entries a cross-source search may show for `text`: every title containing it, and
+    /// every reading whose key is `pinyinKey` or `bopomofoKey` or continues it with more
+    /// syllables (one row per reading). Unordered and unranked: the caller ranks them. Titles
+    /// are scanned (a few milliseconds); readings come from their key index as one range.
+    public func searchCandidates(title text: String, pinyinKey: String, bopomofoKey: String) throws -> [SearchCandidate] {
+        var out: [SearchCandidate] = []
+        if !text.isEmpty {
+            out += try database.query("SELECT id, title, stroke_count FROM entry WHERE instr(title, ?) > 0", [.text(text)]) { row in
+                let title = row.text(1) ?? ""
+                return SearchCandidate(entryID: row.int(0), title: title, strokeCount: row.isNull(2) ? nil : Int(row.int(2)), field: .title,
+                                       matched: title, reading: nil, heteronymID: nil)
+            }
+        }
+        for (column, key, field) in [("pinyin", pinyinKey, SearchCandidate.Field.pinyin), ("bopomofo", bopomofoKey, .bopomofo)] where !key.isEmpty {
+            // As in `search(column:…)`: [key, key + "!") is the key and its continuations.
+            out += try database.query("""
+                SELECT e.id, e.title, e.stroke_count, h.\(column)_key, h.\(column), h.id FROM heteronym h JOIN entry e ON e.id = h.entry_id
+                WHERE h.\(column)_key >= ?1 AND h.\(column)_key < ?2
+                """, [.text(key), .text(key + "!")]) { row in
+                SearchCandidate(entryID: row.int(0), title: row.text(1) ?? "", strokeCount: row.isNull(2) ? nil : Int(row.int(2)),
+                                field: field, matched: row.text(3) ?? "", reading: row.text(4), heteronymID: row.int(5))
+            }
+        }
+        return out
+    }
+
+    /// The first sense of one reading.
+    public func firstDefinition(ofHeteronym id: Int64) throws -> String? {
+        try database.scalar("SELECT def FROM definition WHERE heteronym_id = ? ORDER BY id LIMIT 1", [.integer(id)])?.textValue
     }
 
     // MARK: - Helpers

@@ -152,3 +152,18 @@ public enum ToneMatching: String, Sendable, Equatable {
     /// xing2 finds only xíng; syllables of the query without a tone still match any.
     case exact
 }
+
+/// An entry found by `MOEDictionary.searchCandidates`: its title matched, or one of its readings.
+public struct SearchCandidate: Sendable, Equatable {
+    public enum Field: Sendable, Equatable { case title, pinyin, bopomofo }
+    public let entryID: Int64
+    public let title: String
+    public let strokeCount: Int?
+    public let field: Field
+    /// The title for a title match; the reading's key ("xing zheng") for a reading match.
+    public let matched: String
+    /// The reading that matched (its pinyin or bopomofo as the dictionary writes it), nil for a title.
+    public let reading: String?
+    /// The heteronym that matched, nil for a title.
+    public let heteronymID: Int64?
+}

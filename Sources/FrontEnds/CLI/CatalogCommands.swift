@@ -5,6 +5,7 @@ import Cache
 import Catalog
 import CLICore
 import Foundation
+import Learners
 import Mandarin
 
 struct CategoriesCommand: AsyncParsableCommand {
@@ -106,20 +107,31 @@ struct ShowCommand: AsyncParsableCommand {
 struct SearchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "search",
-        abstract: "Find words by the start of, or text in, the headword or Vietnamese translation.",
+        abstract: "Search every source at once: catalog words, the Mandarin dictionary and your library.",
         discussion: """
-            Matches at the start come first. Vietnamese may be typed without diacritics. \
-            --pinyin and --bopomofo search the Mandarin dictionary instead (see 'vocab import moe'): \
-            whole readings first, then longer words that start with them, a page at a time \
-            (--limit up to \(Limits.characters.upperBound), --offset). Tones are ignored unless \
-            --tones is given: then each syllable typed with a tone (xíng, xing2, ㄒㄧㄥˊ) must have \
-            it; a pinyin syllable without one matches any tone, a bopomofo syllable without a \
-            mark is first tone.
+            TEXT is looked for in the catalog's headwords, Vietnamese translations (diacritics \
+            optional) and English definitions; in the Mandarin dictionary's titles, pinyin \
+            (tones optional: xing, xíng, xing2) and bopomofo, once imported (see 'vocab import \
+            moe'); and in the words saved to your library from the online dictionary. Each \
+            result names its source, its entry (the id 'vocab save' and the library use), a \
+            gloss and why it matched. Whole matches come first, then those that start with \
+            TEXT, then those that contain it; within each, the catalog, then the dictionary, \
+            then the library. A page at a time (--limit up to \(Limits.search.upperBound), \
+            --offset); nothing found anywhere exits with 1.
+
+            --pinyin and --bopomofo list the Mandarin dictionary's readings instead: whole \
+            readings first, then longer words that start with them (--limit up to \
+            \(Limits.characters.upperBound)). Tones are ignored unless --tones is given: then each \
+            syllable typed with a tone (xíng, xing2, ㄒㄧㄥˊ) must have it; a pinyin syllable \
+            without one matches any tone, a bopomofo syllable without a mark is first tone.
 
             Examples:
-              vocab search ca
-              vocab search "con mèo"
-              vocab search meo --limit 5 --json
+              vocab search cat
+              vocab search meo --source catalog
+              vocab search 行
+              vocab search xing --source moe --limit 10 --offset 10
+              vocab search "con mèo" --json
+              vocab search apple --source library --user anna
               vocab search --pinyin xing
               vocab search --pinyin xing --offset 30
               vocab search --pinyin xing2 --tones
@@ -127,8 +139,11 @@ struct SearchCommand: AsyncParsableCommand {
               vocab search --bopomofo ㄒㄧㄥ
             """)
 
-    @Argument(help: "Text to look for.")
+    @Argument(help: "Text to look for: an English or Vietnamese word, Chinese characters, pinyin or bopomofo.")
     var text: String?
+
+    @Option(name: .long, help: ArgumentHelp("Search only one source: \(SearchRequest.sourceNames.joined(separator: ", ")).", valueName: "source"))
+    var source: String?
 
     @Option(name: .long, help: "Mandarin readings in pinyin, tones optional (xing, xíng, lv for lǜ).")
     var pinyin: String?
@@ -139,7 +154,7 @@ struct SearchCommand: AsyncParsableCommand {
     @Option(name: .long, parsing: .unconditional, help: "At most this many results (\(Limits.search.lowerBound)-\(Limits.search.upperBound); readings up to \(Limits.characters.upperBound)).")
     var limit: Int = Limits.defaultSearch
 
-    @Option(name: .long, parsing: .unconditional, help: "Readings: skip this many first (\(Limits.offset.lowerBound)-\(Limits.offset.upperBound)).")
+    @Option(name: .long, parsing: .unconditional, help: "Skip this many first (\(Limits.offset.lowerBound)-\(Limits.offset.upperBound)).")
     var offset: Int = 0
 
     @Flag(name: .long, help: "Readings: match the tones typed in the query exactly.")
@@ -147,6 +162,9 @@ struct SearchCommand: AsyncParsableCommand {
 
     @Option(name: .customLong("reading-style"), help: "Readings: show pinyin, bopomofo or both (coloured by tone in a terminal).")
     var readingStyle: ReadingStyle = .both
+
+    @Option(name: .long, help: ArgumentHelp("Search this learner's library (see 'vocab users list'); default: your own, \"me\".", valueName: "name"))
+    var user: String?
 
     @OptionGroup var options: GlobalOptions
 
@@ -156,16 +174,19 @@ struct SearchCommand: AsyncParsableCommand {
         _ = try checked { () throws(Failure) in
             try InputRules.bounded(limit, name: "--limit", range: readings ? Limits.characters : Limits.search)
         }
+        _ = try checked { () throws(Failure) in try InputRules.bounded(offset, name: "--offset", range: Limits.offset) }
         guard [text, pinyin, bopomofo].compactMap({ $0 }).count == 1 else {
             throw ValidationError("Give exactly one of TEXT, --pinyin or --bopomofo.")
         }
         if readings {
-            _ = try checked { () throws(Failure) in try InputRules.bounded(offset, name: "--offset", range: Limits.offset) }
             _ = try checked { () throws(Failure) in try ReadingQuery(pinyin: pinyin, bopomofo: bopomofo) }
-        } else if offset != 0 || tones {
-            throw ValidationError("--offset and --tones go with --pinyin or --bopomofo.")
+            if source != nil || user != nil { throw ValidationError("--source and --user go with TEXT, not --pinyin or --bopomofo.") }
+        } else if tones {
+            throw ValidationError("--tones goes with --pinyin or --bopomofo.")
         }
-        if let text { _ = try checked { () throws(Failure) in try InputRules.text(text, name: "search text", pathSafe: false) } }
+        if let text {
+            _ = try checked { () throws(Failure) in try SearchRequest(text: text, source: source, limit: limit, offset: offset) }
+        }
     }
 
     func run() async throws {
@@ -173,19 +194,57 @@ struct SearchCommand: AsyncParsableCommand {
             let query = try ReadingQuery(pinyin: pinyin, bopomofo: bopomofo, tones: tones ? .exact : .ignore)
             return try MOEReadingSearch(query: query, limit: limit, offset: offset, display: ReadingDisplay(style: readingStyle), options: options).run()
         }
-        let text = self.text ?? ""
+        let request = try SearchRequest(text: text ?? "", source: source, limit: limit, offset: offset)
         let catalog = try await options.openCatalog()
-        let words = try await catalog.search(text, limit: limit)
+        let service = options.services.search(catalog: catalog)
+        let page = try await service.search(request, library: try await library())
         if options.json {
-            try Output.json(SearchResults(query: text, limit: limit, results: words))
-            return
+            try Output.json(page)
+        } else if page.results.isEmpty, page.total > 0 {
+            Output.line("No results past \(page.offset): \(MOEText.counted(page.total, "result")) match '\(Failure.quote(page.query))'.")
+        } else if !page.results.isEmpty {
+            SearchListing.print(page)
         }
-        if words.isEmpty {
-            Output.line("No words match '\(Failure.quote(text))'.")
-            return
+        if let miss = await service.miss(page) { throw miss }
+    }
+
+    /// The saved items of the learner named, or of the command line's own learner: none,
+    /// rather than a new user file, when nobody has saved anything yet.
+    private func library() async throws -> [SavedItem] {
+        let services = options.services
+        if let user {
+            var named = LearnerOption()
+            named.user = user
+            let (learning, learner) = try await options.learning(named)
+            return try await learning.store.items(of: learner.id)
         }
-        for w in words {
-            Output.line("\(Output.pad(w.word, 20))\(Output.pad("/\(w.ipa.british)/", 20))\(Output.pad(w.vi, 26))\(w.categories.first ?? "")")
+        guard FileManager.default.fileExists(atPath: services.home.userDatabase) else { return [] }
+        let store = try services.learnerStore()
+        guard let me = try await store.learner(named: Learner.localName) else { return [] }
+        return try await store.items(of: me.id)
+    }
+}
+
+/// The text form of a search page: one line per result, then the "more" line.
+enum SearchListing {
+    static func print(_ page: SearchPage) {
+        let titleWidth = min(16, page.results.map { Output.displayWidth(MissingGlyph.shown($0.title)) }.max() ?? 0) + 2
+        let readingWidth = min(22, page.results.map { Output.displayWidth($0.reading ?? "") }.max() ?? 0) + 2
+        var lines = ["\(MOEText.counted(page.total, "result")) for '\(Failure.quote(page.query))' in \(page.sources.map(\.rawValue).joined(separator: ", ")):"]
+        lines += page.results.map { r in
+            Output.pad(MissingGlyph.shown(r.title), titleWidth) + Output.pad(r.source.rawValue, 9) + Output.pad(r.reading ?? "", readingWidth)
+                + Output.pad(MOEText.gloss(r.gloss), 42) + Output.pad(why(r), 21) + r.reference.description
+        }
+        if let more = Paging.moreLine(total: page.total, offset: page.offset, shown: page.results.count) { lines.append(more) }
+        Output.line(lines.joined(separator: "\n"))
+    }
+
+    /// "headword", "pinyin, starts", "translation, inside".
+    static func why(_ r: SearchResult) -> String {
+        switch r.rank {
+        case .exact: r.match.rawValue
+        case .prefix: "\(r.match.rawValue), start"
+        case .contains: "\(r.match.rawValue), inside"
         }
     }
 }

@@ -19,7 +19,7 @@ struct ServeCommand: AsyncParsableCommand {
               /v1/categories?level=
               /v1/categories/{id}/words?level=&limit=&offset=
               /v1/words/{word}
-              /v1/search?q=&limit=
+              /v1/search?q=&source=&limit=&offset=
               /v1/audio/{word}?accent=british|american&format=wav|ogg|flac
               /v1/moe/{title}, /v1/moe/strokes/{n}   (after 'vocab import moe')
             A learner's own data is under /v1/me (API token, or the web app's session after \\

@@ -3,7 +3,7 @@ import Catalog
 import HTTPTransport
 import Hummingbird
 
-/// /v1/categories, /v1/categories/{id}/words, /v1/words/{word}, /v1/search. Each answer is
+/// /v1/categories, /v1/categories/{id}/words, /v1/words/{word}. Each answer is
 /// computed once per distinct request and then served from memory with its ETag: the catalog a
 /// server opened does not change under it.
 struct CatalogRoutes: Sendable {
@@ -15,7 +15,6 @@ struct CatalogRoutes: Sendable {
         routes.get("categories") { request, _ in try await categories(request) }
         routes.get("categories/{id}/words") { request, context in try await words(request, context: context) }
         routes.get("words/{word}") { request, context in try await word(request, context: context) }
-        routes.get("search") { request, _ in try await search(request) }
         return routes
     }
 
@@ -44,18 +43,6 @@ struct CatalogRoutes: Sendable {
         return cache.remember(try await cache.value(for: "word|\(text)") {
             let entries = try await catalog.lookup(text)
             return try .json(WordEntries(word: entries.first?.word ?? text, entries: entries))
-        }, for: request)
-    }
-
-    func search(_ request: Request) async throws -> Representation {
-        let query = QueryParameters(request.uri.query)
-        guard let raw = try query["q"] else {
-            throw Failure(.badInput, code: "missing_parameter", message: "give the text to search for as ?q=.")
-        }
-        let text = try InputRules.text(raw, name: "search text", pathSafe: false)
-        let limit = try query.integer("limit", range: Limits.search, default: Limits.defaultSearch)
-        return cache.remember(try await cache.value(for: "search|\(text)|\(limit)") {
-            try .json(SearchResults(query: text, limit: limit, results: try await catalog.search(text, limit: limit)))
         }, for: request)
     }
 }

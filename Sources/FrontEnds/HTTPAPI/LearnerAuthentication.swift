@@ -60,6 +60,29 @@ struct LearnerAuthenticator: AuthenticatorMiddleware {
     }
 }
 
+extension LearnerAuthenticator {
+    /// For a public endpoint that shows a signed-in caller more (search): the learner of a valid
+    /// bearer token or session cookie, else nil. A bad credential is not refused, since the
+    /// endpoint is public, but counts as a failed attempt, and an address that failed too often
+    /// gets the public answer whatever it sends: search is no way around the guessing limit.
+    static func optionalLearner(_ request: Request, context: VocabRequestContext, learning: LearningService,
+                                attempts: FailedAttempts) async throws -> Learner? {
+        let header = request.headers[.authorization]
+        let session = header == nil ? SessionCookie.token(in: request) : nil
+        guard header != nil || session != nil else { return nil }
+        let address = context.remoteAddress?.ipAddress ?? "unknown"
+        guard attempts.blocked(address) == nil else { return nil }
+        var learner: Learner?
+        if header != nil {
+            if let token = request.headers.bearer?.token { learner = try await learning.learner(bearer: token) }
+        } else if let session {
+            learner = try await learning.learner(session: session)
+        }
+        if learner == nil { attempts.fail(address) }
+        return learner
+    }
+}
+
 /// The web app's session cookie: HttpOnly (scripts never see it), SameSite=Strict (other sites'
 /// pages do not make the browser send it), Path=/, for as long as the session lasts. It is not
 /// marked Secure because `vocab serve` speaks plain HTTP; behind a TLS proxy the proxy may add it.

@@ -122,14 +122,14 @@ struct CatalogCommandTests {
         let vocab = try VocabRunner()
         let body = try #require(try vocab.json("search", "ca") as? [String: Any])
         #expect(body["query"] as? String == "ca" && body["limit"] as? Int == 30)
-        let words = try #require(body["results"] as? [[String: Any]])
-        let headwords = words.compactMap { $0["word"] as? String }
+        let results = try #require(body["results"] as? [[String: Any]])
+        let headwords = results.compactMap { $0["title"] as? String }
         #expect(headwords.contains("cat"))
         #expect(headwords.count <= 30)
         let firstOther = headwords.firstIndex { !$0.lowercased().hasPrefix("ca") } ?? headwords.count
         #expect(headwords[..<firstOther].count >= 5, "headwords starting with the text come first: \(headwords)")
         let meo = try #require((try vocab.json("search", "meo") as? [String: Any])?["results"] as? [[String: Any]])
-        #expect(meo.contains { $0["word"] as? String == "cat" })
+        #expect(meo.contains { $0["title"] as? String == "cat" && $0["match"] as? String == "translation" })
     }
 
     @Test func validateReportsFileAndWordAndFails() throws {

@@ -13,7 +13,7 @@ struct BrowserTests {
     static let python = "/usr/bin/python3"
     static let script = Repository.root + "/Tests/Browser/webapp.py"
 
-    @Test("sign in, browse a category at a level, play a clip, save words, review with the keyboard, see progress change, rate offline (sent once when the server is back), sign out; a Mandarin entry from search")
+    @Test("sign in, browse a category at a level, play a clip, save words, review with the keyboard, see progress change, rate offline (sent once when the server is back), sign out; search from the header for a catalog word and a Mandarin entry, whose speech plays")
     func journey() async throws {
         let tools = try await runProcessOnThread(Self.python, ["-c", "import selenium, shutil; assert shutil.which('chromium') and shutil.which('chromedriver')"])
         try #require(tools.status == 0, "Chromium, chromedriver or python3-selenium is missing: run scripts/install-deps test (\(tools.stderr))")

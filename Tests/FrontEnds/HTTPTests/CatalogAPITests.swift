@@ -154,15 +154,16 @@ struct CatalogAPITests {
         try await withServer { s in
             let meo = try await s.get("/v1/search?q=meo")
             #expect(meo.status == 200)
-            #expect((try meo.object()["results"] as? [[String: Any]])?.map { $0["word"] as? String } == ["cat"])
+            #expect((try meo.object()["results"] as? [[String: Any]])?.map { $0["title"] as? String } == ["cat"])
             let c = try await s.get("/v1/search?q=c&limit=2")
-            let words = (try c.object()["results"] as? [[String: Any]])?.compactMap { $0["word"] as? String }
+            let words = (try c.object()["results"] as? [[String: Any]])?.compactMap { $0["title"] as? String }
             #expect(words == ["cake", "cat"])
             #expect(try c.object()["limit"] as? Int == 2)
             let spaced = try await s.get("/v1/search?q=ice+cream")
-            #expect((try spaced.object()["results"] as? [[String: Any]])?.first?["word"] as? String == "ice cream")
+            #expect((try spaced.object()["results"] as? [[String: Any]])?.first?["title"] as? String == "ice cream")
             #expect(try spaced.object()["query"] as? String == "ice cream")
             let none = try await s.get("/v1/search?q=zzzz")
+            #expect(none.status == 200)
             #expect((try none.object()["results"] as? [Any])?.isEmpty == true)
             let missing = try await s.get("/v1/search")
             #expect(missing.status == 400)

@@ -44,7 +44,7 @@ struct LearnerAuthorizationTests {
         }
 
         func table(columns: [String]) -> String {
-            let rows = LearnerAuthorizationTests.endpoints.map(\.label)
+            let rows = LearnerAuthorizationTests.endpoints.map(\.label) + [LearnerAuthorizationTests.searchRow]
             let first = (rows.map(\.count).max() ?? 0) + 2
             let widths = columns.map { c in max(c.count, rows.map { (cells[$0]?[c] ?? "").count }.max() ?? 0) + 2 }
             func pad(_ s: String, _ n: Int) -> String { s + String(repeating: " ", count: max(0, n - s.count)) }
@@ -150,9 +150,13 @@ struct LearnerAuthorizationTests {
             for endpoint in Self.endpoints {
                 for column in columns { #expect(matrix.cells[endpoint.label]?[column] != nil, "\(endpoint.label) not checked for \(column)") }
             }
+            for column in columns.suffix(4) { #expect(matrix.cells[Self.searchRow]?[column] != nil, "search not checked for \(column)") }
             #expect(matrix.leaks.isEmpty, "\(matrix.leaks.joined(separator: "\n"))")
         }
     }
+
+    /// The public search, which adds the caller's library to what it finds.
+    static let searchRow = "GET /v1/search (library)"
 
     /// The reader's token on every reading endpoint: only the reader's own items, by content.
     static func crossReads(_ s: TestServer, _ people: People, reader: TestLearner, victim: TestLearner, readerWords: [String], victimWords: [String],
@@ -221,6 +225,22 @@ struct LearnerAuthorizationTests {
             if !foreign.isEmpty { problems.append("shows \(foreign)") }
             note(endpoint.label, r, problems, cell)
         }
+        // Search finds the reader's saved words in the library, and never the victim's.
+        var problems: [String] = []
+        var last: RawResponse?
+        for (word, own) in readerWords.map({ ($0, true) }) + victimWords.map({ ($0, false) }) {
+            let q = word.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? word
+            let r = try await s.send("GET", "/v1/search?q=\(q)&source=library", headers: reader.credentials)
+            last = r
+            if r.status != 200 { problems.append("status \(r.status) for \(word)") }
+            let results = (try? r.object()["results"] as? [[String: Any]]) ?? []
+            let titles = results.compactMap { $0["title"] as? String }
+            if own, !titles.contains(word) { problems.append("own \(word) missing") }
+            // The answer repeats the query; what it found is in its results.
+            let found = results.map { "\($0["title"] ?? "") \($0["reference"] ?? "") \($0["gloss"] ?? "")" }.joined(separator: "\n")
+            if !own, !results.isEmpty || !foreignWords(found).isEmpty { problems.append("finds \(word)") }
+        }
+        if let last { note(searchRow, last, problems, "own library only") }
     }
 
     /// The entries of a zip file written with stored (uncompressed) entries, as the Anki

@@ -39,7 +39,7 @@ export const catalog = {
   words: (id, level, limit, offset) =>
     api(`/v1/categories/${enc(id)}/words?limit=${limit}&offset=${offset}${level ? `&level=${level}` : ""}`),
   word: (word) => api(`/v1/words/${enc(word)}`),
-  search: (q) => api(`/v1/search?q=${enc(q)}&limit=50`),
+  search: (q, limit, offset) => api(`/v1/search?q=${enc(q)}&limit=${limit}&offset=${offset}`),
   moe: (title) => api(`/v1/moe/${enc(title)}`),
   audioURL: (word, accent) => `/v1/audio/${enc(word)}?accent=${accent}&format=ogg`,
 };

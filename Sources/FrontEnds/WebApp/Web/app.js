@@ -125,21 +125,64 @@ async function wordPage(word) {
     saveButton);
 }
 
-async function searchPage(q) {
-  const input = h("input", { type: "search", name: "q", id: "q", value: q ?? "", autocomplete: "off", "aria-label": "Word, Vietnamese or Chinese characters" });
-  const form = h("form", { class: "search", role: "search", onsubmit: (e) => {
-    e.preventDefault();
-    location.hash = `#/search/${enc(input.value.trim())}`;
-  } }, input, h("button", { type: "submit", class: "primary" }, "Search"));
-  const results = [];
-  if (q) {
-    const body = await catalog.search(q);
-    results.push(h("p", {}, `${body.results.length} result${body.results.length === 1 ? "" : "s"} for “${q}”.`));
-    results.push(h("ul", { class: "cards" }, body.results.map(wordCard)));
-    if (/\p{Script=Han}/u.test(q)) results.push(h("p", {}, h("a", { href: `#/moe/${enc(q)}` }, `Look up ${q} in the Mandarin dictionary`)));
+// MARK: search
+
+const searchForm = document.getElementById("search");
+const searchBox = document.getElementById("search-q");
+const SOURCES = { catalog: "Word list", moe: "Mandarin dictionary", library: "My library" };
+const WHY = { exact: "", prefix: "starts with: ", contains: "contains: " };
+
+searchForm.addEventListener("submit", (e) => {
+  e.preventDefault();
+  const q = searchBox.value.trim();
+  if (q) location.hash = `#/search/${enc(q)}`;
+});
+
+// Where a result leads: the catalog word or the Mandarin entry; saved dictionary words have
+// no page of their own but the library.
+function resultLink(r) {
+  if (r.source === "catalog") return `#/word/${enc(r.title)}`;
+  if (r.source === "moe") return `#/moe/${enc(r.title)}`;
+  return "#/library";
+}
+
+function resultItem(r) {
+  const lang = r.source === "moe" ? "zh-Hant" : "en";
+  return h("li", { class: "card result", "data-source": r.source, "data-reference": r.reference },
+    h("h3", {}, h("a", { href: resultLink(r), lang }, r.title), " ", h("span", { class: "badge" }, SOURCES[r.source] ?? r.source)),
+    r.reading ? h("p", { class: "ipa" }, r.reading) : null,
+    r.gloss ? h("p", { lang: r.source === "catalog" ? "vi" : r.source === "moe" ? "zh-Hant" : "en" }, r.gloss) : null,
+    h("p", { class: "pos" }, `${WHY[r.rank]}${r.match}`));
+}
+
+async function searchPage(q, page) {
+  searchBox.value = q ?? "";
+  if (!q) {
+    show("Search", h("p", {}, "Type an English or Vietnamese word, Chinese characters, pinyin or bopomofo in the search box."));
+    searchBox.focus();
+    return;
   }
-  show("Search", form, ...results);
-  if (!q) input.focus();
+  const body = await catalog.search(q, PAGE, page * PAGE);
+  const pages = Math.max(1, Math.ceil(body.total / PAGE));
+  const go = (p) => { location.hash = `#/search/${enc(q)}/${p}`; };
+  // Grouped by source in the server's order (whole matches of every source come first).
+  const groups = [];
+  for (const r of body.results) {
+    if (groups.at(-1)?.source !== r.source) groups.push({ source: r.source, results: [] });
+    groups.at(-1).results.push(r);
+  }
+  const summary = body.total === 0
+    ? h("p", { id: "search-summary" }, `Nothing matches “${q}”.`,
+        body.suggestions.length ? [" Did you mean ", ...body.suggestions.flatMap((s, i) => [i ? ", " : "", h("a", { href: `#/search/${enc(s)}` }, s)]), "?"] : "")
+    : h("p", { id: "search-summary" }, `${body.total} result${body.total === 1 ? "" : "s"} for “${q}” in ${body.sources.map((s) => SOURCES[s]).join(", ")}.`);
+  show(`Search: ${q}`, summary,
+    ...groups.map((g) => h("section", { class: "results", "aria-label": SOURCES[g.source] },
+      h("h2", {}, SOURCES[g.source] ?? g.source),
+      h("ul", { class: "cards" }, g.results.map(resultItem)))),
+    pages > 1 ? h("nav", { class: "pager", "aria-label": "Pages" },
+      h("button", { type: "button", disabled: page === 0, onclick: () => go(page - 1) }, "← Previous"),
+      h("span", {}, `Page ${page + 1} of ${pages}`),
+      h("button", { type: "button", disabled: page + 1 >= pages, onclick: () => go(page + 1) }, "Next →")) : null);
 }
 
 async function moePage(title) {
@@ -368,7 +411,7 @@ async function route() {
       case "": return await categoriesPage();
       case "category": return await categoryPage(a, Number(b ?? 0) || 0);
       case "word": return await wordPage(a);
-      case "search": return await searchPage(a);
+      case "search": return await searchPage(a, Number(b ?? 0) || 0);
       case "moe": return await moePage(a);
       case "signin": return await signInPage();
       case "library": return await libraryPage();

@@ -34,7 +34,9 @@ async function networkFirst(request) {
   const cache = await caches.open(DATA);
   try {
     const response = await fetch(request);
-    if (response.ok && response.status === 200) cache.put(request, response.clone());
+    // A signed-in search answer (no-store) holds the learner's library: never kept on the device.
+    const private_ = /no-store/.test(response.headers.get("Cache-Control") ?? "");
+    if (response.ok && response.status === 200 && !private_) cache.put(request, response.clone());
     return response;
   } catch (e) {
     const hit = await cache.match(request);
