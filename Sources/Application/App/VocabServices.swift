@@ -119,6 +119,9 @@ public final class VocabServices: Sendable {
     /// The imported dictionary; one read-only connection per caller (it belongs to one task).
     public func mandarin() throws -> MOEDictionary { try MOEDictionary(path: home.moeDatabase) }
 
+    /// The imported dictionary behind the seam the server asks (`ServerDatabase.mandarin` on PostgreSQL).
+    public func mandarinDictionary() -> any MandarinDictionary { SQLiteMandarinDictionary(path: home.moeDatabase) }
+
     public var isMandarinImported: Bool { FileManager.default.fileExists(atPath: home.moeDatabase) }
 
     // MARK: Learning
