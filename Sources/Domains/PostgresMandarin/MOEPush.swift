@@ -11,6 +11,12 @@ public struct MOEPushSummary: Sendable, Equatable {
     public let entries: Int
     public let heteronyms: Int
     public let definitions: Int
+
+    public init(entries: Int, heteronyms: Int, definitions: Int) {
+        self.entries = entries
+        self.heteronyms = heteronyms
+        self.definitions = definitions
+    }
 }
 
 extension PostgresMandarinDictionary {
@@ -85,13 +91,13 @@ final class SQLiteRows: @unchecked Sendable {
         Int(try database.scalar("SELECT count(*) FROM \(table)")?.intValue ?? 0)
     }
 
-    /// Up to 20,000 rows after `after`, each a line of tab-separated fields (`\N` for NULL).
+    /// Up to 25,000 rows after `after`, each a line of tab-separated fields (`\N` for NULL).
     func chunk(_ table: PostgresMandarinDictionary.Table, after: Int64) throws -> (text: [UInt8], rows: Int, lastID: Int64) {
         var text: [UInt8] = []
         text.reserveCapacity(1 << 20)
         var rows = 0, last = after
         let columns = table.columns
-        _ = try database.query("SELECT \(columns.joined(separator: ", ")) FROM \(table.name) WHERE id > ? ORDER BY id LIMIT 20000",
+        _ = try database.query("SELECT \(columns.joined(separator: ", ")) FROM \(table.name) WHERE id > ? ORDER BY id LIMIT 25000",
                                [.integer(after)]) { row in
             for i in 0..<columns.count {
                 if i > 0 { text.append(0x09) }
