@@ -1,3 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import Offloading
 
 /// The read queries the product makes of the dictionary: the seam between the embedded
@@ -8,7 +13,7 @@ import Offloading
 /// Async because the server asks it from request handlers; the command line keeps calling
 /// `MOEDictionary` directly, synchronously, which is what this wraps on SQLite.
 public protocol MandarinDictionary: Sendable {
-    /// Whether there is a dictionary to ask (an import on SQLite, a push on PostgreSQL).
+    /// Whether there is a dictionary to ask (an import's file on SQLite, a push on PostgreSQL).
     func isAvailable() async -> Bool
     /// Every entry with exactly this title; `MOEError.unknownTitle` with suggestions when none.
     func lookup(_ title: String) async throws -> [DictionaryEntry]
@@ -37,10 +42,8 @@ public struct SQLiteMandarinDictionary: MandarinDictionary {
         return try await BlockingWork.run { try body(try MOEDictionary(path: path)) }
     }
 
-    public func isAvailable() async -> Bool {
-        let path = path
-        return (try? await BlockingWork.run { _ = try MOEDictionary(path: path); return true }) ?? false
-    }
+    /// An import's file is there (one another version wrote is reported when it is asked).
+    public func isAvailable() async -> Bool { FileManager.default.fileExists(atPath: path) }
 
     public func lookup(_ title: String) async throws -> [DictionaryEntry] { try await run { try $0.lookup(title) } }
 

@@ -88,7 +88,7 @@ public struct VocabServer: Sendable {
         case .postgres(let url, _):
             let server = try services.serverDatabase(url: url, logger: logger)
             catalog = services.catalog(on: server)
-            learning = services.learning(catalog: catalog, store: server.learners)
+            learning = services.learning(catalog: catalog, store: server.learners, mandarin: server.mandarin)
             postgres = server
             dictionary = server.mandarin
             // Another instance changed the catalog or pushed a dictionary, or this one may have

@@ -166,6 +166,10 @@ struct PostgresServeTests {
         }
         #expect(status == 404, "B still answers 行 from the dictionary pushed before")
         #expect(try await send(a, "GET", "/v1/moe/%E4%B8%80%E5%AE%9A").status == 200)   // 一定
+        // A learner saves a Mandarin word from the database's dictionary too.
+        let saved = try await send(a, "POST", "/v1/me/library", token: setup.token, json: #"{"word":"一定"}"#)
+        #expect(saved.status == 201, "\(saved.status) \(saved.text)")
+        #expect(saved.text.contains("\"source\":\"moe\""), "\(saved.text)")
         #expect(try await a.stop(signal: SIGTERM) == 0, "\(a.stderr.suffix(500))")
         #expect(try await b.stop(signal: SIGTERM) == 0, "\(b.stderr.suffix(500))")
     }
