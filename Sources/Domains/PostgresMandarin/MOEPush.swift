@@ -28,9 +28,9 @@ extension PostgresMandarinDictionary {
     public func push(fromSQLite path: String, progress: @escaping @Sendable (String) -> Void = { _ in }) async throws -> MOEPushSummary {
         let source = try await BlockingWork.run { try SQLiteRows(path: path) }
         let tables = [
-            Table(name: "entry", into: "moe_entry", columns: ["id", "title", "radical", "stroke_count", "non_radical_stroke_count"]),
-            Table(name: "heteronym", into: "moe_heteronym", columns: ["id", "entry_id", "pinyin", "bopomofo", "pinyin_key", "bopomofo_key"]),
-            Table(name: "definition", into: "moe_definition",
+            Table(name: "entry", plural: "entries", into: "moe_entry", columns: ["id", "title", "radical", "stroke_count", "non_radical_stroke_count"]),
+            Table(name: "heteronym", plural: "heteronyms", into: "moe_heteronym", columns: ["id", "entry_id", "pinyin", "bopomofo", "pinyin_key", "bopomofo_key"]),
+            Table(name: "definition", plural: "definitions", into: "moe_definition",
                   columns: ["id", "heteronym_id", "type", "def", "example", "quote", "link", "synonyms", "antonyms"]),
         ]
         let counts = try await database.transaction { tx in
@@ -51,10 +51,10 @@ extension PostgresMandarinDictionary {
                         let before = copied
                         copied += chunk.rows
                         after = chunk.lastID
-                        if copied / 50_000 != before / 50_000 { progress("moe: \(table.name) \(copied)/\(total)") }
+                        if copied / 50_000 != before / 50_000 { progress("moe: \(table.plural) \(copied)/\(total)") }
                     }
                 }
-                progress("moe: \(copied) \(table.name == "entry" ? "entries" : table.name + "s") copied")
+                progress("moe: \(copied) \(table.plural) copied")
                 counts.append(copied)
             }
             try await tx.run("INSERT INTO moe_dictionary(entries, heteronyms, definitions) VALUES (\(counts[0]), \(counts[1]), \(counts[2]))")
@@ -68,6 +68,7 @@ extension PostgresMandarinDictionary {
 
     struct Table: Sendable {
         let name: String
+        let plural: String
         let into: String
         let columns: [String]
     }
@@ -97,14 +98,18 @@ final class SQLiteRows: @unchecked Sendable {
         text.reserveCapacity(1 << 20)
         var rows = 0, last = after
         let columns = table.columns
+        // Ids, parent ids and stroke counts; the rest is text, copied as its bytes.
+        let integers = Set(columns.indices.filter { columns[$0] == "id" || columns[$0].hasSuffix("_id") || columns[$0].hasSuffix("stroke_count") })
         _ = try database.query("SELECT \(columns.joined(separator: ", ")) FROM \(table.name) WHERE id > ? ORDER BY id LIMIT 25000",
                                [.integer(after)]) { row in
             for i in 0..<columns.count {
                 if i > 0 { text.append(0x09) }
-                switch row.value(i) {
-                case .null: text += [0x5C, 0x4E]
-                case .integer(let n): text += Array(String(n).utf8)
-                default: Self.escape(row.bytes(i), into: &text)
+                if row.isNull(i) {
+                    text += [0x5C, 0x4E]
+                } else if integers.contains(i) {
+                    text += Array(String(row.int(i)).utf8)
+                } else {
+                    Self.escape(row.bytes(i), into: &text)
                 }
             }
             text.append(0x0A)
