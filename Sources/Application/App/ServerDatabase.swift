@@ -34,7 +34,8 @@ public enum DatabaseChoice: Sendable, Equatable {
 }
 
 /// The PostgreSQL side of the server: one pool of connections, the catalog's documents, the
-/// learners' downloaded definitions and quiz history, and the learners themselves.
+/// learners' downloaded definitions and quiz history, the learners themselves, and the
+/// Mandarin dictionary.
 public final class ServerDatabase: Sendable {
     public let database: PostgresPool
     /// The catalog, as `vocab db push` loaded it.

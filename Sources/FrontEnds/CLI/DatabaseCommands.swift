@@ -56,7 +56,7 @@ struct DatabaseOptions: ParsableArguments {
 struct DatabaseMigrateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "migrate", abstract: "Apply the schema steps the database lacks and show its versions.",
-        discussion: "Steps are numbered per part (documents, learners) and recorded in schema_migrations; instances starting together wait for one another.")
+        discussion: "Steps are numbered per part (documents, learners, moe) and recorded in schema_migrations; instances starting together wait for one another.")
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var options: GlobalOptions
 
