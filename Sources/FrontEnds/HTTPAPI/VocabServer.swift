@@ -58,7 +58,7 @@ public struct VocabServer: Sendable {
     let logger: Logger
     /// The shared database when the server runs on PostgreSQL (nil: the embedded SQLite files).
     let postgres: ServerDatabase?
-    /// Finished catalog answers; on PostgreSQL emptied whenever the catalog changes anywhere.
+    /// Finished catalog and dictionary answers; on PostgreSQL emptied whenever either changes anywhere.
     let responses: ResponseCache
     let listener: PostgresChangeListener?
     /// The Mandarin dictionary: moe.sqlite, or on PostgreSQL the one `vocab db push` loaded.
