@@ -91,7 +91,13 @@ let package = Package(
         .target(name: "Audio", dependencies: ["Vocabulary", "AudioFile", "JSONReading", "ClipProcessing", "Speech", "HTTPFetch", "TextMatching", "FileAccess", "Offloading"],
                 path: "Sources/Domains/Audio"),
         // The MOE revised Mandarin dictionary: import, lookup, stroke, radical and reading search.
-        .target(name: "Mandarin", dependencies: ["SQLiteDB", "JSONReading", "FileAccess"], path: "Sources/Domains/Mandarin"),
+        .target(name: "Mandarin", dependencies: ["SQLiteDB", "JSONReading", "FileAccess", "Offloading"], path: "Sources/Domains/Mandarin"),
+        // The dictionary on PostgreSQL for `vocab serve --database`, and `vocab db push`'s copy of moe.sqlite into it.
+        .target(name: "PostgresMandarin", dependencies: [
+            "Mandarin", "SQLiteDB", "PostgresStore", "Offloading", .product(name: "PostgresNIO", package: "postgres-nio"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "Logging", package: "swift-log"),
+        ], path: "Sources/Domains/PostgresMandarin"),
         // Learning: remote definitions with offline fallback, saved words, quizzes.
         .target(name: "Definitions", dependencies: ["HTTPFetch", "Store", "Catalog"], path: "Sources/Domains/Learning/Definitions"),
         .target(name: "Quiz", dependencies: ["Store", "Catalog", "SeededRandom"], path: "Sources/Domains/Learning/Quiz"),
@@ -117,7 +123,7 @@ let package = Package(
         .target(name: "App", dependencies: [
             "AppCore", "Catalog", "Cache", "Store", "Audio", "AudioFile", "ClipProcessing", "Speech", "HTTPFetch", "Mandarin",
             "Definitions", "Quiz", "SQLiteDB", "FileAccess", "Offloading", "Vocabulary", "Learners", "FSRS", "SeededRandom", "TextMatching",
-            "AnkiExport", "PostgresStore", "PostgresLearners", .product(name: "PostgresNIO", package: "postgres-nio"),
+            "AnkiExport", "PostgresStore", "PostgresLearners", "PostgresMandarin", .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "Logging", package: "swift-log"),
             // Password hashes of learners who sign in to the web app.
             .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
@@ -190,7 +196,7 @@ let package = Package(
         .testTarget(name: "StoreTests", dependencies: ["Store", "PostgresStore", "SQLiteDB", "TestSupport"], path: "Tests/Storage/StoreTests"),
         .testTarget(name: "CacheTests", dependencies: ["Cache", "Store", "SQLiteDB", "TestSupport"], path: "Tests/Storage/CacheTests"),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog", "Store", "SQLiteDB", "TestSupport"], path: "Tests/Domains/CatalogTests"),
-        .testTarget(name: "MandarinTests", dependencies: ["Mandarin", "JSONReading", "SQLiteDB", "SeededRandom", "TestSupport"],
+        .testTarget(name: "MandarinTests", dependencies: ["Mandarin", "PostgresMandarin", "PostgresStore", "JSONReading", "SQLiteDB", "SeededRandom", "TestSupport"],
                     path: "Tests/Domains/MandarinTests", resources: [.copy("Fixtures")]),
         .testTarget(name: "AudioTests", dependencies: ["Audio", "AudioFile", "ClipProcessing", "Speech", "HTTPFetch", "Vocabulary", "TestSupport"],
                     path: "Tests/Domains/AudioTests"),

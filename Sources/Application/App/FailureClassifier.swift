@@ -110,7 +110,7 @@ public enum FailureClassifier {
         switch e {
         case .unknownTitle(let title, let suggestions):
             return Failure(.notFound, code: "unknown_title", message: "'\(Failure.quote(title))' is not in the dictionary.", suggestions: suggestions)
-        case .notImported:
+        case .notImported, .notPushed:
             return Failure(.missingInput, code: "dictionary_not_imported", message: e.description)
         case .invalidJSON, .unexpectedShape, .incompatibleDatabase:
             return Failure(.invalidData, code: "invalid_dictionary", message: e.description)

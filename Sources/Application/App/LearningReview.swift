@@ -180,14 +180,14 @@ extension LearningService {
                 let answer = answers == .reading ? content.pinyin : content.senses.first?.text
                 if let answer {
                     items.append(QuizItem(word: item.word, answer: answer, kind: "moe"))
-                    if let strokes = try? services.mandarin().lookup(String(item.word.prefix(1))).first?.strokeCount { strokeCounts.insert(strokes) }
+                    if let strokes = try? await mandarin.lookup(String(item.word.prefix(1))).first?.strokeCount { strokeCounts.insert(strokes) }
                 }
             }
         }
         var distractors: [QuizItem] = []
-        if !strokeCounts.isEmpty, let dictionary = try? services.mandarin() {
+        if !strokeCounts.isEmpty {
             for strokes in strokeCounts.sorted() {
-                for c in (try? dictionary.characters(strokes: strokes, limit: 60).characters) ?? [] {
+                for c in (try? await mandarin.characters(strokes: strokes, limit: 60).characters) ?? [] {
                     let answer = answers == .reading ? c.pinyin.first : c.definition
                     if let answer { distractors.append(QuizItem(word: c.title, answer: answer, kind: "moe")) }
                 }

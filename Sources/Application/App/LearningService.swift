@@ -16,18 +16,22 @@ public struct LearningService: Sendable {
     public let store: any LearnerStore
     public let catalog: CatalogService
     let services: VocabServices
+    /// The Mandarin dictionary Mandarin words are saved, shown and quizzed from (moe.sqlite, or
+    /// on `serve --database` the database's copy).
+    let mandarin: any MandarinDictionary
     public let reviewer: Reviewer
     let now: @Sendable () -> Double
     /// Password checks (bcrypt) running and queued at once, for this service's whole life.
     let passwordChecks: WorkGate
 
     public init(store: any LearnerStore, catalog: CatalogService, services: VocabServices, days: LocalDays,
-                passwordChecks: WorkGate = PasswordRules.gate(),
+                mandarin: (any MandarinDictionary)? = nil, passwordChecks: WorkGate = PasswordRules.gate(),
                 now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) {
         self.passwordChecks = passwordChecks
         self.store = store
         self.catalog = catalog
         self.services = services
+        self.mandarin = mandarin ?? services.mandarinDictionary()
         self.reviewer = Reviewer(store: store, days: days)
         self.now = now
     }
@@ -111,7 +115,9 @@ public struct LearningService: Sendable {
                 if source == .catalog { throw CatalogError.unknownWord(word, suggestions: suggestions) }
             }
         }
-        if source == .moe || (source == .auto && (Self.hasHan(word) || reading != nil) && services.isMandarinImported) {
+        var fromMandarin = source == .moe
+        if !fromMandarin, source == .auto, Self.hasHan(word) || reading != nil { fromMandarin = await mandarin.isAvailable() }
+        if fromMandarin {
             return try await saveMandarin(word, for: learner, reading: reading, allReadings: allReadings)
         }
         guard source == .auto || source == .dictionary else { return [] }
@@ -144,7 +150,7 @@ public struct LearningService: Sendable {
     }
 
     private func saveMandarin(_ title: String, for learner: Learner, reading: String?, allReadings: Bool) async throws -> [Saved] {
-        let entries = try services.mandarin().lookup(title)
+        let entries = try await mandarin.lookup(title)
         let readings = entries.flatMap { e in e.readings.enumerated().map { (e.title, $0.offset, $0.element) } }
         let chosen: [(String, Int, Reading)]
         if allReadings {
@@ -232,7 +238,7 @@ public struct LearningService: Sendable {
         case .catalog:
             if let found = try? await catalog.entry(id: item.key.entry) { return .catalog(found, item: item.key, level: level) }
         case .moe:
-            if let entries = try? services.mandarin().lookup(item.key.entry),
+            if let entries = try? await mandarin.lookup(item.key.entry),
                let reading = entries.flatMap(\.readings).first(where: { ($0.pinyin ?? $0.bopomofo ?? "") == item.key.reading }) {
                 return .mandarin(reading, title: item.key.entry, item: item.key)
             }

@@ -115,6 +115,11 @@ public struct ReadingQuery: Sendable, Equatable {
         if let pinyin { return try dictionary.search(pinyin: pinyin, tones: tones, limit: limit, offset: offset) }
         return try dictionary.search(bopomofo: bopomofo ?? "", tones: tones, limit: limit, offset: offset)
     }
+
+    public func run(in dictionary: any MandarinDictionary, limit: Int, offset: Int) async throws -> ReadingMatchList {
+        if let pinyin { return try await dictionary.search(pinyin: pinyin, tones: tones, limit: limit, offset: offset) }
+        return try await dictionary.search(bopomofo: bopomofo ?? "", tones: tones, limit: limit, offset: offset)
+    }
 }
 
 /// One radical character (水, or a variant such as 氵), as the CLI and the API take it.
@@ -136,11 +141,22 @@ public enum RadicalListing {
         let typed = radical.trimmingCharacters(in: .whitespaces)
         let list = try dictionary.characters(radical: typed, limit: limit, offset: offset)
         guard list.total == 0 else { return list }
+        throw none(typed, filedUnder: try dictionary.radical(of: typed))
+    }
+
+    public static func page(in dictionary: any MandarinDictionary, radical: String, limit: Int, offset: Int) async throws -> CharacterList {
+        let typed = radical.trimmingCharacters(in: .whitespaces)
+        let list = try await dictionary.characters(radical: typed, limit: limit, offset: offset)
+        guard list.total == 0 else { return list }
+        throw none(typed, filedUnder: try await dictionary.radical(of: typed))
+    }
+
+    static func none(_ typed: String, filedUnder filed: String?) -> Failure {
         var hint: String?
-        if let filed = try dictionary.radical(of: typed), filed != typed {
+        if let filed, filed != typed {
             hint = "\(typed) itself is filed under the radical \(filed): try 'vocab radical \(filed)'."
         }
-        throw Failure(.notFound, code: "unknown_radical", message: "no characters under the radical \(Failure.quote(typed)).", hint: hint)
+        return Failure(.notFound, code: "unknown_radical", message: "no characters under the radical \(Failure.quote(typed)).", hint: hint)
     }
 }
 
@@ -179,6 +195,13 @@ public struct MOERandomEntries: Encodable, Sendable {
         var generator = SeededGenerator(seed: seed)
         var entries: [DictionaryEntry] = []
         for _ in 1...max(1, page) { entries = try dictionary.randomEntries(count: count, using: &generator) }
+        self.init(seed: seed, entries: entries)
+    }
+
+    public init(drawingFrom dictionary: any MandarinDictionary, seed: UInt64, count: Int, page: Int = 1) async throws {
+        var generator = SeededGenerator(seed: seed)
+        var entries: [DictionaryEntry] = []
+        for _ in 1...max(1, page) { entries = try await dictionary.randomEntries(count: count, using: &generator) }
         self.init(seed: seed, entries: entries)
     }
 }

@@ -27,6 +27,11 @@ public enum MandarinClips {
         return try request(title: title, readings: readings(of: entries), wanted: wanted)
     }
 
+    public static func request(title: String, reading wanted: String?, dictionary: any MandarinDictionary) async throws -> ClipRequest {
+        let entries = try await dictionary.lookup(title)
+        return try request(title: entries.first?.title ?? title, readings: readings(of: entries), wanted: wanted)
+    }
+
     public static func request(title: String, readings: [String], wanted: String?) throws -> ClipRequest {
         guard !readings.isEmpty else {
             throw Failure(.notFound, code: "no_reading", message: "'\(Failure.quote(title))' has no reading in pinyin to speak.")

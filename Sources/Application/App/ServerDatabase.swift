@@ -4,6 +4,7 @@ import Foundation
 import Learners
 import Logging
 import PostgresLearners
+import PostgresMandarin
 import PostgresStore
 import Store
 
@@ -33,7 +34,8 @@ public enum DatabaseChoice: Sendable, Equatable {
 }
 
 /// The PostgreSQL side of the server: one pool of connections, the catalog's documents, the
-/// learners' downloaded definitions and quiz history, and the learners themselves.
+/// learners' downloaded definitions and quiz history, the learners themselves, and the
+/// Mandarin dictionary.
 public final class ServerDatabase: Sendable {
     public let database: PostgresPool
     /// The catalog, as `vocab db push` loaded it.
@@ -41,15 +43,20 @@ public final class ServerDatabase: Sendable {
     /// What user.sqlite's documents hold for the embedded engine.
     public let documents: PostgresDocumentStore
     public let learners: PostgresLearnerStore
+    /// The Mandarin dictionary, as `vocab db push` loaded it from moe.sqlite.
+    public let mandarin: PostgresMandarinDictionary
 
-    public static let migrators = [PostgresDocumentStore.migrator, PostgresLearnerStore.migrator]
+    public static let migrators = [PostgresDocumentStore.migrator, PostgresLearnerStore.migrator, PostgresMandarinDictionary.migrator]
     public static let catalogSpace = "catalog"
+    /// What a dictionary push notifies on the change channel.
+    public static let mandarinChange = PostgresMandarinDictionary.changePayload
 
     public init(url: String, maximumConnections: Int = 20, deadline: Duration? = nil, logger: Logger = PostgresPool.silentLogger) throws {
         database = try PostgresPool(url: url, maximumConnections: maximumConnections, deadline: deadline, logger: logger)
         catalog = PostgresDocumentStore(database: database, space: Self.catalogSpace)
         documents = PostgresDocumentStore(database: database, space: "user")
         learners = PostgresLearnerStore(database: database)
+        mandarin = PostgresMandarinDictionary(database: database)
     }
 
     /// Applies the schema steps the database lacks; returns them as "learners 1: …".
@@ -76,6 +83,13 @@ public final class ServerDatabase: Sendable {
         for (collection, field) in CatalogIndexer.indexedFields { try await catalog.ensureIndex(on: field, in: collection) }
         try await catalog.replace([CatalogService.categories: categories, CatalogService.words: words])
         return (categories.count, words.count)
+    }
+
+    /// Replaces the database's dictionary with the import at `path` (moe.sqlite); nil, with
+    /// nothing changed, when there is no import there.
+    public func push(mandarinFrom path: String, progress: @escaping @Sendable (String) -> Void) async throws -> MOEPushSummary? {
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        return try await mandarin.push(fromSQLite: path, progress: progress)
     }
 
     /// Whether `vocab db push` has loaded a catalog.

@@ -119,6 +119,9 @@ public final class VocabServices: Sendable {
     /// The imported dictionary; one read-only connection per caller (it belongs to one task).
     public func mandarin() throws -> MOEDictionary { try MOEDictionary(path: home.moeDatabase) }
 
+    /// The imported dictionary behind the seam the server asks (`ServerDatabase.mandarin` on PostgreSQL).
+    public func mandarinDictionary() -> any MandarinDictionary { SQLiteMandarinDictionary(path: home.moeDatabase) }
+
     public var isMandarinImported: Bool { FileManager.default.fileExists(atPath: home.moeDatabase) }
 
     // MARK: Learning
@@ -136,8 +139,8 @@ public final class VocabServices: Sendable {
     }
 
     /// The learning service over a learner store; days start at this machine's local midnight.
-    public func learning(catalog: CatalogService, store: any LearnerStore) -> LearningService {
-        LearningService(store: store, catalog: catalog, services: self, days: LocalDays(utcOffset: TimeZone.current.secondsFromGMT()))
+    public func learning(catalog: CatalogService, store: any LearnerStore, mandarin: (any MandarinDictionary)? = nil) -> LearningService {
+        LearningService(store: store, catalog: catalog, services: self, days: LocalDays(utcOffset: TimeZone.current.secondsFromGMT()), mandarin: mandarin)
     }
 
     /// `config.json` in the home folder: a missing file is an empty configuration; a broken

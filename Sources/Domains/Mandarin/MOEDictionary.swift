@@ -76,12 +76,7 @@ public final class MOEDictionary {
     /// whose algorithm may change between Swift versions.
     public func randomEntries(count: Int, using generator: inout some RandomNumberGenerator) throws -> [DictionaryEntry] {
         let last = try database.scalar("SELECT max(id) FROM entry")?.intValue ?? 0
-        guard last > 0 else { return [] }
-        var picked: [Int64] = []
-        while picked.count < min(count, Int(last)) {
-            let id = Int64(generator.next() % UInt64(last)) + 1
-            if !picked.contains(id) { picked.append(id) }
-        }
+        let picked = RandomEntryDraw.ids(count: count, last: last, using: &generator)
         return try picked.flatMap { id in
             try database.query(
                 "SELECT id, title, radical, stroke_count, non_radical_stroke_count FROM entry WHERE id = ?", [.integer(id)]
@@ -311,7 +306,7 @@ public final class MOEDictionary {
     // MARK: - Helpers
 
     /// Decodes a stored JSON list with the same reader the importer used.
-    static func list(_ json: String?) -> [String] {
+    public static func list(_ json: String?) -> [String] {
         guard var json, !json.isEmpty else { return [] }
         return json.withUTF8 { bytes in
             var reader = JSONReader(bytes)

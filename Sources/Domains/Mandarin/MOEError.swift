@@ -10,6 +10,8 @@ public enum MOEError: Error, Sendable, Equatable, CustomStringConvertible {
     case unreadableSource(String, reason: String)
     /// No `vocab import moe` has been run for this home folder.
     case notImported(database: String)
+    /// `vocab serve --database`: no `vocab db push` has loaded a dictionary into that database.
+    case notPushed(database: String)
     /// The database was written by another version of the importer, or is not one at all.
     case incompatibleDatabase(String)
     case unknownTitle(String, suggestions: [String])
@@ -32,6 +34,8 @@ public enum MOEError: Error, Sendable, Equatable, CustomStringConvertible {
             return "cannot read \(path): \(reason)."
         case .notImported(let database):
             return "the Mandarin dictionary has not been imported yet (no \(database)). Run 'vocab import moe PATH' with the path of dict-revised.json first."
+        case .notPushed(let database):
+            return "the Mandarin dictionary has not been pushed to \(database) yet. Run 'vocab import moe PATH', then 'vocab db push'."
         case .incompatibleDatabase(let path):
             return "\(path) was not written by this version of vocab. Run 'vocab import moe PATH' again to rebuild it."
         case .unknownTitle(let title, let suggestions):

@@ -5,8 +5,8 @@
 /// meaning 不定 for those, 未必 for sense 3 and 大概 for sense 4. Senses are numbered within
 /// their reading (no numbered item occurs in a reading with more than one part of speech).
 /// The stored lists stay as the source has them; this runs when an entry is read.
-enum SenseNumbers {
-    static func attach(_ definitions: [Definition]) -> [Definition] {
+public enum SenseNumbers {
+    public static func attach(_ definitions: [Definition]) -> [Definition] {
         let count = definitions.count
         // An item whose number names no sense of the reading stays, as written, where it is.
         func moves(_ item: String) -> Bool { split(item).map { (1...count).contains($0.0) } ?? false }

@@ -2,8 +2,8 @@
 ///
 /// Distance is counted in characters (Unicode scalars), not bytes, so one wrong character in a
 /// Chinese word costs 1, as it would in an English one.
-enum TitleRanking {
-    static func closest(to query: String, among candidates: [String], limit: Int) -> [String] {
+public enum TitleRanking {
+    public static func closest(to query: String, among candidates: [String], limit: Int) -> [String] {
         let target = Array(query.unicodeScalars)
         let scored = candidates.map { title -> (String, Int, Int) in
             let scalars = Array(title.unicodeScalars)

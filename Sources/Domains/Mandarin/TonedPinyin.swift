@@ -60,23 +60,23 @@ extension ReadingKey {
 /// for no tone in particular; in bopomofo an unmarked syllable is first tone, as zhuyin is
 /// written. Stored readings are read the same way, except that an unmarked pinyin syllable is
 /// neutral (5).
-struct ToneQuery: Sendable {
+public struct ToneQuery: Sendable {
     /// Per syllable: the tones it must have (empty: any).
     let wanted: [[Int]]
     let isPinyin: Bool
 
-    init(pinyin: String) {
+    public init(pinyin: String) {
         wanted = ReadingKey.syllableTones(pinyin, pinyin: true)
         isPinyin = true
     }
 
-    init(bopomofo: String) {
+    public init(bopomofo: String) {
         wanted = ReadingKey.syllableTones(bopomofo, pinyin: false).map { $0.isEmpty ? [1] : $0 }
         isPinyin = false
     }
 
     /// Whether a stored reading (pinyin or bopomofo, as the query) has the tones asked for.
-    func matches(_ reading: String?) -> Bool {
+    public func matches(_ reading: String?) -> Bool {
         guard let reading else { return false }
         let have = ReadingKey.syllableTones(reading, pinyin: isPinyin).map { $0.isEmpty ? [isPinyin ? 5 : 1] : $0 }
         for (i, tones) in wanted.enumerated() where !tones.isEmpty {

@@ -56,7 +56,7 @@ struct DatabaseOptions: ParsableArguments {
 struct DatabaseMigrateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "migrate", abstract: "Apply the schema steps the database lacks and show its versions.",
-        discussion: "Steps are numbered per part (documents, learners) and recorded in schema_migrations; instances starting together wait for one another.")
+        discussion: "Steps are numbered per part (documents, learners, moe) and recorded in schema_migrations; instances starting together wait for one another.")
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var options: GlobalOptions
 
@@ -78,10 +78,18 @@ struct DatabaseMigrateCommand: AsyncParsableCommand {
 
 struct DatabasePushCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "push", abstract: "Load the catalog (the category files) into the database.",
+        commandName: "push", abstract: "Load the catalog and the imported Mandarin dictionary into the database.",
         discussion: """
-            Replaces the database's catalog in one transaction: instances serving it keep answering \\
-            from the old catalog until the new one commits, then drop their cached answers.
+            Replaces the database's catalog (the category files) in one transaction, then its \\
+            Mandarin dictionary (moe.sqlite, from 'vocab import moe') in another; without an import \\
+            the dictionary is left as it is, with a note. Instances serving the database keep \\
+            answering from the old catalog or dictionary until the new one commits, then drop \\
+            their cached answers. Progress goes to standard error.
+
+            Examples:
+              vocab import moe dict-revised.json
+              vocab db push --database postgres://vocab@127.0.0.1:5432/vocab
+              vocab db push --json
             """)
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var options: GlobalOptions
@@ -92,12 +100,24 @@ struct DatabasePushCommand: AsyncParsableCommand {
             let (store, status) = try await services.catalogStore()
             if let notice = status.notice { Output.error("vocab: " + notice) }
             let (categories, words) = try await server.push(catalogFrom: store)
+            let started = ContinuousClock.now
+            let moe = try await server.push(mandarinFrom: services.home.moeDatabase) { Output.error($0) }
+            let elapsed = ContinuousClock.now - started
+            let seconds = ((Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18) * 100).rounded() / 100
             if options.json {
-                struct Report: Encodable { let categories: Int; let words: Int }
-                try Output.json(Report(categories: categories, words: words))
+                struct Dictionary: Encodable { let entries: Int; let heteronyms: Int; let definitions: Int; let seconds: Double }
+                struct Report: Encodable { let categories: Int; let words: Int; let moe: Dictionary? }
+                try Output.json(Report(categories: categories, words: words, moe: moe.map {
+                    Dictionary(entries: $0.entries, heteronyms: $0.heteronyms, definitions: $0.definitions, seconds: seconds)
+                }))
                 return
             }
             Output.line("Pushed \(words) words in \(categories) categories to \(server.database.displayURL).")
+            if let moe {
+                Output.line("Pushed the Mandarin dictionary: \(moe.entries) entries, \(moe.heteronyms) readings, \(moe.definitions) definitions in \(String(format: "%.1f", seconds)) s.")
+            } else {
+                Output.error("note: no Mandarin dictionary is imported (\(services.home.moeDatabase)), so none was pushed; 'vocab import moe PATH' imports one.")
+            }
         }
     }
 }

@@ -40,7 +40,7 @@ extension GlobalOptions {
         guard database.database != nil else { return try await body(try await learningService()) }
         let services = self.services
         return try await database.withDatabase(self) { server, _ in
-            try await body(services.learning(catalog: services.catalog(on: server), store: server.learners))
+            try await body(services.learning(catalog: services.catalog(on: server), store: server.learners, mandarin: server.mandarin))
         }
     }
 }

@@ -8,6 +8,7 @@ import FileAccess
 import HTTPTransport
 import HTTPTypes
 import Hummingbird
+import Mandarin
 import Offloading
 
 /// GET /v1/audio/{word}?accent=&format=: a catalog word's pronunciation, and
@@ -17,6 +18,8 @@ import Offloading
 struct AudioRoutes: Sendable {
     let catalog: CatalogService
     let services: VocabServices
+    /// The dictionary that gives a Mandarin title its readings (moe.sqlite, or PostgreSQL's copy).
+    let dictionary: any MandarinDictionary
     /// Nil when the server has no audio tier at all.
     let clips: ClipService?
     let cache: ResponseCache
@@ -57,8 +60,7 @@ struct AudioRoutes: Sendable {
         let query = QueryParameters(request.uri.query)
         let reading = try query["reading"].map { try InputRules.text($0, name: "reading", pathSafe: false) }
         let format = try query["format"].map(Self.format) ?? .wav
-        let services = self.services
-        let subject = try await BlockingWork.run { try MandarinClips.request(title: title, reading: reading, dictionary: services.mandarin()) }
+        let subject = try await MandarinClips.request(title: title, reading: reading, dictionary: dictionary)
         return try await serve(subject, format: format, request: request)
     }
 

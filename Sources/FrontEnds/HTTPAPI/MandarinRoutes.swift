@@ -3,13 +3,11 @@ import AppCore
 import HTTPTransport
 import Hummingbird
 import Mandarin
-import Offloading
 
-/// The MOE revised Mandarin dictionary, when it has been imported (`vocab import moe`).
-/// `MOEDictionary` belongs to one task, so each request opens its own read-only connection, on
-/// a thread of its own; answers are cached like the catalog's.
+/// The MOE revised Mandarin dictionary, when it has been imported (`vocab import moe`), or on
+/// PostgreSQL pushed (`vocab db push`); answers are cached like the catalog's.
 struct MandarinRoutes: Sendable {
-    let services: VocabServices
+    let dictionary: any MandarinDictionary
     let cache: ResponseCache
 
     func collection() -> RouteCollection<VocabRequestContext> {
@@ -25,9 +23,9 @@ struct MandarinRoutes: Sendable {
 
     func entry(_ request: Request, context: some RequestContext) async throws -> Representation {
         let title = try HTTPInput.pathText(context.parameters["title"], name: "title")
-        let services = self.services
+        let dictionary = self.dictionary
         return cache.remember(try await cache.value(for: "moe|\(title)") {
-            let entries = try await BlockingWork.run { try services.mandarin().lookup(title) }
+            let entries = try await dictionary.lookup(title)
             return try .json(MOEEntries(title: entries.first?.title ?? title, entries: entries))
         }, for: request)
     }
@@ -39,9 +37,9 @@ struct MandarinRoutes: Sendable {
         let limit = try query.integer("limit", range: Limits.characters, default: Limits.defaultCharacters)
         let offset = try query.integer("offset", range: Limits.offset, default: 0)
         let radical = try query["radical"].map { try RadicalInput.check($0) }
-        let services = self.services
+        let dictionary = self.dictionary
         return cache.remember(try await cache.value(for: "strokes|\(n)|\(radical ?? "")|\(limit)|\(offset)") {
-            let list = try await BlockingWork.run { try services.mandarin().characters(strokes: n, radical: radical, limit: limit, offset: offset) }
+            let list = try await dictionary.characters(strokes: n, radical: radical, limit: limit, offset: offset)
             return try .json(CharacterPage(strokes: n, radical: radical, list: list))
         }, for: request)
     }
@@ -52,11 +50,9 @@ struct MandarinRoutes: Sendable {
         let query = QueryParameters(request.uri.query)
         let limit = try query.integer("limit", range: Limits.characters, default: Limits.defaultCharacters)
         let offset = try query.integer("offset", range: Limits.offset, default: 0)
-        let services = self.services
+        let dictionary = self.dictionary
         return cache.remember(try await cache.value(for: "radical|\(radical)|\(limit)|\(offset)") {
-            let list = try await BlockingWork.run {
-                try RadicalListing.page(in: try services.mandarin(), radical: radical, limit: limit, offset: offset)
-            }
+            let list = try await RadicalListing.page(in: dictionary, radical: radical, limit: limit, offset: offset)
             return try .json(CharacterPage(strokes: nil, radical: radical, list: list))
         }, for: request)
     }
@@ -74,10 +70,10 @@ struct MandarinRoutes: Sendable {
         let reading = try ReadingQuery(pinyin: try query["pinyin"], bopomofo: try query["bopomofo"], tones: tones)
         let limit = try query.integer("limit", range: Limits.characters, default: Limits.defaultSearch)
         let offset = try query.integer("offset", range: Limits.offset, default: 0)
-        let services = self.services
+        let dictionary = self.dictionary
         let key = "moe-search|\(reading.pinyin ?? "")|\(reading.bopomofo ?? "")|\(tones.rawValue)|\(limit)|\(offset)"
         return cache.remember(try await cache.value(for: key) {
-            let list = try await BlockingWork.run { try reading.run(in: try services.mandarin(), limit: limit, offset: offset) }
+            let list = try await reading.run(in: dictionary, limit: limit, offset: offset)
             return try .json(ReadingSearchPage(query: reading, list: list))
         }, for: request)
     }
@@ -93,10 +89,10 @@ struct MandarinRoutes: Sendable {
             }
             return seed
         }
-        let services = self.services
+        let dictionary = self.dictionary
         let seed = given ?? UInt64.random(in: 0...UInt64.max)
         let draw: @Sendable () async throws -> Representation = {
-            let drawn = try await BlockingWork.run { try MOERandomEntries(drawingFrom: services.mandarin(), seed: seed, count: count) }
+            let drawn = try await MOERandomEntries(drawingFrom: dictionary, seed: seed, count: count)
             return try .json(drawn)
         }
         guard given != nil else { return cache.remember(try await draw(), for: request) }
@@ -109,9 +105,9 @@ struct MandarinRoutes: Sendable {
         let query = QueryParameters(request.uri.query)
         let limit = try query.integer("limit", range: Limits.characters, default: Limits.defaultCharacters)
         let offset = try query.integer("offset", range: Limits.offset, default: 0)
-        let services = self.services
+        let dictionary = self.dictionary
         return cache.remember(try await cache.value(for: "moe-compounds|\(title)|\(limit)|\(offset)") {
-            let list = try await BlockingWork.run { try services.mandarin().compounds(of: title, limit: limit, offset: offset) }
+            let list = try await dictionary.compounds(of: title, limit: limit, offset: offset)
             return try .json(CompoundPage(title: title, list: list))
         }, for: request)
     }

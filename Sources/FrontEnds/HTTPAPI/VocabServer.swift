@@ -7,6 +7,7 @@ import HTTPTransport
 import Hummingbird
 import HummingbirdCore
 import Logging
+import Mandarin
 import NIOCore
 import PostgresStore
 import ServiceLifecycle
@@ -57,9 +58,11 @@ public struct VocabServer: Sendable {
     let logger: Logger
     /// The shared database when the server runs on PostgreSQL (nil: the embedded SQLite files).
     let postgres: ServerDatabase?
-    /// Finished catalog answers; on PostgreSQL emptied whenever the catalog changes anywhere.
+    /// Finished catalog and dictionary answers; on PostgreSQL emptied whenever either changes anywhere.
     let responses: ResponseCache
     let listener: PostgresChangeListener?
+    /// The Mandarin dictionary: moe.sqlite, or on PostgreSQL the one `vocab db push` loaded.
+    let dictionary: any MandarinDictionary
 
     /// Opens what the server needs from `services`: the catalog (its answers cached in memory)
     /// and the audio tiers, created once for the process. Notices (a rebuilt or stale catalog,
@@ -73,6 +76,7 @@ public struct VocabServer: Sendable {
         let logger = Logger(label: "vocab.http") { LogfmtLogHandler(label: $0, level: level, sink: logSink) }
         let responses = ResponseCache()
         let catalog: CatalogService, learning: LearningService, postgres: ServerDatabase?, listener: PostgresChangeListener?
+        let dictionary: any MandarinDictionary
         switch database {
         case .embedded:
             let (opened, status) = try await services.openCatalog(cache: .memory)
@@ -80,15 +84,17 @@ public struct VocabServer: Sendable {
             catalog = opened
             learning = services.learning(catalog: catalog, store: try services.learnerStore())
             (postgres, listener) = (nil, nil)
+            dictionary = services.mandarinDictionary()
         case .postgres(let url, _):
             let server = try services.serverDatabase(url: url, logger: logger)
             catalog = services.catalog(on: server)
-            learning = services.learning(catalog: catalog, store: server.learners)
+            learning = services.learning(catalog: catalog, store: server.learners, mandarin: server.mandarin)
             postgres = server
-            // Another instance changed the catalog, or this one may have missed notifications:
-            // the answers kept in memory may be stale.
+            dictionary = server.mandarin
+            // Another instance changed the catalog or pushed a dictionary, or this one may have
+            // missed notifications: the answers kept in memory may be stale.
             listener = PostgresChangeListener(database: server.database, onChange: { payload in
-                if payload == "documents:" + ServerDatabase.catalogSpace { responses.removeAll() }
+                if payload == "documents:" + ServerDatabase.catalogSpace || payload == ServerDatabase.mandarinChange { responses.removeAll() }
             }, onConnect: { responses.removeAll() })
         }
         let (pronouncer, speechUnavailable) = services.pronouncer()
@@ -98,7 +104,7 @@ public struct VocabServer: Sendable {
         return VocabServer(settings: settings, services: services, catalog: catalog,
                            clips: ClipService(store: services.clipStore, pronouncer: pronouncer), speech: speechUnavailable == nil,
                            learning: learning, web: try await WebAssets.load(), logger: logger,
-                           postgres: postgres, responses: responses, listener: listener)
+                           postgres: postgres, responses: responses, listener: listener, dictionary: dictionary)
     }
 
     func requestLog<Context: RequestContext>(_ context: Context.Type = Context.self) -> RequestLog<Context> {
@@ -120,8 +126,8 @@ public struct VocabServer: Sendable {
         router.add(middleware: WebAppMiddleware(assets: web, cache: cache))
         router.get("/healthz") { _, _ in try await health() }
         router.addRoutes(CatalogRoutes(catalog: catalog, cache: cache).collection(), atPath: "/v1")
-        router.addRoutes(AudioRoutes(catalog: catalog, services: services, clips: clips, cache: cache, freshness: UInt64(max(0, settings.audioFreshness) * 1e9)).collection(), atPath: "/v1")
-        router.addRoutes(MandarinRoutes(services: services, cache: cache).collection(), atPath: "/v1")
+        router.addRoutes(AudioRoutes(catalog: catalog, services: services, dictionary: dictionary, clips: clips, cache: cache, freshness: UInt64(max(0, settings.audioFreshness) * 1e9)).collection(), atPath: "/v1")
+        router.addRoutes(MandarinRoutes(dictionary: dictionary, cache: cache).collection(), atPath: "/v1")
         router.addRoutes(SearchRoutes(search: services.search(catalog: catalog), learning: learning, attempts: attempts, cache: cache).collection(), atPath: "/v1")
         router.addRoutes(SessionRoutes(learning: learning, attempts: attempts).collection(), atPath: "/v1")
         router.addRoutes(LearnerRoutes(learning: learning, exports: ExportService(clips: clips), attempts: attempts).collection(), atPath: "/v1")
@@ -134,7 +140,7 @@ public struct VocabServer: Sendable {
     /// the process itself is fine and recovers by itself.
     private func healthCheck() async throws -> @Sendable () async throws -> Representation {
         let overview = try await catalog.overview()
-        let version = settings.version, services = self.services, tts = speech, listener = self.listener
+        let version = settings.version, dictionary = self.dictionary, tts = speech, listener = self.listener
         return {
             let database: Health.DatabaseInfo
             if let listener {
@@ -144,7 +150,7 @@ public struct VocabServer: Sendable {
             }
             let body = Health(status: database.state == "up" ? "ok" : "degraded", version: version,
                               catalog: .init(categories: overview.summaries.count, words: overview.wordCount),
-                              moe: services.isMandarinImported, tts: tts, database: database)
+                              moe: await dictionary.isAvailable(), tts: tts, database: database)
             return try .json(body, cacheControl: CachePolicy.none)
         }
     }

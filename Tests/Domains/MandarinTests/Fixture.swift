@@ -1,7 +1,10 @@
 import JSONReading
 import Foundation
 @testable import Mandarin
+import PostgresMandarin
+import PostgresStore
 import TestSupport
+import Testing
 
 /// The committed cut of real dictionary entries, and helpers to import it or inline JSON.
 enum Fixture {
@@ -18,6 +21,44 @@ enum Fixture {
         let home = try TemporaryDirectory("moe")
         _ = try MOEImporter(databasePath: home.file("moe.sqlite")).importFile(at: samplePath)
         return (home, try MOEDictionary(path: home.file("moe.sqlite")))
+    }
+
+    /// Runs `body` on a dictionary imported from `file` (the sample by default): moe.sqlite
+    /// itself, or a fresh database on the test PostgreSQL server that the import was pushed to.
+    static func withDictionary(_ engine: StorageEngine, importing file: String = samplePath,
+                               _ body: (any MandarinDictionary) async throws -> Void) async throws {
+        let home = try TemporaryDirectory("moe")
+        defer { home.remove() }
+        _ = try MOEImporter(databasePath: home.file("moe.sqlite")).importFile(at: file)
+        switch engine {
+        case .sqlite:
+            try await body(SQLiteMandarinDictionary(path: home.file("moe.sqlite")))
+        case .postgres:
+            let (dictionary, close) = try await pushed(home.file("moe.sqlite"))
+            do { try await body(dictionary) } catch {
+                await close()
+                // PostgresNIO keeps the server's message out of the error's description.
+                Issue.record("\(String(reflecting: error))")
+                throw error
+            }
+            await close()
+        }
+    }
+
+    /// A fresh database with the dictionary schema, and `path` pushed into it unless nil.
+    static func pushed(_ path: String?) async throws -> (PostgresMandarinDictionary, @Sendable () async -> Void) {
+        let url = try TestPostgres.shared().createDatabase("moe")
+        let pool = try PostgresPool(url: url, maximumConnections: 4)
+        pool.start()
+        do {
+            try await PostgresMandarinDictionary.migrator.migrate(pool)
+            let dictionary = PostgresMandarinDictionary(database: pool)
+            if let path { _ = try await dictionary.push(fromSQLite: path) }
+            return (dictionary, { await pool.shutdown() })
+        } catch {
+            await pool.shutdown()
+            throw error
+        }
     }
 
     /// Runs `body` with the UTF-8 bytes of `text`.

@@ -22,12 +22,13 @@ struct DatabaseCommandTests {
     func migrate() throws {
         let first = try runner.run("db", "migrate", "--database", url)
         #expect(first.status == 0, "\(first.stderr)")
-        #expect(first.stdout.contains("applied documents 1") && first.stdout.contains("applied learners 1") && first.stdout.contains("applied learners 2"), "\(first.stdout)")
-        #expect(try sql("SELECT component || ' ' || version FROM schema_migrations ORDER BY 1") == "documents 1\nlearners 1\nlearners 2")
+        #expect(first.stdout.contains("applied documents 1") && first.stdout.contains("applied learners 1") && first.stdout.contains("applied learners 2")
+                && first.stdout.contains("applied moe 1"), "\(first.stdout)")
+        #expect(try sql("SELECT component || ' ' || version FROM schema_migrations ORDER BY 1") == "documents 1\nlearners 1\nlearners 2\nmoe 1")
         let again = try runner.json("db", "migrate", "--database", url) as? [String: Any]
         #expect((again?["applied"] as? [String])?.isEmpty == true)
         let versions = again?["versions"] as? [[String: Any]] ?? []
-        #expect(versions.map { $0["version"] as? Int } == [1, 2] && versions.allSatisfy { $0["version"] as? Int == $0["latest"] as? Int })
+        #expect(versions.map { $0["version"] as? Int } == [1, 2, 1] && versions.allSatisfy { $0["version"] as? Int == $0["latest"] as? Int })
         // The URL may also come from the environment.
         var environment = runner.environment
         environment["VOCAB_DATABASE_URL"] = url
@@ -44,6 +45,32 @@ struct DatabaseCommandTests {
         #expect(try sql("SELECT body::jsonb ->> 'word' FROM documents WHERE space = 'catalog' AND id = 'animals/cat'") == "cat")
         _ = try runner.json("db", "push", "--database", url)
         #expect(try sql("SELECT count(*) FROM documents WHERE space = 'catalog' AND collection = 'words'") == String(words))
+    }
+
+    @Test("push loads the imported Mandarin dictionary with its counts and replaces it on the next push; without an import it says so and leaves the database's")
+    func pushMandarin() throws {
+        let none = try runner.run("db", "push", "--database", url)
+        #expect(none.status == 0 && none.stderr.contains("no Mandarin dictionary is imported"), "\(none.stderr)")
+        #expect(try sql("SELECT count(*) FROM moe_dictionary") == "0")
+        let noneJSON = try runner.json("db", "push", "--database", url) as? [String: Any]
+        #expect(noneJSON?.keys.contains("moe") == false || noneJSON?["moe"] is NSNull)
+
+        #expect(try runner.run("import", "moe", Repository.moeSample).status == 0)
+        let pushed = try runner.run("db", "push", "--database", url)
+        #expect(pushed.status == 0, "\(pushed.stderr)")
+        #expect(pushed.stdout.contains("Pushed the Mandarin dictionary: 40 entries, 56 readings, 229 definitions in "), "\(pushed.stdout)")
+        #expect(pushed.stderr.contains("moe: 229 definitions copied"), "progress on standard error: \(pushed.stderr)")
+        #expect(try sql("SELECT count(*) || ' ' || (SELECT count(*) FROM moe_heteronym) || ' ' || (SELECT count(*) FROM moe_definition) FROM moe_entry") == "40 56 229")
+        #expect(try sql("SELECT entries || ' ' || heteronyms || ' ' || definitions FROM moe_dictionary") == "40 56 229")
+        #expect(try sql("SELECT string_agg(pinyin, ' ' ORDER BY h.id) FROM moe_heteronym h JOIN moe_entry e ON e.id = h.entry_id WHERE e.title = '行'")
+                == "xíng háng xìng hàng")
+
+        // Again, as JSON: the same rows, not twice as many.
+        let again = try runner.json("db", "push", "--database", url) as? [String: Any]
+        let moe = try #require(again?["moe"] as? [String: Any])
+        #expect(moe["entries"] as? Int == 40 && moe["heteronyms"] as? Int == 56 && moe["definitions"] as? Int == 229)
+        #expect(moe["seconds"] is Double || moe["seconds"] is Int)
+        #expect(try sql("SELECT count(*) FROM moe_entry") == "40")
     }
 
     @Test("copy-users moves learners, token hashes, items, cards and reviews; a second copy is refused and writes nothing")

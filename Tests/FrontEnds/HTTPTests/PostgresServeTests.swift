@@ -113,6 +113,67 @@ struct PostgresServeTests {
         #expect(try await b.stop(signal: SIGTERM) == 0)
     }
 
+    @Test("the Mandarin dictionary from PostgreSQL: /v1/moe/行 with no moe.sqlite in the home; a push reaches the other instance's cached answers")
+    func mandarinFromTheDatabase() async throws {
+        let setup = try await Self.setUp()
+        defer { setup.dir.remove() }
+        let a = try await ServeProcess.start(environment: setup.environment, arguments: ["--database", setup.url])
+        let b = try await ServeProcess.start(environment: setup.environment, arguments: ["--database", setup.url])
+        // Nothing pushed yet: as an embedded server without an import answers.
+        for target in ["/v1/moe/%E8%A1%8C", "/v1/moe/strokes/6", "/v1/moe/%E8%A1%8C/audio"] {
+            let r = try await send(a, "GET", target)
+            #expect(r.status == 404, "\(target): \(r.status) \(r.text)")
+            #expect(try r.error()["code"] as? String == "dictionary_not_imported", "\(target)")
+        }
+        #expect(try await send(a, "GET", "/healthz").object()["moe"] as? Bool == false)
+
+        // Imported and pushed from another home folder: the serving home never has moe.sqlite.
+        func push(_ fixture: String, into home: String) async throws {
+            var environment = setup.environment
+            environment["VOCAB_HOME"] = setup.dir.file(home)
+            let imported = try await runProcessOnThread(Repository.vocabExecutable, ["import", "moe", fixture], environment: environment)
+            #expect(imported.status == 0, "\(imported.stderr)")
+            let pushed = try await runProcessOnThread(Repository.vocabExecutable, ["db", "push", "--database", setup.url], environment: environment)
+            #expect(pushed.status == 0 && pushed.stdout.contains("Pushed the Mandarin dictionary"), "\(pushed.stdout)\(pushed.stderr)")
+        }
+        try await push(Repository.moeSample, into: "moe-home")
+        #expect(!FileManager.default.fileExists(atPath: setup.dir.file("home/moe.sqlite")))
+
+        let xing = try await send(b, "GET", "/v1/moe/%E8%A1%8C")
+        #expect(xing.status == 200, "\(xing.status) \(xing.text)")
+        let entry = try #require((try xing.object()["entries"] as? [[String: Any]])?.first)
+        #expect(entry["radical"] as? String == "行" && entry["strokeCount"] as? Int == 6)
+        #expect((entry["readings"] as? [[String: Any]])?.compactMap { $0["pinyin"] as? String } == ["xíng", "háng", "xìng", "hàng"])
+        #expect(try await send(b, "GET", "/healthz").object()["moe"] as? Bool == true)
+        let search = try await send(b, "GET", "/v1/moe/search?pinyin=xing&limit=5")
+        #expect(search.status == 200, "\(search.text)")
+        #expect(try search.object()["total"] as? Int == 19)
+        #expect(try await send(b, "GET", "/v1/moe/radical/%E6%B0%B5").object()["total"] as? Int == 10)   // 氵
+        // The audio route reads the title's readings from the database too.
+        let reading = try await send(b, "GET", "/v1/moe/%E8%A1%8C/audio?reading=zzz")
+        #expect(reading.status == 404, "\(reading.text)")
+        #expect(try reading.error()["code"] as? String == "unknown_reading")
+        #expect(reading.text.contains("háng"))
+
+        // Cached in B now; a push of a dictionary without 行 reaches it through NOTIFY.
+        #expect(try await send(b, "GET", "/v1/moe/%E8%A1%8C").status == 200)
+        try await push(Repository.root + "/Tests/Domains/MandarinTests/Fixtures/dict-revised-issue16.json", into: "moe-home-2")
+        var status = 0
+        for _ in 0..<200 {
+            status = try await send(b, "GET", "/v1/moe/%E8%A1%8C").status
+            if status == 404 { break }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(status == 404, "B still answers 行 from the dictionary pushed before")
+        #expect(try await send(a, "GET", "/v1/moe/%E4%B8%80%E5%AE%9A").status == 200)   // 一定
+        // A learner saves a Mandarin word from the database's dictionary too.
+        let saved = try await send(a, "POST", "/v1/me/library", token: setup.token, json: #"{"word":"一定"}"#)
+        #expect(saved.status == 201, "\(saved.status) \(saved.text)")
+        #expect(saved.text.contains("\"source\":\"moe\""), "\(saved.text)")
+        #expect(try await a.stop(signal: SIGTERM) == 0, "\(a.stderr.suffix(500))")
+        #expect(try await b.stop(signal: SIGTERM) == 0, "\(b.stderr.suffix(500))")
+    }
+
     @Test("a database without a catalog: serve refuses to start and says what to run")
     func emptyDatabase() async throws {
         let dir = try TemporaryDirectory("serve-pg-empty")
