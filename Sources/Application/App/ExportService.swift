@@ -157,9 +157,8 @@ extension LearningService {
         case .moe:
             // Spoken from the saved reading's pinyin by the Mandarin voice (no English voice reads
             // characters); a reading with bopomofo only, or no dictionary, has no clip.
-            guard services.isMandarinImported,
-                  let request = try? MandarinClips.request(title: item.key.entry, reading: item.key.reading.isEmpty ? nil : item.key.reading,
-                                                           dictionary: services.mandarin()) else { return nil }
+            guard let request = try? await MandarinClips.request(title: item.key.entry, reading: item.key.reading.isEmpty ? nil : item.key.reading,
+                                                                 dictionary: mandarin) else { return nil }
             return (request, request.entry ?? item.key.reference)
         }
     }

@@ -124,10 +124,13 @@ public struct SearchPage: Sendable, Equatable, Encodable {
 public struct SearchService: Sendable {
     let services: VocabServices
     let catalog: CatalogService
+    /// moe.sqlite, or on `serve --database` the database's copy.
+    let dictionary: any MandarinDictionary
 
-    public init(services: VocabServices, catalog: CatalogService) {
+    public init(services: VocabServices, catalog: CatalogService, dictionary: any MandarinDictionary) {
         self.services = services
         self.catalog = catalog
+        self.dictionary = dictionary
     }
 
     /// Results of the same rank, source and field keep this order: the source's natural one.
@@ -150,14 +153,15 @@ public struct SearchService: Sendable {
     /// library results. Saved words of a source searched anyway are found there, not twice.
     public func search(_ request: SearchRequest, library: [SavedItem]?) async throws -> SearchPage {
         var sources = request.source.map { [$0] } ?? SearchSource.allCases
-        if request.source == nil, !services.isMandarinImported { sources.removeAll { $0 == .moe } }
+        if request.source == nil, await !dictionary.isAvailable() { sources.removeAll { $0 == .moe } }
         if library == nil { sources.removeAll { $0 == .library } }
 
         var found: [Ranked] = []
         if sources.contains(.catalog) { found += try await catalogMatches(request.text) }
         if sources.contains(.moe) {
             let text = request.text
-            found += try await BlockingWork.run { [services] in try Self.mandarinMatches(text, in: try services.mandarin()) }
+            found += Self.mandarinMatches(text, candidates: try await dictionary.searchCandidates(
+                title: text, pinyinKey: ReadingKey.pinyin(text), bopomofoKey: ReadingKey.bopomofo(text)))
         }
         if sources.contains(.library), let library {
             let elsewhere = Set(sources.compactMap { s -> EntryReference.Source? in
@@ -169,20 +173,18 @@ public struct SearchService: Sendable {
         var page = Array(found.dropFirst(request.offset).prefix(request.limit))
         if page.contains(where: { $0.entryID != nil }) {
             // Readings and senses only for the page shown.
-            page = try await BlockingWork.run { [services, page] in
-                let dictionary = try services.mandarin()
-                return try page.map { r in
-                    guard let id = r.entryID else { return r }
-                    var r = r
-                    if let reading = r.heteronymID {
-                        r.result.gloss = try dictionary.firstDefinition(ofHeteronym: reading).map(Self.shortGloss)
-                    } else {
-                        let summary = try dictionary.summary(ofEntry: id)
-                        r.result.reading = summary.pinyin.first
-                        r.result.gloss = summary.definition.map(Self.shortGloss)
-                    }
-                    return r
+            let glosses = try await dictionary.searchGlosses(entries: page.filter { $0.heteronymID == nil }.compactMap(\.entryID),
+                                                             readings: page.compactMap(\.heteronymID))
+            page = page.map { r in
+                guard let id = r.entryID else { return r }
+                var r = r
+                if let reading = r.heteronymID {
+                    r.result.gloss = glosses.readings[reading].map(Self.shortGloss)
+                } else {
+                    r.result.reading = glosses.entries[id]?.pinyin
+                    r.result.gloss = glosses.entries[id]?.definition.map(Self.shortGloss)
                 }
+                return r
             }
         }
         var suggestions: [String] = []
@@ -277,10 +279,10 @@ public struct SearchService: Sendable {
     /// Titles rank as typed; readings by their keys, so tones and marks do not matter
     /// ("xing2", "xíng" and "xing" are the same search). An entry found several ways is listed
     /// once, at its best.
-    static func mandarinMatches(_ text: String, in dictionary: MOEDictionary) throws -> [Ranked] {
+    static func mandarinMatches(_ text: String, candidates: [SearchCandidate]) -> [Ranked] {
         let pinyin = ReadingKey.pinyin(text), bopomofo = ReadingKey.bopomofo(text)
         var best: [Int64: Ranked] = [:]
-        for c in try dictionary.searchCandidates(title: text, pinyinKey: pinyin, bopomofoKey: bopomofo) {
+        for c in candidates {
             let rank: MatchRank, field: MatchField, order: [SortKey]
             switch c.field {
             case .title:
@@ -333,7 +335,7 @@ public struct SearchService: Sendable {
             do { _ = try await services.catalogWords(text, in: catalog) } catch { out += FailureClassifier.classify(error).suggestions }
         }
         if sources.contains(.moe), LearningService.hasHan(text) {
-            do { _ = try await services.mandarinEntries(text) } catch { out += FailureClassifier.classify(error).suggestions }
+            out += (try? await dictionary.suggestions(for: text, limit: 8)) ?? []
         }
         var seen: Set<String> = []
         return out.filter { seen.insert($0).inserted }.prefix(8).map { $0 }
@@ -342,5 +344,7 @@ public struct SearchService: Sendable {
 
 extension VocabServices {
     /// The search over a catalog this process opened (or the server's).
-    public func search(catalog: CatalogService) -> SearchService { SearchService(services: self, catalog: catalog) }
+    public func search(catalog: CatalogService, dictionary: (any MandarinDictionary)? = nil) -> SearchService {
+        SearchService(services: self, catalog: catalog, dictionary: dictionary ?? mandarinDictionary())
+    }
 }

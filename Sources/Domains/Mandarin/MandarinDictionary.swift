@@ -26,6 +26,25 @@ public protocol MandarinDictionary: Sendable {
     func radical(of character: String) async throws -> String?
     func search(pinyin: String, tones: ToneMatching, limit: Int, offset: Int) async throws -> ReadingMatchList
     func search(bopomofo: String, tones: ToneMatching, limit: Int, offset: Int) async throws -> ReadingMatchList
+    /// What a search across sources ranks: titles containing `title`, and readings whose key is
+    /// `pinyinKey` / `bopomofoKey` or continues it by whole syllables; unordered (the caller ranks).
+    func searchCandidates(title: String, pinyinKey: String, bopomofoKey: String) async throws -> [SearchCandidate]
+    /// What a search result shows: for entries, their first pinyin and first sense; for
+    /// readings (heteronym ids), their first sense.
+    func searchGlosses(entries: [Int64], readings: [Int64]) async throws -> SearchGlosses
+}
+
+/// The short texts search results show, by entry and by reading id.
+public struct SearchGlosses: Sendable, Equatable {
+    public var entries: [Int64: (pinyin: String?, definition: String?)] = [:]
+    public var readings: [Int64: String] = [:]
+
+    public init() {}
+
+    public static func == (a: Self, b: Self) -> Bool {
+        a.readings == b.readings && a.entries.count == b.entries.count
+            && a.entries.allSatisfy { id, v in b.entries[id].map { $0.pinyin == v.pinyin && $0.definition == v.definition } ?? false }
+    }
 }
 
 /// moe.sqlite behind the seam: each call opens its own read-only connection (a `MOEDictionary`
@@ -82,6 +101,24 @@ public struct SQLiteMandarinDictionary: MandarinDictionary {
 
     public func search(bopomofo: String, tones: ToneMatching, limit: Int, offset: Int) async throws -> ReadingMatchList {
         try await run { try $0.search(bopomofo: bopomofo, tones: tones, limit: limit, offset: offset) }
+    }
+
+    public func searchCandidates(title: String, pinyinKey: String, bopomofoKey: String) async throws -> [SearchCandidate] {
+        try await run { try $0.searchCandidates(title: title, pinyinKey: pinyinKey, bopomofoKey: bopomofoKey) }
+    }
+
+    public func searchGlosses(entries: [Int64], readings: [Int64]) async throws -> SearchGlosses {
+        try await run { dictionary in
+            var glosses = SearchGlosses()
+            for id in entries {
+                let summary = try dictionary.summary(ofEntry: id)
+                glosses.entries[id] = (summary.pinyin.first, summary.definition)
+            }
+            for id in readings {
+                if let definition = try dictionary.firstDefinition(ofHeteronym: id) { glosses.readings[id] = definition }
+            }
+            return glosses
+        }
     }
 }
 

@@ -153,7 +153,7 @@ public enum ToneMatching: String, Sendable, Equatable {
     case exact
 }
 
-/// An entry found by `MOEDictionary.searchCandidates`: its title matched, or one of its readings.
+/// An entry found by `searchCandidates` (either engine): its title matched, or one of its readings.
 public struct SearchCandidate: Sendable, Equatable {
     public enum Field: Sendable, Equatable { case title, pinyin, bopomofo }
     public let entryID: Int64
@@ -166,4 +166,9 @@ public struct SearchCandidate: Sendable, Equatable {
     public let reading: String?
     /// The heteronym that matched, nil for a title.
     public let heteronymID: Int64?
+
+    public init(entryID: Int64, title: String, strokeCount: Int?, field: Field, matched: String, reading: String?, heteronymID: Int64?) {
+        (self.entryID, self.title, self.strokeCount, self.field) = (entryID, title, strokeCount, field)
+        (self.matched, self.reading, self.heteronymID) = (matched, reading, heteronymID)
+    }
 }

@@ -315,4 +315,66 @@ public final class PostgresMandarinDictionary: MandarinDictionary {
             return ReadingMatchList(storedTotal: matching.count, offset: offset, limit: limit, readings: page.compactMap { byID[$0] })
         }
     }
+
+    // MARK: - Search across sources
+
+    public func searchCandidates(title: String, pinyinKey: String, bopomofoKey: String) async throws -> [SearchCandidate] {
+        try await read { tx in
+            var out: [SearchCandidate] = []
+            if !title.isEmpty {
+                for row in try await tx.rows("SELECT id, title, stroke_count FROM moe_entry WHERE strpos(title, \(title)) > 0") {
+                    let (id, found, strokes) = try row.decode((Int64, String, Int?).self)
+                    out.append(SearchCandidate(entryID: id, title: found, strokeCount: strokes, field: .title, matched: found, reading: nil, heteronymID: nil))
+                }
+            }
+            // As `search(column:…)`: [key, key + "!") is the key and its continuations.
+            for (column, key, field) in [("pinyin", pinyinKey, SearchCandidate.Field.pinyin), ("bopomofo", bopomofoKey, .bopomofo)] where !key.isEmpty {
+                var bounds = PostgresBindings()
+                bounds.append(key)
+                bounds.append(key + "!")
+                let sql = """
+                    SELECT e.id, e.title, e.stroke_count, h.\(column)_key, h.\(column), h.id FROM moe_heteronym h JOIN moe_entry e ON e.id = h.entry_id
+                    WHERE h.\(column)_key >= $1 AND h.\(column)_key < $2
+                    """
+                for row in try await tx.rows(PostgresQuery(unsafeSQL: sql, binds: bounds)) {
+                    let (id, found, strokes, matched, reading, heteronym) = try row.decode((Int64, String, Int?, String?, String?, Int64).self)
+                    out.append(SearchCandidate(entryID: id, title: found, strokeCount: strokes, field: field, matched: matched ?? "",
+                                               reading: reading, heteronymID: heteronym))
+                }
+            }
+            return out
+        }
+    }
+
+    public func searchGlosses(entries: [Int64], readings: [Int64]) async throws -> SearchGlosses {
+        try await read { tx in
+            var glosses = SearchGlosses()
+            guard !entries.isEmpty || !readings.isEmpty else { return glosses }
+            var pinyin: [Int64: String] = [:]
+            for row in try await tx.rows("""
+                SELECT DISTINCT ON (entry_id) entry_id, pinyin FROM moe_heteronym
+                WHERE entry_id = ANY(\(entries)) AND pinyin IS NOT NULL ORDER BY entry_id, id
+                """) {
+                let (entry, first) = try row.decode((Int64, String).self)
+                pinyin[entry] = first
+            }
+            var definition: [Int64: String?] = [:]
+            for row in try await tx.rows("""
+                SELECT DISTINCT ON (h.entry_id) h.entry_id, d.def FROM moe_heteronym h JOIN moe_definition d ON d.heteronym_id = h.id
+                WHERE h.entry_id = ANY(\(entries)) ORDER BY h.entry_id, h.id, d.id
+                """) {
+                let (entry, def) = try row.decode((Int64, String?).self)
+                definition[entry] = def
+            }
+            for id in entries { glosses.entries[id] = (pinyin[id], definition[id] ?? nil) }
+            for row in try await tx.rows("""
+                SELECT DISTINCT ON (heteronym_id) heteronym_id, def FROM moe_definition
+                WHERE heteronym_id = ANY(\(readings)) ORDER BY heteronym_id, id
+                """) {
+                let (reading, def) = try row.decode((Int64, String?).self)
+                if let def { glosses.readings[reading] = def }
+            }
+            return glosses
+        }
+    }
 }

@@ -128,7 +128,7 @@ public struct VocabServer: Sendable {
         router.addRoutes(CatalogRoutes(catalog: catalog, cache: cache).collection(), atPath: "/v1")
         router.addRoutes(AudioRoutes(catalog: catalog, services: services, dictionary: dictionary, clips: clips, cache: cache, freshness: UInt64(max(0, settings.audioFreshness) * 1e9)).collection(), atPath: "/v1")
         router.addRoutes(MandarinRoutes(dictionary: dictionary, cache: cache).collection(), atPath: "/v1")
-        router.addRoutes(SearchRoutes(search: services.search(catalog: catalog), learning: learning, attempts: attempts, cache: cache).collection(), atPath: "/v1")
+        router.addRoutes(SearchRoutes(search: services.search(catalog: catalog, dictionary: dictionary), learning: learning, attempts: attempts, cache: cache).collection(), atPath: "/v1")
         router.addRoutes(SessionRoutes(learning: learning, attempts: attempts).collection(), atPath: "/v1")
         router.addRoutes(LearnerRoutes(learning: learning, exports: ExportService(clips: clips), attempts: attempts).collection(), atPath: "/v1")
         return router

@@ -57,6 +57,28 @@ struct DictionaryQueryTests {
         }
     }
 
+    @Test(arguments: StorageEngine.allCases) func searchCandidatesAreTitlesContainingTheTextAndReadingsContinuingTheKey(_ engine: StorageEngine) async throws {
+        try await Fixture.withDictionary(engine, importing: Fixture.samplePath) { dictionary async throws in
+            let found = try await dictionary.searchCandidates(title: "行", pinyinKey: ReadingKey.pinyin("xing"), bopomofoKey: "")
+            let titles = found.filter { $0.field == .title }.map(\.title).sorted()
+            #expect(titles == ["行", "行人", "行使", "行動", "行家", "行將就木", "行政院農業委員會", "行書", "行李", "行為", "行話"].sorted())
+            let readings = found.filter { $0.field == .pinyin }.sorted { $0.heteronymID! < $1.heteronymID! }
+            #expect(readings.map(\.heteronymID!) == [10, 11, 12, 25, 28, 29, 30, 32, 43, 44, 45, 46, 47, 48, 50, 51, 52, 54, 56])
+            #expect(readings.first { $0.heteronymID == 45 }.map { [$0.title, $0.reading, $0.matched] } == ["行人", "xíng rén", "xing ren"])
+            #expect(try await dictionary.searchCandidates(title: "", pinyinKey: "", bopomofoKey: "").isEmpty)
+        }
+    }
+
+    @Test(arguments: StorageEngine.allCases) func searchGlossesAreTheFirstPinyinAndSenseOfAnEntryOrTheFirstSenseOfAReading(_ engine: StorageEngine) async throws {
+        try await Fixture.withDictionary(engine, importing: Fixture.samplePath) { dictionary async throws in
+            let glosses = try await dictionary.searchGlosses(entries: [33], readings: [30])
+            #expect(glosses.entries[33]?.pinyin == "háng jia")
+            #expect(glosses.entries[33]?.definition?.hasPrefix("專家，內行的人。") == true, "\(String(describing: glosses.entries[33]?.definition))")
+            #expect(glosses.readings[30] == "走、走路。", "\(String(describing: glosses.readings[30]))")
+            #expect(try await dictionary.searchGlosses(entries: [], readings: []) == SearchGlosses())
+        }
+    }
+
     @Test(arguments: StorageEngine.allCases) func strokesListsCharactersOfThatCountByTitle(_ engine: StorageEngine) async throws {
         try await Fixture.withDictionary(engine, importing: Fixture.samplePath) { dictionary async throws in
             let six = try await dictionary.characters(strokes: 6, limit: 200)

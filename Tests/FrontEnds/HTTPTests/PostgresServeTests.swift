@@ -149,6 +149,13 @@ struct PostgresServeTests {
         #expect(search.status == 200, "\(search.text)")
         #expect(try search.object()["total"] as? Int == 19)
         #expect(try await send(b, "GET", "/v1/moe/radical/%E6%B0%B5").object()["total"] as? Int == 10)   // 氵
+        // The search across sources finds titles and readings in the database's dictionary too.
+        let across = try await send(b, "GET", "/v1/search?q=%E8%A1%8C&source=moe&limit=3")
+        #expect(across.status == 200, "\(across.text)")
+        let page = try across.object()
+        #expect(page["total"] as? Int == 11, "titles containing 行: \(across.text)")
+        let first = try #require((page["results"] as? [[String: Any]])?.first)
+        #expect(first["title"] as? String == "行" && first["reading"] as? String == "xíng" && (first["gloss"] as? String)?.isEmpty == false)
         // The audio route reads the title's readings from the database too.
         let reading = try await send(b, "GET", "/v1/moe/%E8%A1%8C/audio?reading=zzz")
         #expect(reading.status == 404, "\(reading.text)")
