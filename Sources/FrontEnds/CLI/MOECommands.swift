@@ -258,6 +258,7 @@ extension RandomCommand {
     /// Entries of the Mandarin dictionary, reproducible with --seed (page n is the next draw of
     /// the same generator).
     func randomMandarin() throws {
+        if today || date != nil { return try wordOfTheDay() }
         let seed = self.seed ?? UInt64.random(in: 0...UInt64.max)
         let drawn = try MOERandomEntries(drawingFrom: options.services.mandarin(), seed: seed, count: count, page: page)
         if options.json {
@@ -277,3 +278,16 @@ extension RandomCommand {
     }
 }
 
+extension RandomCommand {
+    /// `--today` / `--date`: the day's entry, laid out as `vocab lookup` shows it.
+    func wordOfTheDay() throws {
+        let day = try date.map { text throws(Failure) in try CalendarDay(parsing: text) } ?? CalendarDay.today()
+        let picked = try MOEWordOfTheDay(drawingFrom: options.services.mandarin(), day: day)
+        if options.json {
+            try Output.json(picked)
+            return
+        }
+        let display = ReadingDisplay(style: .both)
+        Output.line("Word of the day, \(day):\n\n" + EntryText.lines(picked.entry, sound: display.sound).joined(separator: "\n"))
+    }
+}

@@ -452,6 +452,49 @@ struct MOECommandTests {
         #expect(text.stdout.hasPrefix("3 readings match 'ㄒㄧㄥ', tones as given:"), "\(text.stdout)")
     }
 
+    // MARK: word of the day (issue 16)
+
+    @Test func theWordOfTheDayIsTheSameAllDayAndChangesWithTheDate() throws {
+        let vocab = try MOERunner.imported()
+        defer { vocab.home.remove() }
+        let first = try #require(try vocab.json("random", "--source", "moe", "--date", "2026-03-01") as? [String: Any])
+        #expect(first["date"] as? String == "2026-03-01" && first["source"] as? String == "moe")
+        #expect(first["seed"] as? Int == 20513, "days since 1970-01-01")
+        #expect((first["entry"] as? [String: Any])?["title"] as? String == "汪")
+        let again = try vocab.run("random", "--source", "moe", "--date", "2026-03-01", "--json")
+        #expect(again.stdout == (try vocab.run("random", "--source", "moe", "--date", "2026-03-01", "--json")).stdout)
+        let next = try #require(try vocab.json("random", "--source", "moe", "--date", "2026-03-02") as? [String: Any])
+        #expect((next["entry"] as? [String: Any])?["title"] as? String == "行人")
+        // The same draw as --seed with the day's number.
+        let seeded = try #require(try vocab.json("random", "--source", "moe", "--seed", "20513", "--count", "1") as? [String: Any])
+        #expect((seeded["entries"] as? [[String: Any]])?.first?["title"] as? String == "汪")
+
+        let text = try vocab.run("random", "--source", "moe", "--date", "2026-03-01")
+        #expect(text.status == 0 && text.stdout.hasPrefix("Word of the day, 2026-03-01:\n\n汪    radical 水"), "\(text.stdout)")
+
+        // --today is the local date's entry (read the date on both sides of the run: midnight may pass).
+        func localDate() -> String {
+            let c = Calendar.current.dateComponents([.year, .month, .day], from: Date())
+            return String(format: "%04d-%02d-%02d", c.year!, c.month!, c.day!)
+        }
+        let before = localDate()
+        let today = try vocab.run("random", "--source", "moe", "--today", "--json")
+        let after = localDate()
+        let expected = try Set([before, after].map { try vocab.run("random", "--source", "moe", "--date", $0, "--json").stdout })
+        #expect(today.status == 0 && expected.contains(today.stdout), "\(today.stdout)")
+
+        for bad in ["2026-02-30", "2026-3-1", "tomorrow", "2026-13-01", "2025-02-29", ""] {
+            let result = try vocab.run("random", "--source", "moe", "--date", bad)
+            #expect(result.status == 64, "\(bad)")
+            #expect(result.stderr.contains("the date must be a day written YYYY-MM-DD, like 2026-03-01 (got '\(bad)')"), "\(bad): \(result.stderr)")
+        }
+        #expect(try vocab.run("random", "--source", "moe", "--date", "2024-02-29").status == 0, "a leap day")
+        for args in [["random", "--today"], ["random", "--source", "moe", "--today", "--seed", "3"], ["random", "--source", "moe", "--today", "--page", "2"]] {
+            let result = try vocab.run(args)
+            #expect(result.status == 64 && result.stderr.contains("--today and --date"), "\(args): \(result.stderr)")
+        }
+    }
+
     // MARK: help
 
     @Test(arguments: [
