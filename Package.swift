@@ -116,8 +116,9 @@ let package = Package(
 
         // MARK: Application
         // The rules both front ends share (paths of the home folder, limits, input checks, failure
-        // kinds, JSON shapes) and catalog opening: FoundationEssentials only, for the launcher.
-        .target(name: "AppCore", dependencies: ["Catalog", "Cache", "Store", "Vocabulary", "TextMatching", "FileAccess"],
+        // kinds, JSON shapes of catalog and Mandarin answers) and catalog opening: FoundationEssentials
+        // only, for the launcher.
+        .target(name: "AppCore", dependencies: ["Catalog", "Cache", "Store", "Vocabulary", "TextMatching", "FileAccess", "Mandarin", "SeededRandom"],
                 path: "Sources/Application/AppCore"),
         // The composition root: builds the services for the CLI, the server and the tests.
         .target(name: "App", dependencies: [
@@ -130,8 +131,9 @@ let package = Package(
         ], path: "Sources/Application/App"),
 
         // MARK: Front ends
-        // What `vocab words` and `vocab categories` need, on FoundationEssentials only.
-        .target(name: "CLICore", dependencies: ["AppCore", "Catalog", "Cache", "Store"], path: "Sources/FrontEnds/CLICore"),
+        // What the launcher answers (`vocab words`, `categories`, `lookup`, `strokes`, `radical`,
+        // reading searches), on FoundationEssentials only.
+        .target(name: "CLICore", dependencies: ["AppCore", "Catalog", "Cache", "Store", "Mandarin"], path: "Sources/FrontEnds/CLICore"),
         // HTTP/1 plumbing under the API: connection limits and timeouts, the repeated-request lane,
         // response representations (ETag, gzip), the response cache, logfmt logs.
         .target(name: "HTTPTransport", dependencies: [
@@ -169,7 +171,7 @@ let package = Package(
         ], path: "Sources/FrontEnds/CLI"),
 
         // MARK: Executables
-        // `vocab`: a small static launcher that answers `vocab words` and `vocab categories` itself and otherwise
+        // `vocab`: a small static launcher that answers `vocab words`, `vocab categories` and the Mandarin listings itself and otherwise
         // becomes `vocab-full`; start-up is most of a catalog command's time (see README).
         .executableTarget(name: "vocab", dependencies: ["CLICore", "AppCore", "Catalog", "FileAccess"], path: "Sources/Executables/vocab",
                           linkerSettings: [

@@ -82,9 +82,12 @@ public enum InputRules {
 
     /// Without leading and trailing spaces (Unicode space separators). Tabs and other
     /// controls stay, for the checks to refuse.
-    public static func trimmingSpaces(_ text: String) -> String {
+    ///
+    /// With `tabs`, tabs go too: Foundation's `.whitespaces`, which FoundationEssentials lacks,
+    /// for the Mandarin listings the launcher shares with the full program.
+    public static func trimmingSpaces(_ text: String, tabs: Bool = false) -> String {
         let scalars = text.unicodeScalars
-        func isSpace(_ s: Unicode.Scalar) -> Bool { s == " " || s.properties.generalCategory == .spaceSeparator }
+        func isSpace(_ s: Unicode.Scalar) -> Bool { s == " " || (tabs && s == "\t") || s.properties.generalCategory == .spaceSeparator }
         guard let first = scalars.firstIndex(where: { !isSpace($0) }) else { return "" }
         let last = scalars.lastIndex(where: { !isSpace($0) })!
         if first == scalars.startIndex && scalars.index(after: last) == scalars.endIndex { return text }

@@ -188,19 +188,20 @@ public final class MOEDictionary {
 
     private func characters(where condition: String, _ values: [SQLValue], order: String, limit: Int, offset: Int) throws -> CharacterList {
         let total = try database.scalar("SELECT count(*) FROM entry WHERE \(condition)", values)?.intValue ?? 0
-        let rows = try database.query(
-            "SELECT id, title, radical, stroke_count, non_radical_stroke_count FROM entry WHERE \(condition) ORDER BY \(order) LIMIT ? OFFSET ?",
-            values + [.integer(Int64(limit)), .integer(Int64(offset))]
+        // One statement for the page, readings and first sense included: a listing is a few
+        // hundred rows, and a query per row for each cost more than the rows themselves.
+        // Readings come joined by U+001F (which no reading contains), in heteronym order.
+        let characters = try database.query("""
+            SELECT id, title, radical, stroke_count, non_radical_stroke_count,
+                   (SELECT group_concat(pinyin, char(31)) FROM (SELECT pinyin FROM heteronym WHERE entry_id = e.id ORDER BY id)),
+                   (SELECT group_concat(bopomofo, char(31)) FROM (SELECT bopomofo FROM heteronym WHERE entry_id = e.id ORDER BY id)),
+                   (SELECT d.def FROM heteronym h JOIN definition d ON d.heteronym_id = h.id WHERE h.entry_id = e.id ORDER BY h.id, d.id LIMIT 1)
+            FROM entry e WHERE \(condition) ORDER BY \(order) LIMIT ? OFFSET ?
+            """, values + [.integer(Int64(limit)), .integer(Int64(offset))]
         ) { row in
-            (id: row.int(0), title: row.text(1) ?? "", radical: row.text(2),
-             strokes: row.isNull(3) ? nil : Int(row.int(3)), rest: row.isNull(4) ? nil : Int(row.int(4)))
-        }
-        let characters = try rows.map { r in
-            let readings = try database.query("SELECT pinyin, bopomofo FROM heteronym WHERE entry_id = ? ORDER BY id",
-                                              [.integer(r.id)]) { (pinyin: $0.text(0), bopomofo: $0.text(1)) }
-            return CharacterSummary(title: r.title, radical: r.radical, strokeCount: r.strokes, nonRadicalStrokeCount: r.rest,
-                                    pinyin: readings.compactMap(\.pinyin), bopomofo: readings.compactMap(\.bopomofo),
-                                    definition: try firstDefinition(ofEntry: r.id))
+            CharacterSummary(title: row.text(1) ?? "", radical: row.text(2),
+                             strokeCount: row.isNull(3) ? nil : Int(row.int(3)), nonRadicalStrokeCount: row.isNull(4) ? nil : Int(row.int(4)),
+                             pinyin: Self.joined(row.text(5)), bopomofo: Self.joined(row.text(6)), definition: row.text(7))
         }
         return CharacterList(total: Int(total), offset: offset, limit: limit, characters: characters)
     }
@@ -304,6 +305,12 @@ public final class MOEDictionary {
     }
 
     // MARK: - Helpers
+
+    /// A group_concat(…, char(31)) of readings back as a list (NULL: none).
+    private static func joined(_ text: String?) -> [String] {
+        guard let text else { return [] }
+        return text.split(separator: "\u{1F}", omittingEmptySubsequences: false).map(String.init)
+    }
 
     /// Decodes a stored JSON list with the same reader the importer used.
     public static func list(_ json: String?) -> [String] {

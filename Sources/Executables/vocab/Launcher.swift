@@ -9,7 +9,8 @@ import Darwin
 #endif
 
 /// `vocab` is judged as a whole process, and its most frequent calls (`vocab words ...`,
-/// `vocab categories`) are a few milliseconds of work. This small, statically linked program
+/// `vocab categories`, the Mandarin `lookup`, `strokes`, `radical` and reading searches) are a
+/// few milliseconds of work. This small, statically linked program
 /// answers those itself; for everything else it becomes `vocab-full` (exec, same process id, same arguments), the
 /// program with every command, argument-parser, audio and the HTTP server.
 struct Launcher {
@@ -29,7 +30,8 @@ struct Launcher {
         }
         finished.wait()
         // Errors are rare, and their wording and exit codes belong to the full program: it
-        // runs the command again and reports it (the catalog work is idempotent).
+        // runs the command again and reports it (the catalog work is idempotent, the
+        // dictionary is only read).
         if outcome.didFail { becomeFullProgram() }
         exit(0)
     }

@@ -192,7 +192,8 @@ struct SearchCommand: AsyncParsableCommand {
     func run() async throws {
         if readings {
             let query = try ReadingQuery(pinyin: pinyin, bopomofo: bopomofo, tones: tones ? .exact : .ignore)
-            return try MOEReadingSearch(query: query, limit: limit, offset: offset, display: ReadingDisplay(style: readingStyle), options: options).run()
+            return try MOEReadingSearch(query: query, limit: limit, offset: offset, readingStyle: readingStyle, json: options.json)
+                .run(in: options.services.mandarin())
         }
         let request = try SearchRequest(text: text ?? "", source: source, limit: limit, offset: offset)
         let catalog = try await options.openCatalog()

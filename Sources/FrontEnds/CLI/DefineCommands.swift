@@ -197,7 +197,9 @@ struct RandomCommand: AsyncParsableCommand {
             in <home>/config.json, else https://random-word-api.herokuapp.com.
 
             --source moe draws entries from the Mandarin dictionary instead (see 'vocab import \
-            moe'); the seed it used is printed, and --seed repeats a draw.
+            moe'); the seed it used is printed, and --seed repeats a draw. With --today it \
+            shows the word of the day: the same entry for everyone all day (the draw seeded by \
+            the local date); --date YYYY-MM-DD asks for another day's.
 
             Examples:
               vocab random
@@ -205,6 +207,8 @@ struct RandomCommand: AsyncParsableCommand {
               vocab random --count 10 --seed 42 --page 2 --json
               vocab random --source moe --count 5
               vocab random --source moe --seed 7
+              vocab random --source moe --today
+              vocab random --source moe --date 2026-03-01 --json
             """)
 
     @Option(name: .long, parsing: .unconditional, help: "How many words (\(Limits.random.lowerBound)-\(Limits.random.upperBound)).")
@@ -221,6 +225,12 @@ struct RandomCommand: AsyncParsableCommand {
 
     @Option(name: .long, help: "Draw reproducibly from the catalog with this seed (skips the service).")
     var seed: UInt64?
+
+    @Flag(name: .long, help: "With --source moe: the word of the day, the same all day.")
+    var today = false
+
+    @Option(name: .long, help: ArgumentHelp("With --source moe: the word of the day of this day instead of today.", valueName: "YYYY-MM-DD"))
+    var date: String?
 
     @Option(name: .customLong("random-url"), help: ArgumentHelp(
         "Base URL of a random-word-api-compatible service.",
@@ -240,6 +250,11 @@ struct RandomCommand: AsyncParsableCommand {
         try validateLanguage(lang)
         guard ["web", "moe"].contains(source) else {
             throw ValidationError("--source is web or moe (got '\(Failure.quote(source))').")
+        }
+        if today || date != nil {
+            guard source == "moe" else { throw ValidationError("--today and --date go with --source moe.") }
+            guard seed == nil, page == 1 else { throw ValidationError("--today and --date pick one entry by the day; leave out --seed and --page.") }
+            if let date { _ = try checked { () throws(Failure) in try CalendarDay(parsing: date) } }
         }
     }
 

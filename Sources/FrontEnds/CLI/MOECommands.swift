@@ -148,34 +148,9 @@ struct LookupCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        if compounds { return try listCompounds() }
-        let entries = try await options.services.mandarinEntries(title)
-        if options.json {
-            try Output.json(MOEEntries(title: entries.first?.title ?? title, entries: entries))
-            return
-        }
-        let display = ReadingDisplay(style: readingStyle)
-        Output.line(entries.map { EntryText.lines($0, sound: display.sound).joined(separator: "\n") }.joined(separator: "\n\n"))
-    }
-
-    private func listCompounds() throws {
-        let typed = title.trimmingCharacters(in: .whitespaces)
-        let list = try options.services.mandarin().compounds(of: typed, limit: limit, offset: offset)
-        if options.json {
-            try Output.json(CompoundPage(title: typed, list: list))
-            return
-        }
-        guard !list.characters.isEmpty else {
-            Output.line(list.total == 0 ? "No words contain \(MissingGlyph.shown(typed))."
-                : "No words past \(list.offset): \(MOEText.counted(list.total, "word")) contain \(MissingGlyph.shown(typed)).")
-            return
-        }
-        var lines = ["\(MOEText.counted(list.total, "word")) contain \(MissingGlyph.shown(typed)), those that start with it first:"]
-        let titleWidth = min(16, MOEText.titleWidth(list))
-        for c in list.characters {
-            lines.append("  \(Output.pad(MissingGlyph.shown(c.title), titleWidth))\(MOEText.rest(c))")
-        }
-        MOEText.print(lines, more: list)
+        let listing = MOELookupListing(title: title, compounds: compounds, readingStyle: readingStyle, limit: limit, offset: offset, json: options.json)
+        if compounds { return try listing.writeCompounds(from: options.services.mandarin()) }
+        try listing.write(try await options.services.mandarinEntries(title))
     }
 }
 
@@ -214,11 +189,11 @@ struct StrokesCommand: AsyncParsableCommand {
     @OptionGroup var options: GlobalOptions
 
     /// The count, once validate() has accepted it.
-    var strokes: Int { Int(count.trimmingCharacters(in: .whitespaces)) ?? 0 }
+    var strokes: Int { MOEStrokesListing.count(words) ?? 0 }
 
     func validate() throws {
         guard !words.isEmpty else { throw ValidationError("Give a stroke count, like 6.") }
-        guard words.count == 1, let value = Int(count.trimmingCharacters(in: .whitespaces)), value > 0 else {
+        guard MOEStrokesListing.count(words) != nil else {
             throw ValidationError("The stroke count must be a whole number of 1 or more, like 6 (got '\(Failure.quote(count))').")
         }
         _ = try checked { () throws(Failure) in try InputRules.bounded(limit, name: "--limit", range: Limits.characters) }
@@ -227,24 +202,8 @@ struct StrokesCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let list = try options.services.mandarin().characters(strokes: strokes, radical: radical, limit: limit, offset: offset)
-        if options.json {
-            try Output.json(CharacterPage(strokes: strokes, radical: radical, list: list))
-            return
-        }
-        let under = radical.map { " under the radical \(list.characters.first?.radical ?? $0)" } ?? ""
-        guard !list.characters.isEmpty else {
-            Output.line(list.total == 0 ? "No characters have \(MOEText.counted(strokes, "stroke"))\(under)."
-                : "No characters past \(list.offset): \(MOEText.counted(list.total, "character")) have \(MOEText.counted(strokes, "stroke"))\(under).")
-            return
-        }
-        var lines = ["\(MOEText.counted(list.total, "character")) with \(MOEText.counted(strokes, "stroke"))\(under):"]
-        let titleWidth = MOEText.titleWidth(list)
-        for c in list.characters {
-            let position = c.radical.map { "\($0) +\(c.nonRadicalStrokeCount ?? 0)" } ?? ""
-            lines.append("  \(Output.pad(MissingGlyph.shown(c.title), titleWidth))\(Output.pad(position, 8))\(MOEText.rest(c))")
-        }
-        MOEText.print(lines, more: list)
+        try MOEStrokesListing(strokes: strokes, radical: radical, limit: limit, offset: offset, json: options.json)
+            .run(in: options.services.mandarin())
     }
 }
 
@@ -282,116 +241,24 @@ struct RadicalCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let typed = radical.trimmingCharacters(in: .whitespaces)
-        let list = try RadicalListing.page(in: try options.services.mandarin(), radical: typed, limit: limit, offset: offset)
-        if options.json {
-            try Output.json(CharacterPage(strokes: nil, radical: radical, list: list))
-            return
-        }
-        guard let first = list.characters.first else {
-            Output.line("No characters past \(list.offset): \(MOEText.counted(list.total, "character")) under the radical \(typed).")
-            return
-        }
-        var lines = ["\(MOEText.counted(list.total, "character")) under the radical \(first.radical ?? typed), by strokes beyond the radical:"]
-        let titleWidth = MOEText.titleWidth(list)
-        for c in list.characters {
-            let strokes = c.strokeCount.map(String.init) ?? ""
-            lines.append("  \(Output.pad("+\(c.nonRadicalStrokeCount ?? 0)", 5))\(Output.pad(MissingGlyph.shown(c.title), titleWidth))\(Output.pad(strokes, 4))\(MOEText.rest(c))")
-        }
-        MOEText.print(lines, more: list)
-    }
-}
-
-/// `vocab search --pinyin/--bopomofo`, reached from SearchCommand.
-struct MOEReadingSearch {
-    let query: ReadingQuery
-    let limit: Int
-    let offset: Int
-    let display: ReadingDisplay
-    let options: GlobalOptions
-
-    func run() throws {
-        let list = try query.run(in: try options.services.mandarin(), limit: limit, offset: offset)
-        if options.json {
-            try Output.json(ReadingSearchPage(query: query, list: list))
-            return
-        }
-        let typed = Failure.quote(query.pinyin ?? query.bopomofo ?? "")
-        guard !list.readings.isEmpty else {
-            Output.line(list.total == 0 ? "No readings match '\(typed)'."
-                : "No readings past \(list.offset): \(MOEText.counted(list.total, "reading")) match '\(typed)'.")
-            return
-        }
-        let matches = list.readings
-        let titleWidth = min(12, matches.map { Output.displayWidth(MissingGlyph.shown($0.title)) }.max() ?? 0) + 2
-        let pinyinWidth = min(24, matches.map { Output.displayWidth($0.pinyin ?? "") }.max() ?? 0) + 2
-        let bopomofoWidth = min(24, matches.map { Output.displayWidth($0.bopomofo ?? "") }.max() ?? 0) + 2
-        var lines = ["\(MOEText.counted(list.total, "reading")) match '\(typed)'\(query.tones == .exact ? ", tones as given" : ""):"]
-        lines += matches.map { m in
-            Output.pad(MissingGlyph.shown(m.title), titleWidth)
-                + (display.style == .bopomofo ? "" : display.padded(m.pinyin ?? "", pinyin: true, pinyinWidth))
-                + (display.style == .pinyin ? "" : display.padded(m.bopomofo ?? "", pinyin: false, bopomofoWidth))
-                + MOEText.gloss(m.definition)
-        }
-        if let more = Paging.moreLine(total: list.total, offset: list.offset, shown: matches.count) { lines.append(more) }
-        Output.line(lines.joined(separator: "\n"))
+        try MOERadicalListing(radical: radical, limit: limit, offset: offset, json: options.json).run(in: options.services.mandarin())
     }
 }
 
 /// Checks a radical argument before any database is opened.
 enum MOERadicalInput {
     static func validate(_ radical: String) throws {
-        let text = radical.trimmingCharacters(in: .whitespaces)
-        guard text.count == 1, text.unicodeScalars.allSatisfy({ $0.value > 0x7F && !InputRules.isForbidden($0) }) else {
+        guard RadicalInput.isOneCharacter(radical) else {
             throw ValidationError("Give one radical character, like 水 or 氵 (got '\(Failure.quote(radical))').")
         }
     }
-}
-
-/// Shared pieces of the MOE listings.
-enum MOEText {
-    /// Wide enough for every title shown: characters take two columns, but the dictionary also
-    /// has placeholders such as {[8f51]} for glyphs Unicode lacks.
-    static func titleWidth(_ list: CharacterList) -> Int {
-        (list.characters.map { Output.displayWidth(MissingGlyph.shown($0.title)) }.max() ?? 2) + 2
-    }
-
-    /// Readings, then the first sense.
-    static func rest(_ c: CharacterSummary) -> String {
-        Output.pad(c.pinyin.joined(separator: ", "), 24) + gloss(c.definition)
-    }
-
-    /// The first sense, cut to fit a terminal line.
-    static func gloss(_ text: String?) -> String {
-        guard let text = text.map(MissingGlyph.shown) else { return "" }
-        var out = ""
-        var width = 0
-        for ch in text {
-            width += Output.displayWidth(String(ch))
-            if width > 40 { return out + "…" }
-            out.append(ch)
-        }
-        return out
-    }
-
-    /// Writes a listing in one go (one write, not one per line), with a hint when it was cut.
-    static func print(_ lines: [String], more list: CharacterList) {
-        var lines = lines
-        if let more = Paging.moreLine(total: list.total, offset: list.offset, shown: list.characters.count) { lines.append(more) }
-        Output.line(lines.joined(separator: "\n"))
-    }
-
-    /// (1, "stroke") → "1 stroke", (283, "character") → "283 characters".
-    static func counted(_ n: Int, _ noun: String) -> String { "\(grouped(n)) \(noun)\(n == 1 ? "" : "s")" }
-
-    /// 163087 → "163,087".
-    static func grouped(_ n: Int) -> String { Paging.grouped(n) }
 }
 
 extension RandomCommand {
     /// Entries of the Mandarin dictionary, reproducible with --seed (page n is the next draw of
     /// the same generator).
     func randomMandarin() throws {
+        if today || date != nil { return try wordOfTheDay() }
         let seed = self.seed ?? UInt64.random(in: 0...UInt64.max)
         let drawn = try MOERandomEntries(drawingFrom: options.services.mandarin(), seed: seed, count: count, page: page)
         if options.json {
@@ -408,5 +275,19 @@ extension RandomCommand {
         }
         lines.append("(seed \(seed): 'vocab random --source moe --seed \(seed)\(count == 20 ? "" : " --count \(count)")' draws these again)")
         Output.line(lines.joined(separator: "\n"))
+    }
+}
+
+extension RandomCommand {
+    /// `--today` / `--date`: the day's entry, laid out as `vocab lookup` shows it.
+    func wordOfTheDay() throws {
+        let day = try date.map { text throws(Failure) in try CalendarDay(parsing: text) } ?? CalendarDay.today()
+        let picked = try MOEWordOfTheDay(drawingFrom: options.services.mandarin(), day: day)
+        if options.json {
+            try Output.json(picked)
+            return
+        }
+        let display = ReadingDisplay(style: .both)
+        Output.line("Word of the day, \(day):\n\n" + EntryText.lines(picked.entry, sound: display.sound).joined(separator: "\n"))
     }
 }

@@ -1,14 +1,19 @@
 import AppCore
 import Catalog
 
-/// The plain forms of `vocab words` and `vocab categories`, recognised by hand so the small
-/// `vocab` launcher can answer them without argument-parser or the rest of the program.
-/// Anything else (help, a bad value, an unknown flag) returns nil and goes to the full
-/// program, so errors and help read the same as ever.
+/// The plain forms of `vocab words`, `vocab categories` and the Mandarin listings (`lookup`,
+/// `strokes`, `radical`, `search --pinyin/--bopomofo`), recognised by hand so the small `vocab`
+/// launcher can answer them without argument-parser or the rest of the program. Anything else
+/// (help, a bad value, an unknown or repeated flag, `--opt=value`) returns nil and goes to the
+/// full program, so errors and help read the same as ever.
 public enum FastPath {
     public enum Command: Sendable {
         case words(WordsListing)
         case categories(CategoriesListing)
+        case lookup(MOELookupListing)
+        case strokes(MOEStrokesListing)
+        case radical(MOERadicalListing)
+        case readingSearch(MOEReadingSearch)
     }
 
     public struct Invocation: Sendable {
@@ -21,54 +26,119 @@ public enum FastPath {
             switch command {
             case .words(let listing): try await listing.run(in: environment)
             case .categories(let listing): try await listing.run(in: environment)
+            case .lookup(let listing): try listing.run(in: environment)
+            case .strokes(let listing): try listing.run(in: environment)
+            case .radical(let listing): try listing.run(in: environment)
+            case .readingSearch(let search): try search.run(in: environment)
             }
         }
     }
 
-    public static func parse(_ arguments: [String]) -> Invocation? {
-        guard let name = arguments.first, name == "words" || name == "categories" else { return nil }
+    /// What one command takes besides the options every command shares.
+    private struct Grammar {
+        var positional: Int
+        var values: Set<String> = []
+        var flags: Set<String> = []
+    }
+
+    private static let grammars: [String: Grammar] = [
+        "words": Grammar(positional: 1, values: ["--level", "--limit", "--offset"]),
+        "categories": Grammar(positional: 0, values: ["--level"]),
+        "lookup": Grammar(positional: 1, values: ["--reading-style", "--limit", "--offset"], flags: ["--compounds"]),
+        "strokes": Grammar(positional: 1, values: ["--radical", "--limit", "--offset"]),
+        "radical": Grammar(positional: 1, values: ["--limit", "--offset"]),
+        "search": Grammar(positional: 0, values: ["--pinyin", "--bopomofo", "--limit", "--offset", "--reading-style"], flags: ["--tones"]),
+    ]
+
+    /// The arguments after the command name, split by its grammar.
+    private struct Parsed {
         var positional: [String] = []
-        var level: Level?, limit = Limits.defaultPage, offset = 0
-        var json = false, verbose = false
-        var categories: String?, home: String?
-        var i = 1
-        while i < arguments.count {
-            let arg = arguments[i]
-            let value = i + 1 < arguments.count ? arguments[i + 1] : nil
-            switch arg {
-            case "--json": json = true
-            case "--verbose", "-v": verbose = true
-            case "--level":
-                guard let value, let parsed = try? InputRules.level(value) else { return nil }
-                level = parsed
-                i += 1
-            case "--limit", "--offset":
-                guard name == "words", let value, let n = Int(value) else { return nil }
-                if arg == "--limit" {
-                    guard Limits.page.contains(n) else { return nil }
-                    limit = n
+        var values: [String: String] = [:]
+        var flags: Set<String> = []
+
+        init?(_ arguments: ArraySlice<String>, _ grammar: Grammar) {
+            var i = arguments.startIndex
+            while i < arguments.endIndex {
+                let arg = arguments[i]
+                let name = arg == "-v" ? "--verbose" : arg
+                if grammar.values.contains(name) || name == "--categories" || name == "--home" {
+                    // A value that looks like an option is one to argument-parser (or a number it
+                    // refuses): the full program says which.
+                    guard i + 1 < arguments.endIndex, !arguments[i + 1].hasPrefix("-"), values[name] == nil else { return nil }
+                    values[name] = arguments[i + 1]
+                    i += 1
+                } else if grammar.flags.contains(name) || name == "--json" || name == "--verbose" {
+                    guard flags.insert(name).inserted else { return nil }
                 } else {
-                    guard Limits.offset.contains(n) else { return nil }
-                    offset = n
+                    guard !arg.hasPrefix("-") else { return nil }
+                    positional.append(arg)
                 }
                 i += 1
-            case "--categories", "--home":
-                guard let value else { return nil }
-                if arg == "--home" { home = value } else { categories = value }
-                i += 1
-            default:
-                guard !arg.hasPrefix("-") else { return nil }
-                positional.append(arg)
             }
-            i += 1
+            guard positional.count == grammar.positional else { return nil }
         }
-        switch (name, positional.count) {
-        case ("words", 1):
-            let listing = WordsListing(category: positional[0], level: level, limit: limit, offset: offset, json: json, verbose: verbose)
-            return Invocation(command: .words(listing), categories: categories, home: home)
-        case ("categories", 0):
-            return Invocation(command: .categories(CategoriesListing(level: level, json: json, verbose: verbose)),
-                              categories: categories, home: home)
+
+        func number(_ name: String, in range: ClosedRange<Int>, default value: Int) -> Int? {
+            guard let text = values[name] else { return value }
+            guard let n = Int(text), range.contains(n) else { return nil }
+            return n
+        }
+
+        func readingStyle() -> ReadingStyle? {
+            guard let text = values["--reading-style"] else { return .both }
+            return ReadingStyle(rawValue: text)
+        }
+
+        var json: Bool { flags.contains("--json") }
+    }
+
+    public static func parse(_ arguments: [String]) -> Invocation? {
+        guard let name = arguments.first, let grammar = grammars[name],
+              let parsed = Parsed(arguments.dropFirst(), grammar) else { return nil }
+        guard let command = command(name, parsed) else { return nil }
+        return Invocation(command: command, categories: parsed.values["--categories"], home: parsed.values["--home"])
+    }
+
+    private static func command(_ name: String, _ p: Parsed) -> Command? {
+        let verbose = p.flags.contains("--verbose")
+        var level: Level?
+        if let text = p.values["--level"] {
+            guard let parsed = try? InputRules.level(text) else { return nil }
+            level = parsed
+        }
+        switch name {
+        case "words":
+            guard let limit = p.number("--limit", in: Limits.page, default: Limits.defaultPage),
+                  let offset = p.number("--offset", in: Limits.offset, default: 0) else { return nil }
+            return .words(WordsListing(category: p.positional[0], level: level, limit: limit, offset: offset, json: p.json, verbose: verbose))
+        case "categories":
+            return .categories(CategoriesListing(level: level, json: p.json, verbose: verbose))
+        case "lookup":
+            let title = p.positional[0]
+            guard (try? InputRules.text(title, name: "word or character")) != nil, let style = p.readingStyle(),
+                  let limit = p.number("--limit", in: Limits.characters, default: Limits.defaultCharacters),
+                  let offset = p.number("--offset", in: Limits.offset, default: 0) else { return nil }
+            return .lookup(MOELookupListing(title: title, compounds: p.flags.contains("--compounds"), readingStyle: style,
+                                            limit: limit, offset: offset, json: p.json))
+        case "strokes":
+            guard let strokes = MOEStrokesListing.count(p.positional),
+                  let limit = p.number("--limit", in: Limits.characters, default: Limits.defaultCharacters),
+                  let offset = p.number("--offset", in: Limits.offset, default: 0) else { return nil }
+            let radical = p.values["--radical"]
+            if let radical, !RadicalInput.isOneCharacter(radical) { return nil }
+            return .strokes(MOEStrokesListing(strokes: strokes, radical: radical, limit: limit, offset: offset, json: p.json))
+        case "radical":
+            guard RadicalInput.isOneCharacter(p.positional[0]),
+                  let limit = p.number("--limit", in: Limits.characters, default: Limits.defaultCharacters),
+                  let offset = p.number("--offset", in: Limits.offset, default: 0) else { return nil }
+            return .radical(MOERadicalListing(radical: p.positional[0], limit: limit, offset: offset, json: p.json))
+        case "search":
+            guard let query = try? ReadingQuery(pinyin: p.values["--pinyin"], bopomofo: p.values["--bopomofo"],
+                                                tones: p.flags.contains("--tones") ? .exact : .ignore),
+                  let style = p.readingStyle(),
+                  let limit = p.number("--limit", in: Limits.characters, default: Limits.defaultSearch),
+                  let offset = p.number("--offset", in: Limits.offset, default: 0) else { return nil }
+            return .readingSearch(MOEReadingSearch(query: query, limit: limit, offset: offset, readingStyle: style, json: p.json))
         default:
             return nil
         }

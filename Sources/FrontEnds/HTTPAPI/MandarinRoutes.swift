@@ -17,6 +17,7 @@ struct MandarinRoutes: Sendable {
         routes.get("moe/radical/{radical}") { request, context in try await radical(request, context: context) }
         routes.get("moe/search") { request, _ in try await search(request) }
         routes.get("moe/random") { request, _ in try await random(request) }
+        routes.get("moe/today") { request, _ in try await today(request) }
         routes.get("moe/{title}/compounds") { request, context in try await compounds(request, context: context) }
         return routes
     }
@@ -97,6 +98,18 @@ struct MandarinRoutes: Sendable {
         }
         guard given != nil else { return cache.remember(try await draw(), for: request) }
         return cache.remember(try await cache.value(for: "moe-random|\(seed)|\(count)", compute: draw), for: request)
+    }
+
+    /// `?date=YYYY-MM-DD`, else the server's local date: the word of the day, as
+    /// `vocab random --source moe --today --json` prints it.
+    func today(_ request: Request) async throws -> Representation {
+        let query = QueryParameters(request.uri.query)
+        let day = try query["date"].map { text throws(Failure) in try CalendarDay(parsing: text) } ?? CalendarDay.today()
+        let services = self.services
+        return cache.remember(try await cache.value(for: "moe-today|\(day)") {
+            let picked = try await BlockingWork.run { try MOEWordOfTheDay(drawingFrom: services.mandarin(), day: day) }
+            return try .json(picked)
+        }, for: request)
     }
 
     /// The entries that contain a title, those that start with it first, paged.

@@ -452,6 +452,49 @@ struct MOECommandTests {
         #expect(text.stdout.hasPrefix("3 readings match 'ㄒㄧㄥ', tones as given:"), "\(text.stdout)")
     }
 
+    // MARK: word of the day (issue 16)
+
+    @Test func theWordOfTheDayIsTheSameAllDayAndChangesWithTheDate() throws {
+        let vocab = try MOERunner.imported()
+        defer { vocab.home.remove() }
+        let first = try #require(try vocab.json("random", "--source", "moe", "--date", "2026-03-01") as? [String: Any])
+        #expect(first["date"] as? String == "2026-03-01" && first["source"] as? String == "moe")
+        #expect(first["seed"] as? Int == 20513, "days since 1970-01-01")
+        #expect((first["entry"] as? [String: Any])?["title"] as? String == "汪")
+        let again = try vocab.run("random", "--source", "moe", "--date", "2026-03-01", "--json")
+        #expect(again.stdout == (try vocab.run("random", "--source", "moe", "--date", "2026-03-01", "--json")).stdout)
+        let next = try #require(try vocab.json("random", "--source", "moe", "--date", "2026-03-02") as? [String: Any])
+        #expect((next["entry"] as? [String: Any])?["title"] as? String == "行人")
+        // The same draw as --seed with the day's number.
+        let seeded = try #require(try vocab.json("random", "--source", "moe", "--seed", "20513", "--count", "1") as? [String: Any])
+        #expect((seeded["entries"] as? [[String: Any]])?.first?["title"] as? String == "汪")
+
+        let text = try vocab.run("random", "--source", "moe", "--date", "2026-03-01")
+        #expect(text.status == 0 && text.stdout.hasPrefix("Word of the day, 2026-03-01:\n\n汪    radical 水"), "\(text.stdout)")
+
+        // --today is the local date's entry (read the date on both sides of the run: midnight may pass).
+        func localDate() -> String {
+            let c = Calendar.current.dateComponents([.year, .month, .day], from: Date())
+            return String(format: "%04d-%02d-%02d", c.year!, c.month!, c.day!)
+        }
+        let before = localDate()
+        let today = try vocab.run("random", "--source", "moe", "--today", "--json")
+        let after = localDate()
+        let expected = try Set([before, after].map { try vocab.run("random", "--source", "moe", "--date", $0, "--json").stdout })
+        #expect(today.status == 0 && expected.contains(today.stdout), "\(today.stdout)")
+
+        for bad in ["2026-02-30", "2026-3-1", "tomorrow", "2026-13-01", "2025-02-29", ""] {
+            let result = try vocab.run("random", "--source", "moe", "--date", bad)
+            #expect(result.status == 64, "\(bad)")
+            #expect(result.stderr.contains("the date must be a day written YYYY-MM-DD, like 2026-03-01 (got '\(bad)')"), "\(bad): \(result.stderr)")
+        }
+        #expect(try vocab.run("random", "--source", "moe", "--date", "2024-02-29").status == 0, "a leap day")
+        for args in [["random", "--today"], ["random", "--source", "moe", "--today", "--seed", "3"], ["random", "--source", "moe", "--today", "--page", "2"]] {
+            let result = try vocab.run(args)
+            #expect(result.status == 64 && result.stderr.contains("--today and --date"), "\(args): \(result.stderr)")
+        }
+    }
+
     // MARK: help
 
     @Test(arguments: [
@@ -469,5 +512,116 @@ struct MOECommandTests {
         #expect(result.status == 0)
         #expect(result.stdout.contains(example), "\(args)")
         if args.count > 2 || args[0] != "import" { #expect(result.stdout.contains("--json"), "\(args)") }
+    }
+}
+
+@Suite("The launcher answers the Mandarin listings itself, byte for byte as the full program, and hands the rest on")
+struct MandarinLauncherTests {
+    var full: String { Repository.productsDirectory + "/vocab-full" }
+
+    /// Runs both programs on the same home and arguments.
+    func both(_ args: [String], _ home: TemporaryDirectory, _ extra: [String: String] = [:]) throws -> (fast: ProcessResult, slow: ProcessResult) {
+        let env = ["VOCAB_HOME": home.path, "NO_COLOR": "", "CLICOLOR_FORCE": ""].merging(extra) { $1 }
+        return (try runProcess(Repository.vocabExecutable, args, environment: env), try runProcess(full, args, environment: env))
+    }
+
+    static let listings: [[String]] = [
+        ["lookup", "行"], ["lookup", "行", "--json"], ["lookup", "行家", "--reading-style", "bopomofo"],
+        ["lookup", "行家", "--reading-style", "pinyin", "-v"], ["lookup", " 行 "], ["lookup", "行使", "--json"],
+        ["lookup", "行", "--compounds", "--limit", "4"], ["lookup", "行", "--compounds", "--offset", "8", "--json"],
+        ["lookup", "行", "--compounds", "--offset", "40"], ["lookup", "行政院農業委員會", "--compounds"],
+        ["strokes", "6"], ["strokes", "6", "--json"], ["strokes", "6", "--limit", "2", "--offset", "2"],
+        ["strokes", "6", "--offset", "4", "--limit", "4", "--json"], ["strokes", "9", "--radical", "行"], ["strokes", "9", "--radical", "行", "--json"],
+        ["strokes", "6", "--radical", "氵"], ["strokes", "99"], ["strokes", "99", "--json"], ["strokes", "6", "--offset", "50"], ["strokes", " 6", "--json"],
+        ["radical", "水"], ["radical", "氵", "--json"], ["radical", "水", "--limit", "4", "--offset", "4"], ["radical", "行", "--limit", "3", "--json"],
+        ["radical", "水", "--offset", "50"],
+        ["search", "--pinyin", "xing"], ["search", "--pinyin", "xing", "--json"], ["search", "--pinyin", "xing", "--limit", "5", "--offset", "15"],
+        ["search", "--pinyin", "xing2", "--tones"], ["search", "--pinyin", "xing2", "--tones", "--json", "--limit", "3", "--offset", "1"],
+        ["search", "--bopomofo", "ㄒㄧㄥ", "--tones"], ["search", "--bopomofo", "ㄒㄧㄥ", "--limit", "3", "--offset", "3", "--json"],
+        ["search", "--pinyin", "xing ren", "--reading-style", "pinyin"], ["search", "--pinyin", "xing", "--reading-style", "bopomofo"],
+        ["search", "--pinyin", "zzz"], ["search", "--pinyin", "xing", "--offset", "40"], ["search", "--pinyin", "lv", "--json"],
+    ]
+
+    @Test func listingsMatchTheFullProgramByteForByte() throws {
+        let vocab = try MOERunner.imported()
+        defer { vocab.home.remove() }
+        for args in Self.listings {
+            let (fast, slow) = try both(args, vocab.home)
+            #expect(fast.status == 0 && slow.status == 0, "\(args): \(slow.stderr)")
+            #expect(fast.stdout == slow.stdout, "\(args)")
+            #expect(fast.stderr == slow.stderr, "\(args)")
+            #expect(!fast.stdout.isEmpty, "\(args)")
+        }
+        // The home given as a flag, and readings coloured by tone for a pipe when forced.
+        for args in [["lookup", "行家", "--home", vocab.home.path], ["search", "--pinyin", "xing", "--limit", "40", "--home", vocab.home.path]] {
+            let (fast, slow) = try both(args, try TemporaryDirectory("cli-moe-other"), ["CLICOLOR_FORCE": "1"])
+            #expect(fast.status == 0 && fast.stdout == slow.stdout, "\(args): \(fast.stderr)")
+            #expect(fast.stdout.contains("\u{1B}[32m"), "coloured: \(args)")
+        }
+        let (fast, slow) = try both(["lookup", "行家"], vocab.home, ["CLICOLOR_FORCE": "1", "NO_COLOR": "1"])
+        #expect(fast.stdout == slow.stdout && !fast.stdout.contains("\u{1B}["), "NO_COLOR wins in both")
+
+        // Placeholders for missing glyphs, senses numbered by the source, no radical.
+        let other = try MOERunner()
+        defer { other.home.remove() }
+        #expect(try other.run("import", "moe", Repository.root + "/Tests/Domains/MandarinTests/Fixtures/dict-revised-issue16.json").status == 0)
+        for args in [["lookup", "{[98ab]}佬族"], ["lookup", "{[98ab]}佬族", "--json"], ["lookup", "一定"], ["lookup", "晚生", "--json"]] {
+            let (fast, slow) = try both(args, other.home)
+            #expect(fast.status == 0 && fast.stdout == slow.stdout && fast.stderr == slow.stderr, "\(args): \(slow.stderr)")
+        }
+    }
+
+    /// A copy of the launcher with no full program beside it answers what it understands, and
+    /// says it cannot find the full program for everything else: so the listings above really
+    /// came from the launcher, and misses, errors and help from the full program.
+    @Test func theLauncherAloneAnswersTheListingsAndNothingElse() throws {
+        let vocab = try MOERunner.imported()
+        defer { vocab.home.remove() }
+        let alone = try TemporaryDirectory("launcher-moe-alone")
+        defer { alone.remove() }
+        let copy = alone.file("vocab")
+        try FileManager.default.copyItem(atPath: Repository.vocabExecutable, toPath: copy)
+        let env = ["VOCAB_HOME": vocab.home.path]
+        for args in [["lookup", "行"], ["lookup", "行", "--compounds"], ["strokes", "6", "--json"], ["radical", "水", "--limit", "3"],
+                     ["search", "--pinyin", "xing2", "--tones", "--reading-style", "pinyin"]] {
+            let result = try runProcess(copy, args, environment: env)
+            #expect(result.status == 0 && !result.stdout.isEmpty && result.stderr.isEmpty, "\(args): \(result.stderr)")
+        }
+        for args in [["lookup", "行李箱"], ["radical", "龜"], ["strokes", "0"], ["lookup", "行", "--limit=5"], ["search", "cat"],
+                     ["search", "--pinyin", "xing", "--json", "--json"], ["lookup", "--help"]] {
+            let result = try runProcess(copy, args, environment: env)
+            #expect(result.status == 70 && result.stderr.contains("cannot find 'vocab-full'"), "\(args): \(result.stderr)")
+        }
+    }
+
+    @Test func missesErrorsAndHelpReadTheSameThroughTheLauncher() throws {
+        let vocab = try MOERunner.imported()
+        defer { vocab.home.remove() }
+        let empty = try MOERunner()
+        defer { empty.home.remove() }
+        let cases: [(args: [String], status: Int32)] = [
+            (["lookup", "行李箱"], 1), (["lookup", "cat"], 1), (["radical", "龜"], 1), (["radical", "海"], 1), (["radical", "海", "--json"], 1),
+            (["strokes", "0"], 64), (["strokes", "-3"], 64), (["strokes", "6", "7"], 64), (["strokes", "6", "--limit", "0"], 64),
+            (["strokes", "6", "--radical", "ab"], 64), (["radical", "水火"], 64), (["radical", "水", "--offset", "-1"], 64),
+            (["lookup", "行", "--reading-style", "ipa"], 64), (["lookup", "行", "--limit", "1001"], 64), (["lookup", "a/b"], 64),
+            (["search", "--pinyin", "123"], 64), (["search", "--pinyin", "xing", "--bopomofo", "ㄒㄧㄥ"], 64),
+            (["search", "--pinyin", "xing", "--limit", "1001"], 64),
+            // Repeated flags are left to argument-parser, which takes them.
+            (["search", "--pinyin", "xing", "--tones", "--tones"], 0),
+            (["search", "--pinyin"], 64), (["lookup", "行", "--home"], 64), (["lookup", "行", "--bogus"], 64),
+            (["strokes", "--help"], 0), (["lookup", "--help"], 0),
+        ]
+        for (args, status) in cases {
+            let (fast, slow) = try both(args, vocab.home)
+            #expect(slow.status == status, "\(args): \(slow.stderr)")
+            #expect(fast.status == slow.status, "\(args)")
+            #expect(fast.stdout == slow.stdout, "\(args)")
+            #expect(fast.stderr == slow.stderr, "\(args)")
+        }
+        for args in [["lookup", "行"], ["strokes", "6"], ["radical", "水"], ["search", "--pinyin", "xing"]] {
+            let (fast, slow) = try both(args, empty.home)
+            #expect(fast.status == 66 && slow.status == 66, "\(args): not imported")
+            #expect(fast.stderr == slow.stderr && fast.stderr.contains("Run 'vocab import moe PATH'"), "\(args)")
+        }
     }
 }

@@ -54,6 +54,22 @@ struct FrontEndsAgreeTests {
         #expect(checked == 22)
     }
 
+    @Test("the word of the day: the CLI's --json is the HTTP body")
+    func wordOfTheDay() async throws {
+        let server = try await TestServer.start(moe: true)
+        defer { Task { await server.stop() } }
+        let env = ["VOCAB_HOME": server.dir.file("cli-home")]
+        #expect(try runProcess(Repository.vocabExecutable, ["import", "moe", Repository.moeSample], environment: env).status == 0)
+        for date in ["2026-03-01", "2031-12-31"] {
+            let cli = try runProcess(Repository.vocabExecutable, ["random", "--source", "moe", "--date", date, "--json"], environment: env)
+            let http = try await server.get("/v1/moe/today?date=\(date)")
+            #expect(cli.status == 0 && http.status == 200)
+            let fromCLI = try JSONSerialization.jsonObject(with: Data(cli.stdout.utf8)) as? NSDictionary
+            let fromHTTP = try JSONSerialization.jsonObject(with: Data(http.body)) as? NSDictionary
+            #expect(fromCLI != nil && fromCLI == fromHTTP, "\(date)")
+        }
+    }
+
     @Test("accent names and aliases")
     func accents() async throws {
         let server = try await TestServer.start()

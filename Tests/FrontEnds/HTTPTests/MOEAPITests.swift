@@ -109,6 +109,28 @@ struct MOEAPITests {
         }
     }
 
+    @Test("the word of the day: the same entry all day, another the next day; a bad date is a 400")
+    func wordOfTheDay() async throws {
+        try await withServer(moe: true) { s in
+            let first = try await s.get("/v1/moe/today?date=2026-03-01").object()
+            #expect(first["date"] as? String == "2026-03-01" && first["seed"] as? Int == 20513 && first["source"] as? String == "moe")
+            #expect((first["entry"] as? [String: Any])?["title"] as? String == "汪")
+            let again = try await s.get("/v1/moe/today?date=2026-03-01").object()
+            #expect((again["entry"] as? [String: Any])?["title"] as? String == "汪")
+            let next = try await s.get("/v1/moe/today?date=2026-03-02").object()
+            #expect((next["entry"] as? [String: Any])?["title"] as? String == "行人" && next["seed"] as? Int == 20514)
+            let today = try await s.get("/v1/moe/today").object()
+            let date = try #require(today["date"] as? String)
+            let named = try await s.get("/v1/moe/today?date=\(date)").object()
+            #expect((named["entry"] as? [String: Any])?["title"] as? String == (today["entry"] as? [String: Any])?["title"] as? String)
+            for (bad, code) in [("2026-02-30", "bad_date"), ("yesterday", "bad_date"), ("2026-03-01&date=2026-03-02", "repeated_parameter")] {
+                let r = try await s.get("/v1/moe/today?date=\(bad)")
+                #expect(r.status == 400, "\(bad)")
+                #expect(try r.error()["code"] as? String == code, "\(bad)")
+            }
+        }
+    }
+
     @Test("compounds of a title, paged like every listing")
     func compounds() async throws {
         try await withServer(moe: true) { s in

@@ -23,7 +23,7 @@ struct OpenAPITests {
         let registered = Set(try await server.routeList())
         let documented = Set(doc.operations.map { "\($0.method) \($0.path)" })
         #expect(registered == documented, "only in server: \(registered.subtracting(documented)); only in document: \(documented.subtracting(registered))")
-        #expect(registered.count == 25)
+        #expect(registered.count == 26)
     }
 
     @Test("examples and schemas in the document are well formed; /v1/me asks for the bearer token or the session cookie, the rest is public")
@@ -142,6 +142,9 @@ struct OpenAPITests {
                 ("/v1/moe/search", "/v1/moe/search?pinyin=xing&tones=maybe"),
                 ("/v1/moe/random", "/v1/moe/random?seed=7&count=2"),
                 ("/v1/moe/random", "/v1/moe/random?seed=x"),
+                ("/v1/moe/today", "/v1/moe/today"),
+                ("/v1/moe/today", "/v1/moe/today?date=2026-03-01"),
+                ("/v1/moe/today", "/v1/moe/today?date=2026-02-30"),
                 ("/v1/moe/{title}/compounds", "/v1/moe/%E8%A1%8C/compounds?limit=2"),
                 ("/v1/moe/{title}/compounds", "/v1/moe/%E8%A1%8C/compounds?offset=-1"),
             ]

@@ -1,9 +1,13 @@
-import AppCore
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Mandarin
 import SeededRandom
 
-// The JSON shapes of Mandarin answers, for `--json` and the HTTP API alike.
+// The JSON shapes of Mandarin answers, for `--json` and the HTTP API alike (and the launcher,
+// which answers the Mandarin listings itself: FoundationEssentials only).
 
 /// `vocab lookup`, `GET /v1/moe/{title}`.
 public struct MOEEntries: Encodable, Sendable {
@@ -124,6 +128,13 @@ public struct ReadingQuery: Sendable, Equatable {
 
 /// One radical character (水, or a variant such as 氵), as the CLI and the API take it.
 public enum RadicalInput {
+    /// The command line's check, made before any database is opened (and by the launcher to
+    /// decide whether it can answer): one character beyond ASCII, nothing forbidden.
+    public static func isOneCharacter(_ radical: String) -> Bool {
+        let text = InputRules.trimmingSpaces(radical, tabs: true)
+        return text.count == 1 && text.unicodeScalars.allSatisfy { $0.value > 0x7F && !InputRules.isForbidden($0) }
+    }
+
     public static func check(_ text: String) throws -> String {
         let r = try InputRules.text(text, name: "radical")
         guard r.unicodeScalars.count == 1, r.unicodeScalars.allSatisfy({ $0.value > 0x7F }) else {
@@ -138,7 +149,7 @@ public enum RadicalInput {
 /// under another radical gets that radical as a hint.
 public enum RadicalListing {
     public static func page(in dictionary: MOEDictionary, radical: String, limit: Int, offset: Int) throws -> CharacterList {
-        let typed = radical.trimmingCharacters(in: .whitespaces)
+        let typed = InputRules.trimmingSpaces(radical, tabs: true)
         let list = try dictionary.characters(radical: typed, limit: limit, offset: offset)
         guard list.total == 0 else { return list }
         throw none(typed, filedUnder: try dictionary.radical(of: typed))
