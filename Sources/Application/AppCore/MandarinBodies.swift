@@ -156,7 +156,7 @@ public enum RadicalListing {
     }
 
     public static func page(in dictionary: any MandarinDictionary, radical: String, limit: Int, offset: Int) async throws -> CharacterList {
-        let typed = radical.trimmingCharacters(in: .whitespaces)
+        let typed = InputRules.trimmingSpaces(radical, tabs: true)
         let list = try await dictionary.characters(radical: typed, limit: limit, offset: offset)
         guard list.total == 0 else { return list }
         throw none(typed, filedUnder: try await dictionary.radical(of: typed))

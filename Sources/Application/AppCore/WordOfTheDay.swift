@@ -84,8 +84,20 @@ public struct MOEWordOfTheDay: Encodable, Sendable {
     public var entry: DictionaryEntry
 
     public init(drawingFrom dictionary: MOEDictionary, day: CalendarDay) throws {
-        let seed = UInt64(bitPattern: Int64(day.daysSinceEpoch))
-        guard let entry = try MOERandomEntries(drawingFrom: dictionary, seed: seed, count: 1).entries.first else {
+        let seed = Self.seed(of: day)
+        try self.init(day: day, seed: seed, entry: try MOERandomEntries(drawingFrom: dictionary, seed: seed, count: 1).entries.first)
+    }
+
+    /// The same on either engine (the server's dictionary may be PostgreSQL's copy).
+    public init(drawingFrom dictionary: any MandarinDictionary, day: CalendarDay) async throws {
+        let seed = Self.seed(of: day)
+        try self.init(day: day, seed: seed, entry: try await MOERandomEntries(drawingFrom: dictionary, seed: seed, count: 1).entries.first)
+    }
+
+    static func seed(of day: CalendarDay) -> UInt64 { UInt64(bitPattern: Int64(day.daysSinceEpoch)) }
+
+    private init(day: CalendarDay, seed: UInt64, entry: DictionaryEntry?) throws {
+        guard let entry else {
             throw Failure(.missingInput, code: "empty_dictionary",
                           message: "the imported dictionary has no entries; import dict-revised.json again (vocab import moe PATH).")
         }

@@ -105,9 +105,9 @@ struct MandarinRoutes: Sendable {
     func today(_ request: Request) async throws -> Representation {
         let query = QueryParameters(request.uri.query)
         let day = try query["date"].map { text throws(Failure) in try CalendarDay(parsing: text) } ?? CalendarDay.today()
-        let services = self.services
+        let dictionary = self.dictionary
         return cache.remember(try await cache.value(for: "moe-today|\(day)") {
-            let picked = try await BlockingWork.run { try MOEWordOfTheDay(drawingFrom: services.mandarin(), day: day) }
+            let picked = try await MOEWordOfTheDay(drawingFrom: dictionary, day: day)
             return try .json(picked)
         }, for: request)
     }

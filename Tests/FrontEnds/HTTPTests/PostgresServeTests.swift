@@ -149,6 +149,10 @@ struct PostgresServeTests {
         #expect(search.status == 200, "\(search.text)")
         #expect(try search.object()["total"] as? Int == 19)
         #expect(try await send(b, "GET", "/v1/moe/radical/%E6%B0%B5").object()["total"] as? Int == 10)   // 氵
+        // The word of the day draws from the database's copy: the same entry as from moe.sqlite.
+        let today = try await send(b, "GET", "/v1/moe/today?date=2026-03-01")
+        #expect(today.status == 200, "\(today.text)")
+        #expect((try today.object()["entry"] as? [String: Any])?["title"] as? String == "汪")
         // The search across sources finds titles and readings in the database's dictionary too.
         let across = try await send(b, "GET", "/v1/search?q=%E8%A1%8C&source=moe&limit=3")
         #expect(across.status == 200, "\(across.text)")
