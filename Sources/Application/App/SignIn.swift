@@ -29,11 +29,11 @@ public enum PasswordRules {
     /// whether or not the name exists.
     static let decoy = Bcrypt.hash("vocab decoy password", cost: cost)
 
-    /// One check per core at a time, and a short queue: a sign-in waits at most a couple of
-    /// seconds behind others, and beyond that is told to retry, so a burst of sign-ins cannot
+    /// One check per core at a time, and a short queue: a sign-in waits at most four checks'
+    /// time (about a second) behind others, and beyond that is told to retry, so a burst of sign-ins cannot
     /// take the cores every other request needs.
     public static func gate(cores: Int = ProcessInfo.processInfo.activeProcessorCount) -> WorkGate {
-        WorkGate(limit: max(1, cores), waiting: 8 * max(1, cores))
+        WorkGate(limit: max(1, cores), waiting: 4 * max(1, cores))
     }
 
     static func busy(_ full: GateFull) -> Failure {

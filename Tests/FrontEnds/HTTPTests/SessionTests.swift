@@ -155,9 +155,9 @@ struct SessionTests {
             let data = try await LearnerData.open(s)
             let anna = try await data.add("anna")
             try await data.learning.setPassword(Self.password, for: anna.learner)
-            // More than the server admits at once (one check per core plus eight per core queued),
+            // More than the server admits at once (one check per core plus four per core queued),
             // all sent together: a check takes a quarter of a second, far longer than sending.
-            let burst = 9 * ProcessInfo.processInfo.activeProcessorCount + 8
+            let burst = 5 * ProcessInfo.processInfo.activeProcessorCount + 8
             let answers = try await withThrowingTaskGroup(of: RawResponse.self) { group in
                 for _ in 0..<burst { group.addTask { try await Self.signIn(s, "anna", Self.password) } }
                 return try await group.reduce(into: [RawResponse]()) { $0.append($1) }
