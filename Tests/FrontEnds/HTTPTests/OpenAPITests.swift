@@ -66,6 +66,19 @@ struct OpenAPITests {
                 #expect(op.security.isEmpty, "\(label) is public but asks for a token")
             }
         }
+        // On PostgreSQL every route that reads the database may answer 503 database_unavailable;
+        // the dictionary (a local file on each instance) and /healthz never do.
+        for op in doc.operations {
+            let label = "\(op.method) \(op.path)"
+            let description = op.responses["503"]?["description"] as? String ?? ""
+            if op.path == "/healthz" || op.path.hasPrefix("/v1/moe") {
+                #expect(!description.contains("database_unavailable"), "\(label) does not use the database")
+            } else {
+                #expect(description.contains("database_unavailable"), "\(label) documents no 503 database_unavailable")
+                let schema = ((op.responses["503"]?["content"] as? [String: Any])?["application/json"] as? [String: Any])?["schema"] as? [String: Any]
+                #expect(schema?["$ref"] as? String == "#/components/schemas/Error", "\(label): 503 is not the JSON error")
+            }
+        }
         let rate = try #require(doc.operations.first { $0.method == "POST" && $0.path == "/v1/me/reviews" })
         let conflict = try #require((rate.responses["409"]?["content"] as? [String: Any])?["application/json"] as? [String: Any])
         #expect((conflict["schema"] as? [String: Any])?["$ref"] as? String == "#/components/schemas/StaleCard")
