@@ -182,6 +182,7 @@ let package = Package(
         .executableTarget(name: "loudness-probe", dependencies: ["ClipProcessing", "Ebur128Shim", "AudioFile"],
                           path: "Tests/Support/loudness-probe"),
         .testTarget(name: "TextMatchingTests", dependencies: ["TextMatching"], path: "Tests/Foundations/TextMatchingTests"),
+        .testTarget(name: "OffloadingTests", dependencies: ["Offloading"], path: "Tests/Foundations/OffloadingTests"),
         .testTarget(name: "FileAccessTests", dependencies: ["FileAccess", "SQLiteDB", "TestSupport"], path: "Tests/Foundations/FileAccessTests"),
         .testTarget(name: "ClipProcessingTests", dependencies: ["ClipProcessing", "AudioFile", "Ebur128Shim", "CEbur128"],
                     path: "Tests/Foundations/ClipProcessingTests"),
@@ -199,7 +200,7 @@ let package = Package(
         .testTarget(name: "LearningTests", dependencies: ["Definitions", "Quiz", "Learners", "FSRS", "SeededRandom", "HTTPFetch", "Store", "Catalog", "TestSupport"],
                     path: "Tests/Domains/LearningTests"),
         .testTarget(name: "AppCoreTests", dependencies: ["AppCore", "Catalog", "TestSupport"], path: "Tests/Application/AppCoreTests"),
-        .testTarget(name: "AppTests", dependencies: ["App", "AppCore", "Catalog", "Audio", "Speech", "Mandarin", "Learners", "FSRS", "SeededRandom", "Quiz", "FileAccess", "Store", "SQLiteDB", "TestSupport"],
+        .testTarget(name: "AppTests", dependencies: ["App", "AppCore", "Catalog", "Audio", "Speech", "Mandarin", "Learners", "FSRS", "SeededRandom", "Quiz", "FileAccess", "Store", "SQLiteDB", "Offloading", "TestSupport"],
                     path: "Tests/Application/AppTests"),
         .testTarget(name: "HTTPTransportTests", dependencies: ["HTTPTransport", "TestSupport"], path: "Tests/FrontEnds/HTTPTransportTests"),
         // CLITests and HTTPTests run the built `vocab` and `vocab-full` programs (swift build --build-tests builds them).

@@ -65,7 +65,7 @@ public struct ExportService: Sendable {
                         var request = clip.request
                         request.entry = clip.entry
                         let stored = try await clips.clip(for: request, format: .ogg).clip
-                        let name = Self.mediaName(for: ClipKey(entry: clip.entry, accent: clip.request.accent, format: .ogg))
+                        let name = Self.mediaName(for: ClipKey(entry: clip.entry, accent: clip.request.accent, reading: clip.request.reading, format: .ogg))
                         media.append(AnkiMedia(name: name, path: stored.path))
                         sound = "[sound:\(name)]"
                     } catch {
@@ -155,8 +155,12 @@ extension LearningService {
         case .dictionary, .text:
             return (ClipRequest(word: item.word, accent: .british), EntryReference(.text, item.word))
         case .moe:
-            // Mandarin speech is made from the reading's pinyin; no English voice reads characters.
-            return nil
+            // Spoken from the saved reading's pinyin by the Mandarin voice (no English voice reads
+            // characters); a reading with bopomofo only, or no dictionary, has no clip.
+            guard services.isMandarinImported,
+                  let request = try? MandarinClips.request(title: item.key.entry, reading: item.key.reading.isEmpty ? nil : item.key.reading,
+                                                           dictionary: services.mandarin()) else { return nil }
+            return (request, request.entry ?? item.key.reference)
         }
     }
 }

@@ -5,6 +5,7 @@ import FSRS
 import Foundation
 import Learners
 import Mandarin
+import Offloading
 import TextMatching
 import Vocabulary
 
@@ -17,9 +18,13 @@ public struct LearningService: Sendable {
     let services: VocabServices
     public let reviewer: Reviewer
     let now: @Sendable () -> Double
+    /// Password checks (bcrypt) running and queued at once, for this service's whole life.
+    let passwordChecks: WorkGate
 
     public init(store: any LearnerStore, catalog: CatalogService, services: VocabServices, days: LocalDays,
+                passwordChecks: WorkGate = PasswordRules.gate(),
                 now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) {
+        self.passwordChecks = passwordChecks
         self.store = store
         self.catalog = catalog
         self.services = services

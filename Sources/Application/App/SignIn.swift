@@ -1,4 +1,5 @@
 import AppCore
+import Foundation
 import HummingbirdBcrypt
 import Learners
 import Offloading
@@ -27,6 +28,18 @@ public enum PasswordRules {
     /// Checked against when the name is unknown or has no password, so an answer takes as long
     /// whether or not the name exists.
     static let decoy = Bcrypt.hash("vocab decoy password", cost: cost)
+
+    /// One check per core at a time, and a short queue: a sign-in waits at most a couple of
+    /// seconds behind others, and beyond that is told to retry, so a burst of sign-ins cannot
+    /// take the cores every other request needs.
+    public static func gate(cores: Int = ProcessInfo.processInfo.activeProcessorCount) -> WorkGate {
+        WorkGate(limit: max(1, cores), waiting: 8 * max(1, cores))
+    }
+
+    static func busy(_ full: GateFull) -> Failure {
+        Failure(.tooManyRequests, code: "sign_in_busy",
+                message: "too many sign-ins are being checked at once; try again in a second.")
+    }
 }
 
 extension LearningService {
@@ -34,7 +47,7 @@ extension LearningService {
     /// sessions. API tokens are not affected.
     public func setPassword(_ password: String, for learner: Learner) async throws {
         try PasswordRules.check(password)
-        let hash = try await BlockingWork.run { Bcrypt.hash(password, cost: PasswordRules.cost) }
+        let hash = try await passwordWork { Bcrypt.hash(password, cost: PasswordRules.cost) }
         try await store.setPasswordHash(hash, of: learner.id)
     }
 
@@ -43,7 +56,7 @@ extension LearningService {
     public func signIn(name: String, password: String) async throws -> (learner: Learner, session: String)? {
         let learner = try await store.learner(named: name)
         let stored: String? = if let learner { try await store.passwordHash(of: learner.id) } else { nil }
-        let matches = try await BlockingWork.run {
+        let matches = try await passwordWork {
             Bcrypt.verify(password, hash: stored ?? PasswordRules.decoy) && stored != nil
                 && !password.unicodeScalars.contains(where: InputRules.isForbidden)
         }
@@ -52,6 +65,14 @@ extension LearningService {
         let time = now()
         try await store.addSession(hash: Sessions.hash(token), for: learner.id, at: time, expires: time + Sessions.lifetime)
         return (learner, token)
+    }
+
+    private func passwordWork<T: Sendable>(_ body: @escaping @Sendable () -> T) async throws -> T {
+        do {
+            return try await passwordChecks.run(body)
+        } catch let full as GateFull {
+            throw PasswordRules.busy(full)
+        }
     }
 
     /// The learner of a live session; nil for a malformed, unknown, ended or expired one.

@@ -18,32 +18,35 @@ struct ExportTests {
         return try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
     }
 
-    @Test("a library as .apkg: one note per item with its clip; a second import adds nothing")
+    @Test("a library as .apkg: one note per item with its clip (Mandarin readings spoken from their pinyin, one clip each); a second import adds nothing")
     func package() async throws {
         let box = try await AppSandbox()
         defer { box.dir.remove() }
         let me = try await box.learning.learner(named: nil)
         for word in ["cat", "ice cream"] { _ = try await box.learning.save(word, for: me) }
         _ = try await box.learning.save("行", for: me, reading: "háng")
+        _ = try await box.learning.save("行", for: me, reading: "xíng")
         let exporter = ExportService(clips: ClipService(store: box.services.clipStore, pronouncer: box.services.pronouncer().pronouncer))
         let file = box.dir.file("me.apkg")
         let summary = try await exporter.export(try await box.learning.exportItems(of: me), deck: "vocab::me", format: .apkg, to: file)
-        #expect(summary.notes == 3 && summary.clips == 2, "Mandarin has no English clip: \(summary.missingClips)")
+        #expect(summary.notes == 4 && summary.clips == 4, "\(summary.missingClips)")
 
         let collection = box.dir.file("anki/collection.anki2")
         try FileManager.default.createDirectory(atPath: box.dir.file("anki"), withIntermediateDirectories: true)
         let first = try anki("apkg", file, collection: collection)
-        #expect(first["note_count"] as? Int == 3 && first["card_count"] as? Int == 3)
-        #expect((first["media_files"] as? [String])?.count == 2)
+        #expect(first["note_count"] as? Int == 4 && first["card_count"] as? Int == 4)
+        #expect((first["media_files"] as? [String])?.count == 4)
         let notes = try #require((first["notes"] as? [[String: Any]])?.compactMap { $0["fields"] as? [String] })
         let cat = try #require(notes.first { $0.first == "cat" })
         #expect(cat[1].contains("con mèo") && cat[4].hasPrefix("[sound:vocab-british-catalog-animals-cat") && cat[5] == "catalog:animals/cat")
-        #expect(notes.contains { $0.first == "行" && $0[2].contains("háng") && $0[2].contains("ㄏㄤˊ") })
+        let hang = try #require(notes.first { $0.first == "行" && $0[2].contains("háng") })
+        #expect(hang[2].contains("ㄏㄤˊ") && hang[4] == "[sound:vocab-mandarin-moe-行-hang2.ogg]" && hang[5] == "moe:行#háng")
+        #expect(notes.contains { $0.first == "行" && $0[4] == "[sound:vocab-mandarin-moe-行-xing2.ogg]" }, "each reading its own clip")
 
         let again = box.dir.file("again.apkg")
         _ = try await exporter.export(try await box.learning.exportItems(of: me), deck: "vocab::me", format: .apkg, to: again)
         let second = try anki("apkg", again, collection: collection)
-        #expect(second["note_count"] as? Int == 3, "no duplicate notes")
+        #expect(second["note_count"] as? Int == 4, "no duplicate notes")
         let log = try #require(second["log"] as? [String: Int])
         #expect(log["new"] == 0 && log["updated"] == 0)
     }

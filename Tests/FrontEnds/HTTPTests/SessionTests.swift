@@ -149,6 +149,30 @@ struct SessionTests {
         }
     }
 
+    @Test("a burst of sign-ins takes one core per check and a short queue: the rest get 429 sign_in_busy with Retry-After, never a 5xx, and sign-in works again after")
+    func signInBurst() async throws {
+        try await withServer { s in
+            let data = try await LearnerData.open(s)
+            let anna = try await data.add("anna")
+            try await data.learning.setPassword(Self.password, for: anna.learner)
+            // More than the server admits at once (one check per core plus eight per core queued),
+            // all sent together: a check takes a quarter of a second, far longer than sending.
+            let burst = 9 * ProcessInfo.processInfo.activeProcessorCount + 8
+            let answers = try await withThrowingTaskGroup(of: RawResponse.self) { group in
+                for _ in 0..<burst { group.addTask { try await Self.signIn(s, "anna", Self.password) } }
+                return try await group.reduce(into: [RawResponse]()) { $0.append($1) }
+            }
+            #expect(answers.allSatisfy { [200, 429].contains($0.status) }, "\(answers.map(\.status))")
+            let busy = answers.filter { $0.status == 429 }
+            #expect(!busy.isEmpty && answers.contains { $0.status == 200 })
+            for r in busy {
+                #expect(r.header("retry-after") == "1" && r.header("set-cookie") == nil)
+                #expect(try (r.object()["error"] as? [String: Any])?["code"] as? String == "sign_in_busy")
+            }
+            #expect(try await Self.signIn(s, "anna", Self.password).status == 200)
+        }
+    }
+
     @Test("the password rule is written once: too short, too long for bcrypt or with control characters is refused before hashing")
     func passwordRule() async throws {
         for bad in ["short", String(repeating: "é", count: 37), "ten chars\u{0}!"] {

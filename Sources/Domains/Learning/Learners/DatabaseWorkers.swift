@@ -114,6 +114,78 @@ final class GroupCommitWriter: @unchecked Sendable {
     }
 }
 
+/// Copies the write-ahead log back into the database file on a thread and connection of its own,
+/// so that the writer's commits do not wait for it.
+///
+/// SQLite's automatic checkpoint runs inside the commit that takes the log past 1,000 pages: that
+/// commit, and every write queued behind it, waits while a thousand pages are copied and the file
+/// is synced, a stall of several milliseconds every few hundred ratings that lands in the slowest
+/// answers. Here the writer only reports the log's size after each commit (`committed`); past
+/// `threshold` a passive checkpoint runs in the background (it copies while the writer goes on
+/// appending). The log can only start again from its beginning once everything in it has been
+/// copied, which under steady writing a background pass never quite reaches; so past `limit` the
+/// writer itself checkpoints once, after its commit, copying only what the background pass left
+/// (few pages), and the next transaction restarts the log. The log stays bounded, as before.
+final class WALCheckpointer: @unchecked Sendable {
+    static let threshold = 1_000
+    static let limit = 4_000
+
+    private let path: String
+    private let queue: DispatchQueue
+    /// Whether a pass is running, and whether another was asked for meanwhile.
+    private let state = Mutex<(running: Bool, again: Bool)>((false, false))
+    /// Opened on `queue` at the first pass, used only there.
+    private var connection: Database?
+    private let counts = Mutex<(background: Int, inline: Int)>((0, 0))
+
+    /// Checkpoints run so far, for tests.
+    var passes: (background: Int, inline: Int) { counts.withLock { $0 } }
+
+    init(path: String, label: String) {
+        self.path = path
+        queue = DispatchQueue(label: label)
+    }
+
+    /// Called by the writer after each commit, on its thread, with the log's size in pages.
+    func committed(walPages: Int, writer: Database) {
+        if walPages >= Self.limit {
+            // `PRAGMA wal_checkpoint` from inside the commit hook is not allowed; the raw call is.
+            if (try? writer.checkpoint()) != nil { counts.withLock { $0.inline += 1 } }
+            return
+        }
+        guard walPages >= Self.threshold else { return }
+        let start = state.withLock { s -> Bool in
+            if s.running { s.again = true; return false }
+            s.running = true
+            return true
+        }
+        if start { queue.async { self.drain() } }
+    }
+
+    private func drain() {
+        while true {
+            pass()
+            let more = state.withLock { s -> Bool in
+                if s.again { s.again = false; return true }
+                s.running = false
+                return false
+            }
+            if !more { return }
+        }
+    }
+
+    private func pass() {
+        do {
+            if connection == nil { connection = try Database(path: path, mode: .readWrite) }
+            try connection?.checkpoint()
+            counts.withLock { $0.background += 1 }
+        } catch {
+            // A failed pass leaves the log as it was; the writer's own checkpoint at `limit` still bounds it.
+            connection = nil
+        }
+    }
+}
+
 /// SQLite ended a write transaction by itself (an I/O error, a full disk): nothing of it was kept.
 struct TransactionEnded: Error, CustomStringConvertible {
     var description: String { "the write transaction ended before its commit; nothing was written" }
