@@ -22,6 +22,7 @@ struct UsersCommand: AsyncParsableCommand {
               vocab users revoke anna
               vocab users passwd anna              (asks twice, without echo)
               printf '%s\\n' "$PASSWORD" | vocab users passwd anna
+              printf '%s\\n' "$PASSWORD" | vocab users passwd ben --database postgres://vocab@127.0.0.1:5432/vocab
               vocab users add ben --database postgres://vocab@127.0.0.1:5432/vocab   (the shared database of 'vocab serve --database')
             """,
         subcommands: [UsersAddCommand.self, UsersListCommand.self, UsersTokenCommand.self, UsersRevokeCommand.self, UsersPasswdCommand.self],
@@ -150,10 +151,14 @@ struct UsersPasswdCommand: AsyncParsableCommand {
             Setting a password signs the learner out of every browser; API tokens keep working.
             """)
     @Argument(help: "The learner's name.") var name: String
+    @OptionGroup var database: DatabaseOptions
     @OptionGroup var options: GlobalOptions
 
     func run() async throws {
-        let service = try await options.learningService()
+        try await options.withLearningService(database) { service in try await set(with: service) }
+    }
+
+    func set(with service: LearningService) async throws {
         let learner = try await service.learner(named: name)
         let password: String
         if isatty(STDIN_FILENO) == 1 {

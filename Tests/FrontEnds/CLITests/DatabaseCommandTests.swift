@@ -113,6 +113,23 @@ struct DatabaseCommandTests {
         #expect(try sql("SELECT count(*) FROM tokens WHERE revoked_at IS NULL") == "0")
     }
 
+    @Test("users passwd with --database sets the database learner's password (a bcrypt hash), not user.sqlite's; a short one changes nothing")
+    func passwdOnTheDatabase() throws {
+        #expect(try runner.run("users", "add", "ben", "--database", url).status == 0)
+        let short = try runner.run(["users", "passwd", "ben", "--database", url], input: "short\n")
+        #expect(short.status == 64 && short.stderr.contains("at least 10 characters"), "\(short.stderr)")
+        #expect(try sql("SELECT coalesce(password_hash, 'none') FROM learners WHERE name = 'ben'") == "none")
+        let ok = try runner.run(["users", "passwd", "ben", "--database", url], input: "correct horse battery\n")
+        #expect(ok.status == 0 && ok.stdout == "Set the password of ben.\n", "\(ok.stdout)\(ok.stderr)")
+        let hash = try sql("SELECT password_hash FROM learners WHERE name = 'ben'")
+        #expect(hash.hasPrefix("$2b$12$") && hash.count == 60 && !hash.contains("horse"), "\(hash)")
+        // Only the database knows ben: the embedded store has no such learner to set.
+        let local = try runner.run(["users", "passwd", "ben"], input: "correct horse battery\n")
+        #expect(local.status == 1 && local.stderr.contains("ben"), "\(local.stderr)")
+        let unknown = try runner.run(["users", "passwd", "nobody", "--database", url], input: "correct horse battery\n")
+        #expect(unknown.status == 1 && unknown.stderr.contains("nobody"), "\(unknown.stderr)")
+    }
+
     @Test("a URL that is not PostgreSQL's is bad usage; a server that does not answer is unavailable")
     func badURLs() throws {
         let bad = try runner.run("db", "migrate", "--database", "mysql://x@127.0.0.1/db")

@@ -288,6 +288,15 @@ struct PostgresFaultTests {
                                             body: Array(#"{"item":\#(item),"rating":"good"}"#.utf8))
         #expect(refused.status == 503, "\(refused.status) \(refused.text)")
         #expect(try refused.error()["code"] as? String == "database_unavailable")
+        // As openapi.json documents it, on a learner route and on a catalog route not yet cached.
+        let doc = try OpenAPITests.document()
+        let rate = try #require(doc.operations.first { $0.method == "POST" && $0.path == "/v1/me/reviews" })
+        try OpenAPITests.check(refused, against: rate, in: doc, label: "POST /v1/me/reviews while PostgreSQL is down")
+        let uncached = try await RawHTTP.get(port: a.port, "/v1/search?q=hor")
+        #expect(uncached.status == 503 && (try? uncached.error()["code"] as? String) == "database_unavailable", "\(uncached.status) \(uncached.text)")
+        let search = try #require(doc.operations.first { $0.method == "GET" && $0.path == "/v1/search" })
+        try OpenAPITests.check(uncached, against: search, in: doc, label: "GET /v1/search while PostgreSQL is down")
+        #expect(try refused.error()["code"] as? String == "database_unavailable")
         try server.resume()
         // Recovery by itself: ratings are acknowledged again (bounded wait, no timing claim).
         var recovered = false
