@@ -31,7 +31,6 @@ public final class Database {
     let handle: OpaquePointer
     public let path: String
     private var statementCache: [String: Statement] = [:]
-    private var walHook: WALHook?
 
     public init(path: String, mode: Mode = .readWriteCreate) throws {
         var db: OpaquePointer?
@@ -53,7 +52,6 @@ public final class Database {
     }
 
     deinit {
-        if walHook != nil { sqlite3_wal_hook(handle, nil, nil) }
         statementCache.removeAll()
         sqlite3_close_v2(handle)
     }
@@ -86,27 +84,6 @@ public final class Database {
         let stmt = try prepare(sql)
         statementCache[sql] = stmt
         return stmt
-    }
-
-    /// After each commit on this connection in WAL mode, `hook` gets the number of frames then in
-    /// the write-ahead log, on the committing thread. It replaces this connection's automatic
-    /// checkpoints (SQLite runs those from the same hook): the caller decides when to checkpoint.
-    public func onWALCommit(_ hook: @escaping (Int) -> Void) {
-        let box = WALHook(hook)
-        walHook = box
-        sqlite3_wal_hook(handle, { context, _, _, frames in
-            guard let context else { return SQLITE_OK }
-            Unmanaged<WALHook>.fromOpaque(context).takeUnretainedValue().body(Int(frames))
-            return SQLITE_OK
-        }, Unmanaged.passUnretained(box).toOpaque())
-    }
-
-    /// A passive checkpoint: copies what it can of the write-ahead log into the database file
-    /// without waiting for readers or writers.
-    public func checkpoint() throws {
-        var logged: Int32 = 0, copied: Int32 = 0
-        let rc = sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_PASSIVE, &logged, &copied)
-        guard rc == SQLITE_OK else { throw lastError(rc, sql: nil) }
     }
 
     /// Runs `body` in a transaction that is rolled back if `body` throws.
@@ -289,10 +266,4 @@ public struct Row {
 extension SQLValue {
     public var intValue: Int64? { if case .integer(let v) = self { return v } else { return nil } }
     public var textValue: String? { if case .text(let v) = self { return v } else { return nil } }
-}
-
-/// The closure behind `onWALCommit`, kept alive by its connection.
-private final class WALHook {
-    let body: (Int) -> Void
-    init(_ body: @escaping (Int) -> Void) { self.body = body }
 }

@@ -153,34 +153,3 @@ struct CardJSONTests {
         }
     }
 }
-
-extension GroupCommitTests {
-    @Test("the log is copied back by a background checkpoint, not inside the writer's commits, and stays bounded while writes keep coming")
-    func checkpointsOffTheWriter() async throws {
-        let dir = try TemporaryDirectory("group-commit")
-        defer { dir.remove() }
-        let (db, path) = try Self.database(dir)
-        let checkpointer = WALCheckpointer(path: path, label: "test.checkpoint")
-        let largest = Mutex(0)
-        db.onWALCommit { [unowned db] (pages: Int) in
-            largest.withLock { $0 = max($0, pages) }
-            checkpointer.committed(walPages: pages, writer: db)
-        }
-        let writer = GroupCommitWriter(db, label: "test.writer")
-        let note = String(repeating: "x", count: 3_000)   // about a page a row
-        // Enough for 1.5 times the writer's own limit, in writes of four rows.
-        let writes = WALCheckpointer.limit * 3 / 2 / 4
-        for n in 0..<writes {
-            try await writer.write { db in
-                for k in 0..<4 { try db.run("INSERT INTO t(n, note) VALUES (?, ?)", [.integer(Int64(n * 4 + k + 1)), .text(note)]) }
-            }
-        }
-        #expect(checkpointer.passes.background >= 1, "\(checkpointer.passes)")
-        let most = largest.withLock { $0 }
-        #expect(most < WALCheckpointer.limit + 64, "the log never grew past the limit and one commit: \(most)")
-        let reader = try Database(path: path, mode: .readOnly)
-        #expect(try reader.scalar("SELECT count(*) FROM t")?.intValue == Int64(writes * 4))
-        let check = try reader.scalar("PRAGMA integrity_check")?.textValue
-        #expect(check == "ok")
-    }
-}

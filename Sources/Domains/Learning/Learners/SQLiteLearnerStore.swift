@@ -13,7 +13,6 @@ import Vocabulary
 public final class SQLiteLearnerStore: LearnerStore {
     private let writer: GroupCommitWriter
     private let readers: ReaderPool
-    let checkpointer: WALCheckpointer
     public let path: String
 
     public init(path: String) throws {
@@ -21,9 +20,6 @@ public final class SQLiteLearnerStore: LearnerStore {
         let database = try Database(path: path)
         try retryingWhileBusy { try database.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;") }
         try UserDatabase.migrator.migrate(database)
-        let checkpointer = WALCheckpointer(path: path, label: "vocab.learners.checkpoint")
-        database.onWALCommit { [unowned database] pages in checkpointer.committed(walPages: pages, writer: database) }
-        self.checkpointer = checkpointer
         writer = GroupCommitWriter(database, label: "vocab.learners.writer")
         readers = ReaderPool(path: path, label: "vocab.learners.readers")
     }
