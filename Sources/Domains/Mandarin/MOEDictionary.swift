@@ -123,28 +123,19 @@ public final class MOEDictionary {
     /// Titles near one that is missing: those sharing its first character, closest first, then
     /// titles of similar length containing its other characters.
     public func suggestions(for title: String, limit: Int = 8) throws -> [String] {
-        guard let first = title.unicodeScalars.first else { return [] }
-        var sameStart: [String] = []
-        if let next = Unicode.Scalar(first.value + 1) {
-            sameStart = try database.query("SELECT title FROM entry WHERE title >= ? AND title < ?",
-                                           [.text(String(first)), .text(String(next))]) { $0.text(0) ?? "" }
-        }
-        var out = TitleRanking.closest(to: title, among: sameStart, limit: min(5, limit))
-
-        var others: [String] = []
-        for scalar in title.unicodeScalars.dropFirst() where !others.contains(String(scalar)) { others.append(String(scalar)) }
-        others = Array(others.prefix(6))
-        if !others.isEmpty, out.count < limit {
-            let length = title.unicodeScalars.count
-            let any = others.map { _ in "instr(title, ?) > 0" }.joined(separator: " OR ")
-            let similar = try database.query(
-                "SELECT title FROM entry WHERE length(title) BETWEEN ? AND ? AND (\(any))",
-                [.integer(Int64(max(1, length - 1))), .integer(Int64(length + 1))] + others.map { .text($0) }
-            ) { $0.text(0) ?? "" }
-            let fresh = similar.filter { !out.contains($0) }
-            out += TitleRanking.closest(to: title, among: fresh, limit: limit - out.count)
-        }
-        return out
+        let query = TitleRanking.SuggestionQuery(title: title, limit: limit)
+        guard !query.isEmpty else { return [] }
+        let sameStart = try query.sameStart.map { range in
+            try database.query("SELECT title FROM entry WHERE title >= ? AND title < ?", [.text(range.lower), .text(range.upper)]) { $0.text(0) ?? "" }
+        } ?? []
+        let first = query.first(from: sameStart)
+        guard query.wantsSimilar(after: first) else { return first }
+        let any = query.others.map { _ in "instr(title, ?) > 0" }.joined(separator: " OR ")
+        let similar = try database.query(
+            "SELECT title FROM entry WHERE length(title) BETWEEN ? AND ? AND (\(any))",
+            [.integer(Int64(query.lengths.lowerBound)), .integer(Int64(query.lengths.upperBound))] + query.others.map { .text($0) }
+        ) { $0.text(0) ?? "" }
+        return query.combine(first, similar: similar)
     }
 
     // MARK: - Characters by strokes and radical

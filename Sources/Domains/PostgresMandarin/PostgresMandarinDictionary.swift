@@ -122,27 +122,20 @@ public final class PostgresMandarinDictionary: MandarinDictionary {
     /// As `MOEDictionary.suggestions`: titles sharing the first character, closest first, then
     /// titles of similar length containing its other characters.
     private static func suggestions(for title: String, limit: Int, _ tx: PostgresPool.Transaction) async throws -> [String] {
-        guard let first = title.unicodeScalars.first else { return [] }
+        let query = TitleRanking.SuggestionQuery(title: title, limit: limit)
+        guard !query.isEmpty else { return [] }
         var sameStart: [String] = []
-        if let next = Unicode.Scalar(first.value + 1) {
-            sameStart = try await tx.rows("SELECT title FROM moe_entry WHERE title >= \(String(first)) AND title < \(String(next))")
+        if let range = query.sameStart {
+            sameStart = try await tx.rows("SELECT title FROM moe_entry WHERE title >= \(range.lower) AND title < \(range.upper)")
                 .map { try $0.decode(String.self) }
         }
-        var out = TitleRanking.closest(to: title, among: sameStart, limit: min(5, limit))
-
-        var others: [String] = []
-        for scalar in title.unicodeScalars.dropFirst() where !others.contains(String(scalar)) { others.append(String(scalar)) }
-        others = Array(others.prefix(6))
-        if !others.isEmpty, out.count < limit {
-            let length = title.unicodeScalars.count
-            let similar = try await tx.rows("""
-                SELECT title FROM moe_entry WHERE length(title) BETWEEN \(max(1, length - 1)) AND \(length + 1)
-                AND EXISTS (SELECT 1 FROM unnest(\(others)::text[]) c WHERE strpos(title, c) > 0)
-                """).map { try $0.decode(String.self) }
-            let fresh = similar.filter { !out.contains($0) }
-            out += TitleRanking.closest(to: title, among: fresh, limit: limit - out.count)
-        }
-        return out
+        let first = query.first(from: sameStart)
+        guard query.wantsSimilar(after: first) else { return first }
+        let similar = try await tx.rows("""
+            SELECT title FROM moe_entry WHERE length(title) BETWEEN \(query.lengths.lowerBound) AND \(query.lengths.upperBound)
+            AND EXISTS (SELECT 1 FROM unnest(\(query.others)::text[]) c WHERE strpos(title, c) > 0)
+            """).map { try $0.decode(String.self) }
+        return query.combine(first, similar: similar)
     }
 
     // MARK: - Compounds and random entries
