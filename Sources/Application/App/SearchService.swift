@@ -2,7 +2,6 @@ import AppCore
 import Catalog
 import Learners
 import Mandarin
-import Offloading
 import TextMatching
 import Vocabulary
 

@@ -36,15 +36,21 @@ public protocol MandarinDictionary: Sendable {
 
 /// The short texts search results show, by entry and by reading id.
 public struct SearchGlosses: Sendable, Equatable {
-    public var entries: [Int64: (pinyin: String?, definition: String?)] = [:]
+    /// An entry's first pinyin and first sense.
+    public struct Entry: Sendable, Equatable {
+        public var pinyin: String?
+        public var definition: String?
+
+        public init(pinyin: String?, definition: String?) {
+            self.pinyin = pinyin
+            self.definition = definition
+        }
+    }
+
+    public var entries: [Int64: Entry] = [:]
     public var readings: [Int64: String] = [:]
 
     public init() {}
-
-    public static func == (a: Self, b: Self) -> Bool {
-        a.readings == b.readings && a.entries.count == b.entries.count
-            && a.entries.allSatisfy { id, v in b.entries[id].map { $0.pinyin == v.pinyin && $0.definition == v.definition } ?? false }
-    }
 }
 
 /// moe.sqlite behind the seam: each call opens its own read-only connection (a `MOEDictionary`
@@ -112,7 +118,7 @@ public struct SQLiteMandarinDictionary: MandarinDictionary {
             var glosses = SearchGlosses()
             for id in entries {
                 let summary = try dictionary.summary(ofEntry: id)
-                glosses.entries[id] = (summary.pinyin.first, summary.definition)
+                glosses.entries[id] = SearchGlosses.Entry(pinyin: summary.pinyin.first, definition: summary.definition)
             }
             for id in readings {
                 if let definition = try dictionary.firstDefinition(ofHeteronym: id) { glosses.readings[id] = definition }

@@ -359,7 +359,7 @@ public final class PostgresMandarinDictionary: MandarinDictionary {
                 let (entry, def) = try row.decode((Int64, String?).self)
                 definition[entry] = def
             }
-            for id in entries { glosses.entries[id] = (pinyin[id], definition[id] ?? nil) }
+            for id in entries { glosses.entries[id] = SearchGlosses.Entry(pinyin: pinyin[id], definition: definition[id] ?? nil) }
             for row in try await tx.rows("""
                 SELECT DISTINCT ON (heteronym_id) heteronym_id, def FROM moe_definition
                 WHERE heteronym_id = ANY(\(readings)) ORDER BY heteronym_id, id
