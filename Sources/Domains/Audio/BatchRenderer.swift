@@ -1,5 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import AudioFile
 import FileAccess
+import JSONReading
 import Foundation
 import Vocabulary
 
@@ -74,11 +78,12 @@ public struct RenderResult: Codable, Sendable {
 }
 
 /// Renders many clips into a clip store, sharing the work among worker processes (one
-/// synthesizer each: libespeak-ng keeps one per process), and gathers their results as they
-/// stream back, one line per clip. Clips already in the store, made from the same inputs and
+/// synthesizer each: libespeak-ng keeps one per process): each is handed a few jobs at a time
+/// and a new one for each result that streams back, so none runs out of work while another
+/// still has a queue. Clips already in the store, made from the same inputs and
 /// readable, are kept with the tier and source recorded beside them.
 ///
-/// Jobs and results cross the pipe as tab-separated lines (`RenderWire`), not JSON: encoding
+/// Jobs and results cross as tab-separated lines (`RenderWire`), not JSON: encoding
 /// and decoding JSON cost as much per clip as writing the clip.
 public struct BatchRenderer: Sendable {
     public let store: ClipStore
@@ -96,25 +101,65 @@ public struct BatchRenderer: Sendable {
     }
 
     /// Splits the jobs into those whose clip is already there (kept) and those to render, and
-    /// stamps each job with the fingerprint of its inputs.
+    /// stamps each job with the fingerprint of its inputs. Jobs are planned on every core (each
+    /// looks at the files of its tiers and its stored clip), in the order given.
     public func plan(_ jobs: [RenderJob], force: Bool) -> (kept: [RenderResult], pending: [RenderJob]) {
+        let chunk = 64
+        let chunks = (jobs.count + chunk - 1) / chunk
+        let planned = PlannedJobs(count: jobs.count)
+        DispatchQueue.concurrentPerform(iterations: chunks) { c in
+            for i in c * chunk..<min(jobs.count, (c + 1) * chunk) {
+                var job = jobs[i]
+                job.inputs = planner.inputs(of: job.request)
+                if !force, let stored = store.stored(job.key, inputs: job.inputs), let info = try? AudioFile.inspect(stored.path) {
+                    planned.set(i, .kept(RenderResult(job: job, status: .kept, path: stored.path, tier: stored.record.tier,
+                                                      source: stored.record.source, duration: (info.duration * 1000).rounded() / 1000)))
+                } else {
+                    planned.set(i, .pending(job))
+                }
+            }
+        }
         var kept: [RenderResult] = [], pending: [RenderJob] = []
-        for var job in jobs {
-            job.inputs = planner.inputs(of: job.request)
-            if !force, let stored = store.stored(job.key, inputs: job.inputs), let info = try? AudioFile.inspect(stored.path) {
-                kept.append(RenderResult(job: job, status: .kept, path: stored.path, tier: stored.record.tier, source: stored.record.source,
-                                         duration: (info.duration * 1000).rounded() / 1000))
-            } else {
-                pending.append(job)
+        for outcome in planned.all {
+            switch outcome {
+            case .kept(let result): kept.append(result)
+            case .pending(let job): pending.append(job)
+            case nil: break
             }
         }
         return (kept, pending)
     }
 
+    /// Each slot written by one planning thread only.
+    private final class PlannedJobs: @unchecked Sendable {
+        enum Outcome { case kept(RenderResult), pending(RenderJob) }
+        private let lock = NSLock()
+        private var outcomes: [Outcome?]
+        init(count: Int) { outcomes = Array(repeating: nil, count: count) }
+        func set(_ index: Int, _ outcome: Outcome) { lock.withLock { outcomes[index] = outcome } }
+        var all: [Outcome?] { lock.withLock { outcomes } }
+    }
+
+    /// Starts the worker processes, before the jobs are known: their start-up (a process, a
+    /// synthesizer) then overlaps the loading and planning. They wait for jobs on their input.
+    public func startWorkers(count: Int? = nil) throws -> RenderWorkers {
+        try RenderWorkers(command: workerCommand + ["--out", store.root], count: max(1, min(count ?? workers, workers)))
+    }
+
     /// Renders `jobs` with up to `workers` processes; `onResult` sees each result as it arrives.
     public func render(_ jobs: [RenderJob], onResult: @escaping @Sendable (RenderResult) -> Void) throws -> [RenderResult] {
-        // What a killed render left (job files, half-written clips, records and manifests) is of
-        // no use to anyone; cleaned even when nothing is left to render.
+        try render(jobs, with: startWorkers(count: jobs.count), onResult: onResult)
+    }
+
+    /// Renders `jobs` on `workers` (which this ends), handing each worker a job whenever one of
+    /// its few outstanding ones comes back: a worker that speaks faster, or got shorter words,
+    /// takes more, so all finish together. A worker takes one voice's jobs while there are any
+    /// (a change of voice reloads espeak-ng's dictionary), then the other's.
+    public func render(_ jobs: [RenderJob], with workers: RenderWorkers,
+                       onResult: @escaping @Sendable (RenderResult) -> Void) throws -> [RenderResult] {
+        defer { workers.finish() }
+        // What a killed render left (half-written clips, records and manifests, the job files of
+        // earlier versions) is of no use to anyone; cleaned even when nothing is left to render.
         // Only the folders the store owns are searched: the output folder may be anybody's.
         TemporaryFile.removeStale(in: store.root, tags: ["writing"] + Self.workerTags)
         for accent in Accent.allCases {
@@ -122,44 +167,14 @@ public struct BatchRenderer: Sendable {
         }
         guard !jobs.isEmpty else { return [] }
         try DurableFile.createDirectory(store.root)
-        let jobBase = store.root + "/.render-jobs"
+        let queue = JobQueue(jobs)
         let collected = Collected()
         let group = DispatchGroup()
-        var processes: [(Process, [RenderJob], String)] = []
-        let count = min(workers, jobs.count)
-        // Each worker gets one voice's jobs where it can (a voice change reloads espeak-ng's
-        // dictionary), and alternate jobs within it, so similar neighbours spread evenly.
-        let ordered = jobs.enumerated().sorted { ($0.element.accent.rawValue, $0.offset) < ($1.element.accent.rawValue, $1.offset) }.map(\.element)
-        let per = (ordered.count + count - 1) / count
-        for index in 0..<count {
-            let shard = Array(ordered[min(ordered.count, index * per)..<min(ordered.count, (index + 1) * per)])
-            guard !shard.isEmpty else { continue }
-            let jobFile = TemporaryFile.path(beside: jobBase, tag: "worker\(index)")
-            var text = ""
-            for job in shard { text += RenderWire.line(job) }
-            try DurableFile.write(Array(text.utf8), to: jobFile, durable: false)
-
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: workerCommand[0])
-            process.arguments = Array(workerCommand.dropFirst()) + ["--jobs-file", jobFile, "--out", store.root]
-            let out = Pipe()
-            process.standardOutput = out
-            process.standardError = FileHandle.nullDevice
-            do {
-                try process.run()
-            } catch {
-                try? FileManager.default.removeItem(atPath: jobFile)
-                throw error
-            }
-            processes.append((process, shard, jobFile))
+        let store = self.store
+        for (index, worker) in workers.all.enumerated() {
             group.enter()
-            let fd = out.fileHandleForReading.fileDescriptor
-            let byIdentity = Dictionary(shard.map { ($0.identity, $0) }, uniquingKeysWith: { a, _ in a })
-            let store = self.store
             Thread.detachNewThread {
-                Self.readLines(fd) { line in
-                    guard var result = RenderWire.result(line, jobs: byIdentity) else { return }
-                    if let job = byIdentity[result.identity] { result.path = store.path(for: job.key) }
+                Self.serve(worker, index: index, queue: queue, store: store) { result in
                     collected.add(result)
                     onResult(result)
                 }
@@ -167,46 +182,87 @@ public struct BatchRenderer: Sendable {
             }
         }
         group.wait()
-        var results = collected.all
-        var answered = Set(results.map(\.identity))
-        for (process, shard, jobFile) in processes {
-            process.waitUntilExit()
-            try? FileManager.default.removeItem(atPath: jobFile)
-            // A worker that died leaves jobs without results: report them, do not lose them.
-            for job in shard where !answered.contains(job.identity) {
-                let failure = RenderResult(job: job, status: .failed, path: store.path(for: job.key),
-                                           error: "worker exited with status \(process.terminationStatus) before this clip")
-                results.append(failure)
-                answered.insert(job.identity)
-                onResult(failure)
-            }
+        // Every worker died: what none of them took is reported, not lost.
+        for job in queue.takeAll() {
+            let failure = RenderResult(job: job, status: .failed, path: store.path(for: job.key), error: "no worker was left to render this clip")
+            collected.add(failure)
+            onResult(failure)
         }
-        return results
+        return collected.all
     }
 
-    /// Job files are named for their worker: `.render-jobs.worker<N>-<pid>-<random>`.
+    /// Jobs a worker has been handed and not yet answered: enough that it never waits for the
+    /// next one (it works on `pipelineDepth` at once), few enough to share out the last ones.
+    static let outstandingPerWorker = 4
+
+    /// One worker's conversation, on a thread of its own: hands it jobs, reads its results,
+    /// and reports the jobs it was holding if it dies.
+    private static func serve(_ worker: RenderWorkers.Worker, index: Int, queue: JobQueue, store: ClipStore,
+                              report: (RenderResult) -> Void) {
+        var outstanding: [String: RenderJob] = [:]
+        var open = true
+        func handOver() {
+            guard open else { return }
+            guard let job = queue.next(for: index) else {
+                worker.endInput()
+                open = false
+                return
+            }
+            if worker.send(RenderWire.line(job)) {
+                outstanding[job.identity] = job
+            } else {
+                queue.putBack(job)
+                worker.endInput()
+                open = false
+            }
+        }
+        for _ in 0..<outstandingPerWorker { handOver() }
+        readLines(worker.output) { line in
+            guard var result = RenderWire.result(line, jobs: outstanding) else { return }
+            guard let job = outstanding.removeValue(forKey: result.identity) else { return }
+            result.path = store.path(for: job.key)
+            report(result)
+            handOver()
+        }
+        let status = worker.wait()
+        // A worker that died leaves jobs without results: report them, do not lose them.
+        for job in outstanding.values.sorted(by: { $0.identity < $1.identity }) {
+            report(RenderResult(job: job, status: .failed, path: store.path(for: job.key),
+                                error: "worker exited with status \(status) before this clip"))
+        }
+    }
+
+    /// Job files of earlier versions were named for their worker: `.render-jobs.worker<N>-<pid>-<random>`.
     static let workerTags = (0..<64).map { "worker\($0)" }
 
-    /// The worker side: renders each job into the store and emits one result per job.
-    ///
+    /// The worker side: renders each job that arrives on `input` (one `RenderWire` line each)
+    /// into the store and emits one result per job, until the input ends.
+    public static func work(input: Int32, store: ClipStore, pronouncer: Pronouncer, emit: (RenderResult) -> Void) async {
+        let (jobs, arriving) = AsyncStream<RenderJob>.makeStream()
+        Thread.detachNewThread {
+            readLines(input) { line in
+                if let job = RenderWire.job(line) { arriving.yield(job) }
+            }
+            arriving.finish()
+        }
+        await work(jobs, store: store, pronouncer: pronouncer, emit: emit)
+    }
+
     /// Two clips at a time: espeak-ng (one synthesizer per process) speaks one while the other is
-    /// trimmed, measured and written on another thread. A worker then keeps more than one core
-    /// busy, which fills the cores a worker that finished its share early leaves idle. Results
-    /// are emitted from this task only, in the order they finish.
-    public static func work(_ jobs: [RenderJob], store: ClipStore, pronouncer: Pronouncer, emit: (RenderResult) -> Void) async {
+    /// trimmed, measured and written on another thread. Results are emitted from this task
+    /// only, in the order they finish.
+    static func work(_ jobs: AsyncStream<RenderJob>, store: ClipStore, pronouncer: Pronouncer, emit: (RenderResult) -> Void) async {
         await withTaskGroup(of: RenderResult.self) { group in
-            var next = 0
-            while next < min(pipelineDepth, jobs.count) {
-                let job = jobs[next]
+            var next = jobs.makeAsyncIterator()
+            var running = 0
+            while running < pipelineDepth, let job = await next.next() {
                 group.addTask { await render(job, store: store, pronouncer: pronouncer) }
-                next += 1
+                running += 1
             }
             while let result = await group.next() {
                 emit(result)
-                if next < jobs.count {
-                    let job = jobs[next]
+                if let job = await next.next() {
                     group.addTask { await render(job, store: store, pronouncer: pronouncer) }
-                    next += 1
                 }
             }
         }
@@ -250,6 +306,125 @@ public struct BatchRenderer: Sendable {
         private var results: [RenderResult] = []
         func add(_ r: RenderResult) { lock.withLock { results.append(r) } }
         var all: [RenderResult] { lock.withLock { results } }
+    }
+
+    /// The jobs not yet handed out, one queue per voice, in the order given.
+    final class JobQueue: @unchecked Sendable {
+        private let lock = NSLock()
+        /// Reversed, so that the next job is the last.
+        private var queues: [[RenderJob]]
+
+        init(_ jobs: [RenderJob]) {
+            var byVoice: [Accent: [RenderJob]] = [:]
+            for job in jobs { byVoice[job.accent, default: []].append(job) }
+            queues = byVoice.sorted { $0.key.rawValue < $1.key.rawValue }.map { $0.value.reversed() }
+        }
+
+        /// The next job for worker `index`: from its own voice's queue while it has jobs.
+        func next(for index: Int) -> RenderJob? {
+            lock.withLock {
+                for offset in 0..<queues.count {
+                    if let job = queues[(index + offset) % queues.count].popLast() { return job }
+                }
+                return nil
+            }
+        }
+
+        func putBack(_ job: RenderJob) { lock.withLock { queues.append([job]) } }
+
+        func takeAll() -> [RenderJob] {
+            lock.withLock {
+                defer { queues = [] }
+                return queues.flatMap { $0.reversed() }
+            }
+        }
+    }
+}
+
+/// The worker processes of a render: each reads jobs on its standard input (a socket, so that
+/// writing to a worker that died is an error, not SIGPIPE) and writes results on its output.
+public final class RenderWorkers: @unchecked Sendable {
+    struct Worker: @unchecked Sendable {
+        let process: Process
+        /// The renderer's end of the worker's standard input.
+        let input: Int32
+        /// The read end of the worker's standard output.
+        let output: Int32
+
+        func send(_ line: String) -> Bool {
+            var line = line
+            return line.withUTF8 { bytes in
+                var offset = 0
+                while offset < bytes.count {
+                    let n = Glibc.send(input, bytes.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
+                    if n < 0 && errno == EINTR { continue }
+                    if n <= 0 { return false }
+                    offset += n
+                }
+                return true
+            }
+        }
+
+        /// The worker finishes what it holds, then exits.
+        func endInput() { shutdown(input, Int32(SHUT_WR)) }
+
+        func wait() -> Int32 {
+            process.waitUntilExit()
+            return process.terminationStatus
+        }
+    }
+
+    let all: [Worker]
+    private let finished = NSLock()
+    private var isFinished = false
+
+    init(command: [String], count: Int) throws {
+        var started: [Worker] = []
+        do {
+            for _ in 0..<count {
+                var pair: [Int32] = [0, 0]
+                guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
+                    throw FileError("cannot make a socket pair for a render worker: \(String(cString: strerror(errno)))")
+                }
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: command[0])
+                process.arguments = Array(command.dropFirst())
+                let theirs = FileHandle(fileDescriptor: pair[1], closeOnDealloc: true)
+                process.standardInput = theirs
+                let out = Pipe()
+                process.standardOutput = out
+                process.standardError = FileHandle.nullDevice
+                do {
+                    try process.run()
+                } catch {
+                    close(pair[0])
+                    throw error
+                }
+                try? theirs.close()
+                let output = dup(out.fileHandleForReading.fileDescriptor)
+                started.append(Worker(process: process, input: pair[0], output: output))
+            }
+        } catch {
+            all = started
+            finish()
+            throw error
+        }
+        all = started
+    }
+
+    /// Ends every worker's input and waits for them; what they were given is theirs to finish.
+    public func finish() {
+        let first = finished.withLock {
+            defer { isFinished = true }
+            return !isFinished
+        }
+        guard first else { return }
+        for worker in all {
+            worker.endInput()
+            _ = worker.wait()
+            close(worker.input)
+            close(worker.output)
+        }
     }
 }
 
@@ -375,28 +550,51 @@ public enum RenderManifest {
     static func json(_ results: [RenderResult]) -> String {
         guard !results.isEmpty else { return "[\n\n]" }
         var out = "[\n"
+        out.reserveCapacity(results.count * 400)
+        // Keys in sorted order, as the encoder writes them; the first of an object has no comma.
+        func key(_ name: String, first: Bool = false) {
+            out += first ? "    \"" : ",\n    \""
+            out += name
+            out += "\" : "
+        }
+        func string(_ name: String, _ value: String, first: Bool = false) {
+            key(name, first: first)
+            JSONQuoting.append(value, to: &out)
+        }
         for (index, r) in results.enumerated() {
-            var fields: [(String, String)] = [("accent", ClipRecord.quoted(r.accent.rawValue))]
-            if let duration = r.duration { fields.append(("duration", String(duration))) }
-            fields.append(("entry", ClipRecord.quoted(r.entry)))
-            if let error = r.error { fields.append(("error", ClipRecord.quoted(error))) }
-            fields.append(("path", ClipRecord.quoted(r.path)))
-            if let reading = r.reading { fields.append(("reading", ClipRecord.quoted(reading))) }
-            if let skipped = r.skipped {
-                let items = skipped.map { skip -> String in
-                    var inner: [(String, String)] = []
-                    if !skip.isAbsence { inner.append(("broken", "true")) }
-                    inner += [("reason", ClipRecord.quoted(skip.reason)), ("tier", ClipRecord.quoted(skip.tier.rawValue))]
-                    return "      {\n" + inner.map { "        \"\($0.0)\" : \($0.1)" }.joined(separator: ",\n") + "\n      }"
-                }
-                fields.append(("skipped", items.isEmpty ? "[\n\n    ]" : "[\n" + items.joined(separator: ",\n") + "\n    ]"))
+            out += "  {\n"
+            string("accent", r.accent.rawValue, first: true)
+            if let duration = r.duration {
+                key("duration")
+                out += JSONQuoting.number(duration) ?? "null"   // a clip's length is always finite
             }
-            if let source = r.source { fields.append(("source", ClipRecord.quoted(source))) }
-            fields.append(("status", ClipRecord.quoted(r.status.rawValue)))
-            if let tier = r.tier { fields.append(("tier", ClipRecord.quoted(tier.rawValue))) }
-            fields.append(("word", ClipRecord.quoted(r.word)))
-            out += "  {\n" + fields.map { "    \"\($0.0)\" : \($0.1)" }.joined(separator: ",\n") + "\n  }"
-            out += index == results.count - 1 ? "\n" : ",\n"
+            string("entry", r.entry)
+            if let error = r.error { string("error", error) }
+            string("path", r.path)
+            if let reading = r.reading { string("reading", reading) }
+            if let skipped = r.skipped {
+                key("skipped")
+                if skipped.isEmpty {
+                    out += "[\n\n    ]"
+                } else {
+                    out += "[\n"
+                    for (i, skip) in skipped.enumerated() {
+                        out += "      {\n"
+                        if !skip.isAbsence { out += "        \"broken\" : true,\n" }
+                        out += "        \"reason\" : "
+                        JSONQuoting.append(skip.reason, to: &out)
+                        out += ",\n        \"tier\" : "
+                        JSONQuoting.append(skip.tier.rawValue, to: &out)
+                        out += i == skipped.count - 1 ? "\n      }" : "\n      },\n"
+                    }
+                    out += "\n    ]"
+                }
+            }
+            if let source = r.source { string("source", source) }
+            string("status", r.status.rawValue)
+            if let tier = r.tier { string("tier", tier.rawValue) }
+            string("word", r.word)
+            out += index == results.count - 1 ? "\n  }\n" : "\n  },\n"
         }
         return out + "]"
     }

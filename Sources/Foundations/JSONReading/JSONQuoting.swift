@@ -13,6 +13,12 @@ public enum JSONQuoting {
 
     public static func append(_ text: String, to out: inout String) {
         out += "\""
+        // Most text needs no escape at all: appended whole, not scalar by scalar.
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
+            out += text
+            out += "\""
+            return
+        }
         for scalar in text.unicodeScalars {
             switch scalar {
             case "\"": out += "\\\""
@@ -27,5 +33,13 @@ public enum JSONQuoting {
             }
         }
         out += "\""
+    }
+
+    /// A number as `JSONEncoder` writes it: a whole number without a fraction, any other in
+    /// Swift's shortest form. Nil for NaN and the infinities, which JSON cannot hold (the
+    /// encoder throws for them).
+    public static func number(_ d: Double) -> String? {
+        guard d.isFinite else { return nil }
+        return d == d.rounded() && abs(d) < 9_007_199_254_740_992 ? String(Int64(d)) : d.description
     }
 }

@@ -111,23 +111,26 @@ struct RenderCommand: AsyncParsableCommand {
 
     func run() async throws {
         let services = options.services
-        let jobs = isMandarin ? try mandarinJobs(services) : try await catalogJobs()
         let store = ClipStore(root: URL(fileURLWithPath: out).standardizedFileURL.path)
         let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         let renderer = BatchRenderer(store: store, workers: self.jobs,
                                      workerCommand: [executable, "render-worker", "--audio", options.environment.audioDirectory,
                                                      "--home", options.environment.home.root],
                                      planner: services.planner())
+        // The workers start while the jobs are listed and planned; they wait for their first job.
+        let started = try renderer.startWorkers()
+        defer { started.finish() }
+        let jobs = isMandarin ? try mandarinJobs(services) : try await catalogJobs()
         let (kept, pending) = renderer.plan(jobs, force: force)
         let workers = min(self.jobs, max(1, pending.count))
         if !options.json {
             Output.error("vocab: \(jobs.count) clips: \(kept.count) already rendered, \(pending.count) to render with \(workers) worker(s).")
         }
         let progress = Progress(total: pending.count, terminal: Output.stderrIsTerminal && !options.json)
-        let rendered = try renderer.render(pending) { progress.advance(failed: $0.status == .failed) }
+        let rendered = try renderer.render(pending, with: started) { progress.advance(failed: $0.status == .failed) }
         progress.finish()
-        var results = kept + rendered
-        results.sort { ($0.accent.rawValue, $0.word.lowercased(), $0.entry, $0.reading ?? "") < ($1.accent.rawValue, $1.word.lowercased(), $1.entry, $1.reading ?? "") }
+        let results = (kept + rendered).map { ($0.accent.rawValue, $0.word.lowercased(), $0.entry, $0.reading ?? "", $0) }
+            .sorted { ($0.0, $0.1, $0.2, $0.3) < ($1.0, $1.1, $1.2, $1.3) }.map(\.4)
         let manifestPath = "\(store.root)/manifest.\(manifest.rawValue)"
         try RenderManifest.write(results, to: manifestPath, format: manifest)
 
@@ -236,13 +239,12 @@ struct RenderCommand: AsyncParsableCommand {
 
 extension RenderManifest.Format: ExpressibleByArgument {}
 
-/// The worker side of `vocab render`: renders the jobs in a file into the output folder and
-/// streams one JSON result line per clip on standard output.
+/// The worker side of `vocab render`: renders the jobs that arrive on standard input into the
+/// output folder and streams one result line per clip on standard output (`RenderWire`).
 struct RenderWorkerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render-worker", abstract: "Internal: one worker process of 'vocab render'.", shouldDisplay: false)
 
-    @Option(name: .long) var jobsFile: String
     @Option(name: .long) var audio: String
     @Option(name: .long) var home: String
     @Option(name: .long) var out: String
@@ -255,11 +257,9 @@ struct RenderWorkerCommand: AsyncParsableCommand {
         sigaddset(&signals, SIGINT)
         sigaddset(&signals, SIGTERM)
         pthread_sigmask(SIG_UNBLOCK, &signals, nil)
-        let text = String(decoding: try Data(contentsOf: URL(fileURLWithPath: jobsFile)), as: UTF8.self)
-        let jobs = text.split(separator: "\n").compactMap(RenderWire.job)
         let services = VocabServices(environment: VocabEnvironment(categories: nil, home: home))
         let pronouncer = services.pronouncer(audioRoot: audio).pronouncer
-        await BatchRenderer.work(jobs, store: ClipStore(root: out), pronouncer: pronouncer) { result in
+        await BatchRenderer.work(input: STDIN_FILENO, store: ClipStore(root: out), pronouncer: pronouncer) { result in
             Output.write(RenderWire.line(result))
         }
     }

@@ -78,6 +78,7 @@ struct RenderManifestTests {
                                    TierSkip(tier: .legacy, reason: "truncated: 1\\2\n", isAbsence: false)]),
             RenderResult(job: moe, status: .kept, path: "/a/行/hang2.ogg", tier: .legacy, source: "/Audio/legacy/行.wav", duration: 1.5),
             RenderResult(job: job, status: .failed, path: "/x.wav", error: "worker exited\twith status 9 \u{1}"),
+            RenderResult(job: moe, status: .rendered, path: "/a/行/hang2.ogg", tier: .tts, source: "espeak-ng", duration: 2, skipped: []),
         ]
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
