@@ -106,7 +106,7 @@ let package = Package(
         // Learners, their tokens, one library across sources, cards and the review log, behind the
         // LearnerStore protocol (SQLite by default).
         .target(name: "Learners", dependencies: [
-            "FSRS", "SeededRandom", "Vocabulary", "SQLiteDB", "Store", .product(name: "Crypto", package: "swift-crypto"),
+            "FSRS", "SeededRandom", "Vocabulary", "SQLiteDB", "Store", "JSONReading", .product(name: "Crypto", package: "swift-crypto"),
         ], path: "Sources/Domains/Learning/Learners"),
 
         // The learner store on PostgreSQL, for several instances of `vocab serve` on one database.
@@ -124,7 +124,7 @@ let package = Package(
         .target(name: "App", dependencies: [
             "AppCore", "Catalog", "Cache", "Store", "Audio", "AudioFile", "ClipProcessing", "Speech", "HTTPFetch", "Mandarin",
             "Definitions", "Quiz", "SQLiteDB", "FileAccess", "Offloading", "Vocabulary", "Learners", "FSRS", "SeededRandom", "TextMatching",
-            "AnkiExport", "PostgresStore", "PostgresLearners", "PostgresMandarin", .product(name: "PostgresNIO", package: "postgres-nio"),
+            "AnkiExport", "PostgresStore", "PostgresLearners", "PostgresMandarin", "JSONReading", .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "Logging", package: "swift-log"),
             // Password hashes of learners who sign in to the web app.
             .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),

@@ -149,8 +149,9 @@ struct LearnerRoutes: Sendable {
             throw Failure(.badInput, code: "bad_client_id", message: "clientId must be 1-100 characters without control characters.")
         }
         do {
-            return try Self.json(try await learning.rate(item: body.item, rating: rating, for: learner, expectedVersion: body.version,
-                                                         clientID: body.clientId))
+            let result = try await learning.rate(item: body.item, rating: rating, for: learner, expectedVersion: body.version, clientID: body.clientId)
+            guard let json = result.json else { return try Self.json(result) }   // the encoder's own error
+            return Self.json(body: ByteBuffer(string: json))
         } catch LearnerError.stale(let current) {
             let conflict = Conflict(error: .init(code: "stale_card", message: "the card changed since it was read; here is its current state.",
                                                  suggestions: []), card: CardBody(current))
@@ -179,8 +180,11 @@ struct LearnerRoutes: Sendable {
     // MARK: JSON in and out
 
     static func json<T: Encodable>(_ value: T, status: HTTPResponse.Status = .ok) throws -> Response {
-        Response(status: status, headers: [.contentType: MediaType.json, .cacheControl: "no-store"],
-                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: try JSONCoding.encode(value))))
+        json(body: ByteBuffer(bytes: try JSONCoding.encode(value)), status: status)
+    }
+
+    static func json(body: ByteBuffer, status: HTTPResponse.Status = .ok) -> Response {
+        Response(status: status, headers: [.contentType: MediaType.json, .cacheControl: "no-store"], body: ResponseBody(byteBuffer: body))
     }
 
     static func decode<T: Decodable>(_ type: T.Type, from request: Request, context: VocabRequestContext) async throws -> T {

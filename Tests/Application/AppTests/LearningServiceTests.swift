@@ -147,4 +147,24 @@ struct LearningServiceTests {
         let reading = try await box.learning.quizItems(of: me, answers: .reading)
         #expect(reading.items.map(\.answer) == ["xíng"])
     }
+
+    @Test("a rating's answer, written by hand, is what JSONEncoder writes, in every phase")
+    func ratingJSON() async throws {
+        let box = try await AppSandbox(mandarin: false)
+        defer { box.dir.remove() }
+        let me = try await box.learning.learner(named: nil)
+        for word in ["cat", "apple", "lion"] { _ = try await box.learning.save(word, for: me) }
+        let items = try await box.learning.nextCards(for: me, limit: 10).cards.map(\.item)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        var phases: Set<Phase> = []
+        var pick = SeededGenerator(seed: 4)
+        for _ in 0..<30 {
+            let item = items[Int.random(in: 0..<items.count, using: &pick)]
+            let result = try await box.learning.rate(item: item, rating: Rating(rawValue: Int.random(in: 1...4, using: &pick))!, for: me)
+            phases.insert(result.phase)
+            #expect(result.json == String(decoding: try encoder.encode(result), as: UTF8.self))
+        }
+        #expect(phases.count >= 2, "learning and review cards, with and without a step")
+    }
 }

@@ -1,5 +1,6 @@
 import FSRS
 import Foundation
+import JSONReading
 import SQLiteDB
 import Store
 import Synchronization
@@ -294,14 +295,14 @@ public final class SQLiteLearnerStore: LearnerStore {
     /// A card as the review log keeps it: what `json(card)` writes (sorted keys, absent optionals
     /// left out), without the generic encoder, which was most of a rating's time on the writer.
     static func cardJSON(_ card: Card) throws -> String {
-        let numbers = [card.due, card.lastReview ?? 0, card.memory?.stability ?? 0, card.memory?.difficulty ?? 0]
-        guard numbers.allSatisfy(\.isFinite) else { return try json(card) }   // the encoder's own error
-        func number(_ d: Double) -> String {
-            d == d.rounded() && abs(d) < 9_007_199_254_740_992 ? String(Int64(d)) : d.description
+        guard let due = JSONQuoting.number(card.due), JSONQuoting.number(card.lastReview ?? 0) != nil,
+              JSONQuoting.number(card.memory?.stability ?? 0) != nil, JSONQuoting.number(card.memory?.difficulty ?? 0) != nil
+        else { return try json(card) }   // the encoder's own error
+        var out = "{\"due\":\(due),\"lapses\":\(card.lapses)"
+        if let last = card.lastReview.flatMap(JSONQuoting.number) { out += ",\"lastReview\":\(last)" }
+        if let m = card.memory, let d = JSONQuoting.number(m.difficulty), let s = JSONQuoting.number(m.stability) {
+            out += ",\"memory\":{\"difficulty\":\(d),\"stability\":\(s)}"
         }
-        var out = "{\"due\":\(number(card.due)),\"lapses\":\(card.lapses)"
-        if let last = card.lastReview { out += ",\"lastReview\":\(number(last))" }
-        if let m = card.memory { out += ",\"memory\":{\"difficulty\":\(number(m.difficulty)),\"stability\":\(number(m.stability))}" }
         out += ",\"phase\":\"\(card.phase.rawValue)\",\"reps\":\(card.reps),\"scheduledDays\":\(card.scheduledDays)"
         if let step = card.step { out += ",\"step\":\(step)" }
         return out + "}"
