@@ -136,7 +136,9 @@ enum RawHTTP {
                 throw ClientError("cannot bind to \(source): errno \(errno)")
             }
         }
-        var timeout = timeval(tv_sec: 20, tv_usec: 0)
+        // Generous: with every suite running at once on two cores, a sign-in queued behind others'
+        // password checks (a quarter second each on a free core) once took longer than 20 s.
+        var timeout = timeval(tv_sec: 60, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var addr = sockaddr_in()
