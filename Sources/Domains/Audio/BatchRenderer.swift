@@ -142,8 +142,9 @@ public struct BatchRenderer: Sendable {
 
     /// Starts the worker processes, before the jobs are known: their start-up (a process, a
     /// synthesizer) then overlaps the loading and planning. They wait for jobs on their input.
+    /// With a `count` (the jobs, when they are known), no more than that: none for no jobs.
     public func startWorkers(count: Int? = nil) throws -> RenderWorkers {
-        try RenderWorkers(command: workerCommand + ["--out", store.root], count: max(1, min(count ?? workers, workers)))
+        try RenderWorkers(command: workerCommand + ["--out", store.root], count: max(0, min(count ?? workers, workers)))
     }
 
     /// Renders `jobs` with up to `workers` processes; `onResult` sees each result as it arrives.

@@ -295,12 +295,15 @@ public final class SQLiteLearnerStore: LearnerStore {
     /// A card as the review log keeps it: what `json(card)` writes (sorted keys, absent optionals
     /// left out), without the generic encoder, which was most of a rating's time on the writer.
     static func cardJSON(_ card: Card) throws -> String {
-        guard let due = JSONQuoting.number(card.due), JSONQuoting.number(card.lastReview ?? 0) != nil,
-              JSONQuoting.number(card.memory?.stability ?? 0) != nil, JSONQuoting.number(card.memory?.difficulty ?? 0) != nil
-        else { return try json(card) }   // the encoder's own error
+        // A number JSON cannot hold: the encoder's own error.
+        guard let due = JSONQuoting.number(card.due) else { return try json(card) }
         var out = "{\"due\":\(due),\"lapses\":\(card.lapses)"
-        if let last = card.lastReview.flatMap(JSONQuoting.number) { out += ",\"lastReview\":\(last)" }
-        if let m = card.memory, let d = JSONQuoting.number(m.difficulty), let s = JSONQuoting.number(m.stability) {
+        if let lastReview = card.lastReview {
+            guard let last = JSONQuoting.number(lastReview) else { return try json(card) }
+            out += ",\"lastReview\":\(last)"
+        }
+        if let m = card.memory {
+            guard let d = JSONQuoting.number(m.difficulty), let s = JSONQuoting.number(m.stability) else { return try json(card) }
             out += ",\"memory\":{\"difficulty\":\(d),\"stability\":\(s)}"
         }
         out += ",\"phase\":\"\(card.phase.rawValue)\",\"reps\":\(card.reps),\"scheduledDays\":\(card.scheduledDays)"
