@@ -22,7 +22,10 @@ import Testing
                 group.addTask {
                     try await gate.run {
                         meter.enter()
-                        usleep(20_000)
+                        // Stays until a second caller is inside too (the gate must let two in), or
+                        // none is left to come: on a loaded machine a fixed sleep could end before
+                        // the second caller was even scheduled.
+                        for _ in 0..<1_000 where !meter.state.withLock({ $0.peak >= 2 || $0.done + $0.now == 12 }) { usleep(10_000) }
                         meter.leave()
                     }
                 }
