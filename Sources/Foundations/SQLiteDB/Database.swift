@@ -127,6 +127,40 @@ public final class Database {
     /// Whether a transaction is open (SQLite ends one by itself on some I/O errors).
     public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 
+    // MARK: Checkpoints
+
+    /// Frames in the write-ahead log after this connection's latest commit, once
+    /// `takeOverCheckpoints()` has been called (nil before its first commit).
+    public var logFrames: Int? { logLength.frames }
+    private let logLength = LogLength()
+    private final class LogLength { var frames: Int? }
+
+    /// Stops this connection checkpointing by itself after its commits (SQLite's default, every
+    /// 1,000 frames, inside the COMMIT), so that its owner can decide when and where to copy the
+    /// log into the database; from now on `logFrames` follows the log's length.
+    public func takeOverCheckpoints() {
+        // Installing a WAL hook replaces SQLite's automatic checkpoint, which is such a hook.
+        sqlite3_wal_hook(handle, { context, _, _, frames in
+            guard let context else { return SQLITE_OK }
+            Unmanaged<LogLength>.fromOpaque(context).takeUnretainedValue().frames = Int(frames)
+            return SQLITE_OK
+        }, Unmanaged.passUnretained(logLength).toOpaque())
+    }
+
+    /// Copies into the database what of the write-ahead log no reader still needs, without
+    /// waiting for the writer or the readers (a passive checkpoint), and makes it durable.
+    /// Returns the log's length and how much of it is now in the database, both in frames;
+    /// when they are equal the next write starts the log again from its beginning.
+    @discardableResult
+    public func checkpoint() throws -> (logFrames: Int, copiedFrames: Int) {
+        var log: Int32 = 0
+        var copied: Int32 = 0
+        let rc = sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_PASSIVE, &log, &copied)
+        // BUSY: another connection is checkpointing; what it copies counts for everyone.
+        guard rc == SQLITE_OK || rc == SQLITE_BUSY else { throw lastError(rc, sql: "PRAGMA wal_checkpoint(PASSIVE)") }
+        return (Int(max(log, 0)), Int(max(copied, 0)))
+    }
+
     func lastError(_ rc: Int32, sql: String?) -> SQLiteError {
         SQLiteError(code: rc, message: String(cString: sqlite3_errmsg(handle)), sql: sql)
     }

@@ -126,6 +126,92 @@ struct GroupCommitTests {
     }
 }
 
+/// The write-ahead log is copied into the database beside the writer, not inside its commits,
+/// and still starts again from its beginning under steady writes (else it would grow without end).
+@Suite("Checkpoints beside the writer")
+struct LogCheckpointTests {
+    /// Writes rows 1...count of about a page each, `concurrent` at a time so that commits group,
+    /// while a reader, reading as the server's token lookups do (briefly, all the time), checks
+    /// that what it sees only grows.
+    static func steadyWrites(_ writer: GroupCommitWriter, readers: ReaderPool, count: Int, concurrent: Int = 16) async throws {
+        let blob = SQLValue.blob([UInt8](repeating: 7, count: 3_000))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                var seen: Int64 = 0
+                while seen < Int64(count) {
+                    let now = try await readers.read { db in try db.scalar("SELECT coalesce(max(n), 0) FROM t")?.intValue ?? -1 }
+                    #expect(now >= seen, "a reader saw rows disappear")
+                    seen = now
+                }
+            }
+            for start in stride(from: 0, to: count, by: concurrent) {
+                try await withThrowingTaskGroup(of: Void.self) { batch in
+                    for n in start..<min(count, start + concurrent) {
+                        batch.addTask {
+                            try await writer.write { db in try db.run("INSERT INTO t(n, note, data) VALUES (?, 'w', ?)", [.integer(Int64(n + 1)), blob]) }
+                        }
+                    }
+                    try await batch.waitForAll()
+                }
+            }
+            try await group.waitForAll()
+        }
+    }
+
+    static func database(_ dir: TemporaryDirectory) throws -> (Database, String) {
+        let path = dir.file("t.sqlite")
+        let db = try Database(path: path)
+        try db.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; CREATE TABLE t(n INTEGER PRIMARY KEY, note TEXT, data BLOB)")
+        return (db, path)
+    }
+
+    static func walBytes(_ path: String) -> Int {
+        ((try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size]) as? NSNumber)?.intValue ?? 0
+    }
+
+    @Test("under steady writes, passes beside the writer copy the log and it starts again, staying short; nothing is lost")
+    func logStaysShort() async throws {
+        let dir = try TemporaryDirectory("checkpoints")
+        defer { dir.remove() }
+        let (db, path) = try Self.database(dir)
+        let sizes = LogCheckpointer.Sizes(start: 200, tail: 80, limit: 100_000)
+        let checkpointer = LogCheckpointer(path: path, label: "test.checkpointer", sizes: sizes)
+        let writer = GroupCommitWriter(db, label: "test.writer", checkpointer: checkpointer)
+        let readers = ReaderPool(path: path, label: "test.readers")
+        try await Self.steadyWrites(writer, readers: readers, count: 6_000)
+
+        let status = checkpointer.status
+        #expect(status.passes > 0 && status.failures == 0)
+        // About 6,000 frames were written: with SQLite's checkpoints off and none here, the log
+        // would hold them all (24 MB); `limit` is far away, so only the passes and the writer's
+        // copies of their tails can have kept it short.
+        #expect(writer.logRestarts >= 5, "restarts: \(writer.logRestarts)")
+        #expect(Self.walBytes(path) < 6 * sizes.start * 4_120, "log: \(Self.walBytes(path)) bytes")
+        let check = try Database(path: path, mode: .readOnly)
+        #expect(try check.scalar("SELECT count(*) FROM t")?.intValue == 6_000)
+        #expect(try check.scalar("SELECT sum(length(data)) FROM t")?.intValue == 6_000 * 3_000)
+        #expect(try check.scalar("PRAGMA integrity_check")?.textValue == "ok")
+    }
+
+    @Test("a checkpointer that cannot open the database leaves the log to the writer, which copies all of it at the limit")
+    func failingCheckpointer() async throws {
+        let dir = try TemporaryDirectory("checkpoints")
+        defer { dir.remove() }
+        let (db, path) = try Self.database(dir)
+        let sizes = LogCheckpointer.Sizes(start: 100, tail: 40, limit: 600)
+        let checkpointer = LogCheckpointer(path: dir.file("missing/t.sqlite"), label: "test.checkpointer", sizes: sizes)
+        let writer = GroupCommitWriter(db, label: "test.writer", checkpointer: checkpointer)
+        let readers = ReaderPool(path: path, label: "test.readers")
+        try await Self.steadyWrites(writer, readers: readers, count: 3_000)
+
+        let status = checkpointer.status
+        #expect(status.failures > 0 && status.failures == status.passes)
+        #expect(writer.logRestarts >= 2, "restarts: \(writer.logRestarts)")
+        #expect(Self.walBytes(path) < 2 * sizes.limit * 4_120, "log: \(Self.walBytes(path)) bytes")
+        #expect(try Database(path: path, mode: .readOnly).scalar("SELECT count(*) FROM t")?.intValue == 3_000)
+    }
+}
+
 @Suite("The review log's card JSON")
 struct CardJSONTests {
     @Test("the writer's card JSON is byte for byte what JSONEncoder writes, and reads back as the same card")

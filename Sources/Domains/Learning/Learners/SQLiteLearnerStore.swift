@@ -10,7 +10,8 @@ import Vocabulary
 /// commits the writes that queue up during a commit together, each in a savepoint of its own;
 /// reads go to separate read-only connections, so they never wait for a commit. Ratings and their
 /// log rows commit together, and a write returns only once its commit is on disk (WAL with
-/// synchronous=FULL: a review acknowledged survives a power cut).
+/// synchronous=FULL: a review acknowledged survives a power cut). The log is copied into the
+/// database by a third connection beside the writer, not inside its commits (`LogCheckpointer`).
 public final class SQLiteLearnerStore: LearnerStore {
     private let writer: GroupCommitWriter
     private let readers: ReaderPool
@@ -21,7 +22,8 @@ public final class SQLiteLearnerStore: LearnerStore {
         let database = try Database(path: path)
         try retryingWhileBusy { try database.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;") }
         try UserDatabase.migrator.migrate(database)
-        writer = GroupCommitWriter(database, label: "vocab.learners.writer")
+        writer = GroupCommitWriter(database, label: "vocab.learners.writer",
+                                   checkpointer: LogCheckpointer(path: path, label: "vocab.learners.checkpointer"))
         readers = ReaderPool(path: path, label: "vocab.learners.readers")
     }
 
