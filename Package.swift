@@ -156,6 +156,7 @@ let package = Package(
         // The JSON API of `vocab serve`: one route collection per area, errors from App's classifier.
         .target(name: "HTTPAPI", dependencies: [
             "App", "AppCore", "HTTPTransport", "WebApp", "Catalog", "Mandarin", "AudioFile", "Audio", "Offloading", "Learners", "FSRS", "PostgresStore",
+            "JSONReading",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
             .product(name: "HummingbirdCore", package: "hummingbird"),
