@@ -65,6 +65,25 @@ struct ConnectionLimitTests {
         }
     }
 
+    @Test("each request of a kept-alive connection starts its deadlines afresh: one every 400 ms for 2.8 s is never cut, then the idle one is")
+    func deadlinesMoveWithEachRequest() async throws {
+        try await withServer { s in
+            let (cutEarly, closed, text) = try await onThread {
+                let client = try ClientSocket(port: s.port)
+                var cutEarly = false
+                for _ in 0..<7 where !cutEarly {
+                    cutEarly = !client.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                    let next = Date().addingTimeInterval(0.4)
+                    while !cutEarly, Date() < next { cutEarly = client.isClosedByServer(waiting: 50) }
+                }
+                return (cutEarly, client.readToEnd(within: 15), String(decoding: client.received, as: UTF8.self))
+            }
+            #expect(!cutEarly, "the connection was closed while requests kept coming")
+            #expect(text.components(separatedBy: "HTTP/1.1 200").count - 1 == 7, "every request was answered")
+            #expect(closed, "then the idle connection was closed")
+        }
+    }
+
     @Test("a body sent one byte every 300 ms is cut off at the body deadline")
     func slowBody() async throws {
         try await withServer { s in
