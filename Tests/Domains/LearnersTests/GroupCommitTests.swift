@@ -158,11 +158,17 @@ struct LogCheckpointTests {
         }
     }
 
-    static func database(_ dir: TemporaryDirectory) throws -> (Database, String) {
+    /// A file written by a writer with a checkpointer of the given sizes (on another file's path
+    /// when `checkpointing` is set), after `steadyWrites`.
+    static func steadyWrites(in dir: TemporaryDirectory, sizes: LogCheckpointer.Sizes, count: Int, checkpointing: String? = nil)
+        async throws -> (path: String, writer: GroupCommitWriter, checkpointer: LogCheckpointer) {
         let path = dir.file("t.sqlite")
         let db = try Database(path: path)
         try db.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; CREATE TABLE t(n INTEGER PRIMARY KEY, note TEXT, data BLOB)")
-        return (db, path)
+        let checkpointer = LogCheckpointer(path: checkpointing ?? path, label: "test.checkpointer", sizes: sizes)
+        let writer = GroupCommitWriter(db, label: "test.writer", checkpointer: checkpointer)
+        try await steadyWrites(writer, readers: ReaderPool(path: path, label: "test.readers"), count: count)
+        return (path, writer, checkpointer)
     }
 
     static func walBytes(_ path: String) -> Int {
@@ -173,12 +179,8 @@ struct LogCheckpointTests {
     func logStaysShort() async throws {
         let dir = try TemporaryDirectory("checkpoints")
         defer { dir.remove() }
-        let (db, path) = try Self.database(dir)
         let sizes = LogCheckpointer.Sizes(start: 200, tail: 80, limit: 100_000)
-        let checkpointer = LogCheckpointer(path: path, label: "test.checkpointer", sizes: sizes)
-        let writer = GroupCommitWriter(db, label: "test.writer", checkpointer: checkpointer)
-        let readers = ReaderPool(path: path, label: "test.readers")
-        try await Self.steadyWrites(writer, readers: readers, count: 6_000)
+        let (path, writer, checkpointer) = try await Self.steadyWrites(in: dir, sizes: sizes, count: 6_000)
 
         let status = checkpointer.status
         #expect(status.passes > 0 && status.failures == 0)
@@ -197,12 +199,9 @@ struct LogCheckpointTests {
     func failingCheckpointer() async throws {
         let dir = try TemporaryDirectory("checkpoints")
         defer { dir.remove() }
-        let (db, path) = try Self.database(dir)
         let sizes = LogCheckpointer.Sizes(start: 100, tail: 40, limit: 600)
-        let checkpointer = LogCheckpointer(path: dir.file("missing/t.sqlite"), label: "test.checkpointer", sizes: sizes)
-        let writer = GroupCommitWriter(db, label: "test.writer", checkpointer: checkpointer)
-        let readers = ReaderPool(path: path, label: "test.readers")
-        try await Self.steadyWrites(writer, readers: readers, count: 3_000)
+        let (path, writer, checkpointer) = try await Self.steadyWrites(in: dir, sizes: sizes, count: 3_000,
+                                                                         checkpointing: dir.file("missing/t.sqlite"))
 
         let status = checkpointer.status
         #expect(status.failures > 0 && status.failures == status.passes)

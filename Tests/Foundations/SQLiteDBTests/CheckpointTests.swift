@@ -7,13 +7,18 @@ import Testing
 /// it reports the log's length after each commit, and `checkpoint()` copies the log when asked.
 @Suite("Checkpoints taken over by the connection's owner")
 struct CheckpointTests {
+    static func database(in dir: TemporaryDirectory) throws -> (Database, String) {
+        let path = dir.file("t.sqlite")
+        let db = try Database(path: path)
+        try db.execute("PRAGMA journal_mode=WAL; CREATE TABLE t(n INTEGER PRIMARY KEY, data BLOB)")
+        return (db, path)
+    }
+
     @Test("after takeOverCheckpoints the log grows past SQLite's 1,000 frames; logFrames follows it; checkpoint() copies all of it")
     func takenOver() throws {
         let dir = try TemporaryDirectory("checkpoint")
         defer { dir.remove() }
-        let path = dir.file("t.sqlite")
-        let db = try Database(path: path)
-        try db.execute("PRAGMA journal_mode=WAL; CREATE TABLE t(n INTEGER PRIMARY KEY, data BLOB)")
+        let (db, path) = try Self.database(in: dir)
         #expect(db.logFrames == nil, "nothing reported before the hook")
         db.takeOverCheckpoints()
         var lengths: [Int] = []
@@ -38,9 +43,7 @@ struct CheckpointTests {
     func sqlitesOwn() throws {
         let dir = try TemporaryDirectory("checkpoint")
         defer { dir.remove() }
-        let path = dir.file("t.sqlite")
-        let db = try Database(path: path)
-        try db.execute("PRAGMA journal_mode=WAL; CREATE TABLE t(n INTEGER PRIMARY KEY, data BLOB)")
+        let (db, _) = try Self.database(in: dir)
         for n in 1...1_500 { try db.run("INSERT INTO t(n, data) VALUES (?, zeroblob(3000))", [.integer(Int64(n))]) }
         let (log, _) = try db.checkpoint()
         #expect(log < 1_100, "log: \(log) frames")
