@@ -147,8 +147,9 @@ public final class Database {
         }, Unmanaged.passUnretained(logLength).toOpaque())
     }
 
-    /// Copies into the database what of the write-ahead log no reader still needs, without
-    /// waiting for the writer or the readers (a passive checkpoint), and makes it durable.
+    /// Copies the write-ahead log into the database as far as the readers' snapshots allow (a
+    /// page a reader still reads from the database is not overwritten), without waiting for the
+    /// writer or the readers (a passive checkpoint), and makes what it copied durable.
     /// Returns the log's length and how much of it is now in the database, both in frames;
     /// when they are equal the next write starts the log again from its beginning.
     @discardableResult
