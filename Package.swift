@@ -63,7 +63,8 @@ let package = Package(
         // SplitMix64: reproducible draws for interval fuzz and quizzes.
         .target(name: "SeededRandom", path: "Sources/Foundations/SeededRandom"),
         .target(name: "HTTPFetch", dependencies: ["CCurl", "CurlShim"], path: "Sources/Foundations/HTTPFetch"),
-        .target(name: "AudioFile", dependencies: ["CSndFile", "SndFileShim", "FileAccess"], path: "Sources/Foundations/AudioFile"),
+        .target(name: "PCMKernels", path: "Sources/Foundations/PCMKernels"),
+        .target(name: "AudioFile", dependencies: ["CSndFile", "SndFileShim", "PCMKernels", "FileAccess"], path: "Sources/Foundations/AudioFile"),
         .target(name: "Speech", dependencies: ["CEspeakNG", "EspeakShim"], path: "Sources/Foundations/Speech"),
         // EBU R128 loudness of word clips (libebur128), trimming and normalising to one target,
         // and the checks an imported recording must pass.
@@ -193,6 +194,7 @@ let package = Package(
         .testTarget(name: "TextMatchingTests", dependencies: ["TextMatching"], path: "Tests/Foundations/TextMatchingTests"),
         .testTarget(name: "OffloadingTests", dependencies: ["Offloading"], path: "Tests/Foundations/OffloadingTests"),
         .testTarget(name: "FileAccessTests", dependencies: ["FileAccess", "SQLiteDB", "TestSupport"], path: "Tests/Foundations/FileAccessTests"),
+        .testTarget(name: "AudioFileTests", dependencies: ["AudioFile", "SeededRandom"], path: "Tests/Foundations/AudioFileTests"),
         .testTarget(name: "ClipProcessingTests", dependencies: ["ClipProcessing", "AudioFile", "Ebur128Shim", "CEbur128"],
                     path: "Tests/Foundations/ClipProcessingTests"),
         .testTarget(name: "SQLiteDBTests", dependencies: ["SQLiteDB", "TestSupport"], path: "Tests/Foundations/SQLiteDBTests"),
