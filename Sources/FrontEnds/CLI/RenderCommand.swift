@@ -129,8 +129,10 @@ struct RenderCommand: AsyncParsableCommand {
         let progress = Progress(total: pending.count, terminal: Output.stderrIsTerminal && !options.json)
         let rendered = try renderer.render(pending, with: started) { progress.advance(failed: $0.status == .failed) }
         progress.finish()
-        let results = (kept + rendered).map { ($0.accent.rawValue, $0.word.lowercased(), $0.entry, $0.reading ?? "", $0) }
-            .sorted { ($0.0, $0.1, $0.2, $0.3) < ($1.0, $1.1, $1.2, $1.3) }.map(\.4)
+        // Sorted by position: moving whole results around in the sort took as long as writing the manifest.
+        let unsorted = kept + rendered
+        let keys = unsorted.map { ($0.accent.rawValue, $0.word.lowercased(), $0.entry, $0.reading ?? "") }
+        let results = keys.indices.sorted { keys[$0] < keys[$1] }.map { unsorted[$0] }
         let manifestPath = "\(store.root)/manifest.\(manifest.rawValue)"
         try RenderManifest.write(results, to: manifestPath, format: manifest)
 
