@@ -248,7 +248,23 @@ public struct CatalogService: Sendable {
             query = query.filter(.arrayContains("categories", .string(c.id)))
         }
         if let level { query = query.filter(.arrayContains("levels", .string(level.rawValue))) }
-        return try await store.query(query).map { CatalogEntry(id: $0.id, word: try $0.decode(Word.self)) }
+        return try await Self.decode(store.query(query))
+    }
+
+    /// Decodes in chunks on every core, in the documents' order: decoding the whole catalog was
+    /// the longest wait before `vocab render` could hand out its first clip.
+    static func decode(_ documents: [Document]) async throws -> [CatalogEntry] {
+        let chunk = 128
+        guard documents.count > chunk else { return try documents.map { CatalogEntry(id: $0.id, word: try $0.decode(Word.self)) } }
+        return try await withThrowingTaskGroup(of: (Int, [CatalogEntry]).self) { group in
+            for start in stride(from: 0, to: documents.count, by: chunk) {
+                let part = documents[start..<min(documents.count, start + chunk)]
+                group.addTask { (start, try part.map { CatalogEntry(id: $0.id, word: try $0.decode(Word.self)) }) }
+            }
+            var parts: [(Int, [CatalogEntry])] = []
+            for try await part in group { parts.append(part) }
+            return parts.sorted { $0.0 < $1.0 }.flatMap(\.1)
+        }
     }
 }
 
