@@ -38,6 +38,19 @@ struct ClipStoreTests {
         #expect(!path(.text, "行").contains("/clip-") || path(.text, "行") != path(.text, "水"))
     }
 
+    @Test("a catalog id is its own path when every part is a plain name; otherwise each part is made safe")
+    func catalogIdsAsPaths() {
+        for id in ["animals/cat", "everyday-words/ice_cream", "a", "A-Z/0-9"] {
+            #expect(path(.catalog, id) == "british/catalog/\(id).wav")
+        }
+        let made: [(String, String)] = [("", "%00"), ("/", "%00/%00"), ("/a", "%00/a"), ("a/", "a/%00"), ("a//b", "a/%00/b"),
+                                        ("places/café", "places/café"), ("a b/c", "a%20b/c"), ("x/o'clock", "x/o%27clock"),
+                                        ("../etc", "%2E%2E/etc"), ("a/.hidden", "a/%2Ehidden")]
+        for (id, name) in made {
+            #expect(path(.catalog, id) == "british/catalog/\(name).wav", "\(id)")
+        }
+    }
+
     @Test("a stored clip is found again only while its inputs are the same")
     func storedClipsFollowTheirInputs() async throws {
         let dir = try TemporaryDirectory("clip-store")
