@@ -49,7 +49,7 @@ public struct ClipKey: Sendable, Hashable {
     /// no name is ".", "..", hidden, or holds a separator.
     static func fileSafe(_ text: String) -> String {
         // Most names are plain ASCII letters, digits and hyphens: they are their own file name.
-        if !text.isEmpty, text.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) || $0 == 0x2D || $0 == 0x5F }) {
+        if !text.isEmpty, text.utf8.allSatisfy(isPlain) {
             return text
         }
         var out = ""
@@ -63,6 +63,11 @@ public struct ClipKey: Sendable, Hashable {
         return out.isEmpty ? "%00" : out
     }
 
+    /// An ASCII letter or digit, "-" or "_".
+    static func isPlain(_ byte: UInt8) -> Bool {
+        (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A) || byte == 0x2D || byte == 0x5F
+    }
+
     /// Components of letters, digits, "-" and "_" between single slashes: each is its own file
     /// name (`fileSafe`), so the id is its own path, as every catalog id is. (Splitting and
     /// joining it for every clip was 1.6% of a render.)
@@ -71,7 +76,7 @@ public struct ClipKey: Sendable, Hashable {
         for byte in id.utf8 {
             if byte == 0x2F {
                 if previous == 0x2F { return false }
-            } else if !((byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A) || byte == 0x2D || byte == 0x5F) {
+            } else if !isPlain(byte) {
                 return false
             }
             previous = byte

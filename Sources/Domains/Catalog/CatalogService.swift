@@ -255,11 +255,14 @@ public struct CatalogService: Sendable {
     /// the longest wait before `vocab render` could hand out its first clip.
     static func decode(_ documents: [Document]) async throws -> [CatalogEntry] {
         let chunk = 128
-        guard documents.count > chunk else { return try documents.map { CatalogEntry(id: $0.id, word: try $0.decode(Word.self)) } }
+        @Sendable func entries(_ part: ArraySlice<Document>) throws -> [CatalogEntry] {
+            try part.map { CatalogEntry(id: $0.id, word: try $0.decode(Word.self)) }
+        }
+        guard documents.count > chunk else { return try entries(documents[...]) }
         return try await withThrowingTaskGroup(of: (Int, [CatalogEntry]).self) { group in
             for start in stride(from: 0, to: documents.count, by: chunk) {
                 let part = documents[start..<min(documents.count, start + chunk)]
-                group.addTask { (start, try part.map { CatalogEntry(id: $0.id, word: try $0.decode(Word.self)) }) }
+                group.addTask { (start, try entries(part)) }
             }
             var parts: [(Int, [CatalogEntry])] = []
             for try await part in group { parts.append(part) }
