@@ -45,7 +45,9 @@ public struct AudioLibrary {
                                      entry.word.audio(for: accent).map { (accent, $0) }
                                  }))
         }
-        return ClipCoverage.survey(subjects, accents: Accent.english, recorded: services.recordedSource(), legacy: services.legacySource())
+        let speech: Tier = services.neuralSynthesizer().0 != nil ? .neural : .tts
+        return ClipCoverage.survey(subjects, accents: Accent.english, recorded: services.recordedSource(), legacy: services.legacySource(),
+                                   speech: speech)
     }
 
     /// Clips imported for Mandarin titles, by tier, and those among them that do not decode as

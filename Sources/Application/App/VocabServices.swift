@@ -20,6 +20,7 @@ public final class VocabServices: Sendable {
     public let environment: VocabEnvironment
     public var home: HomeLayout { environment.home }
     private let speech = Mutex<SpeechState>(.notYet)
+    private let neural = Mutex<NeuralState>(.notYet)
 
     public init(environment: VocabEnvironment) {
         self.environment = environment
@@ -75,19 +76,63 @@ public final class VocabServices: Sendable {
         }
     }
 
-    /// The three tiers in order: recorded, legacy, speech. Without libespeak-ng the first two
-    /// still serve, and `speechUnavailable` says why speech does not.
+    private enum NeuralState {
+        case notYet
+        case ready(NeuralSynthesizer)
+        case unavailable(String)
+    }
+
+    /// The process's neural voice, or why there is none: switched off, not installed. Made on
+    /// first use without starting anything; its Python processes start on the first word (or
+    /// `warmUpNeuralVoice`). The first call decides how many processes it may run.
+    public func neuralSynthesizer(processes: Int = 1) -> (NeuralSynthesizer?, reason: String?) {
+        neural.withLock { state in
+            if case .notYet = state {
+                if let directory = environment.neuralVoiceDirectory {
+                    switch NeuralVoice.locate(directory) {
+                    case .success(let voice): state = .ready(NeuralSynthesizer(voice: voice, processes: processes))
+                    case .failure(let error): state = .unavailable(error.description)
+                    }
+                } else {
+                    state = .unavailable("the neural voice is switched off (VOCAB_NEURAL_VOICE=off)")
+                }
+            }
+            switch state {
+            case .ready(let s): return (s, nil)
+            case .unavailable(let reason): return (nil, reason)
+            case .notYet: return (nil, "not started")
+            }
+        }
+    }
+
+    /// For a server: the neural voice with one process per core, loaded now so that no request
+    /// waits for the model. Nil when it started, else why it could not.
+    public func warmUpNeuralVoice() async -> String? {
+        let (synthesizer, reason) = neuralSynthesizer(processes: max(1, ProcessInfo.processInfo.activeProcessorCount))
+        guard let synthesizer else { return reason }
+        return await synthesizer.warmUp()?.description
+    }
+
+    /// The tiers in order: recorded, legacy, the neural voice, espeak-ng. Without libespeak-ng the
+    /// others still serve, and `speechUnavailable` says why espeak-ng does not; without the
+    /// neural voice its tier is skipped with the reason.
     public func pronouncer(audioRoot: String? = nil) -> (pronouncer: Pronouncer, speechUnavailable: String?) {
-        var sources = localSources(audioRoot: audioRoot)
+        var sources = localSources(audioRoot: audioRoot) + [neuralSource()]
         let (synthesizer, reason) = synthesizer()
         if let synthesizer { sources.append(SynthesizedClipSource(synthesizer: synthesizer)) }
         return (Pronouncer(sources: sources), reason)
     }
 
-    /// The recorded and legacy tiers only: enough to fingerprint clips (planning a render) or to
-    /// survey them, without starting the synthesizer.
+    /// Every tier but espeak-ng's, whose fingerprint needs no synthesizer: enough to fingerprint
+    /// clips (planning a render) or to survey them. The neural voice's processes are not started.
     public func planner(audioRoot: String? = nil) -> Pronouncer {
-        Pronouncer(sources: localSources(audioRoot: audioRoot))
+        Pronouncer(sources: localSources(audioRoot: audioRoot) + [neuralSource()])
+    }
+
+    private func neuralSource() -> any ClipSource {
+        let (synthesizer, reason) = neuralSynthesizer()
+        if let synthesizer { return NeuralClipSource(synthesizer: synthesizer) }
+        return UnavailableClipSource(tier: .neural, reason: reason ?? "unavailable")
     }
 
     public func recordedSource(audioRoot: String? = nil) -> RecordedClipSource {

@@ -66,6 +66,21 @@ public enum InputRules {
         return try bounded(n, name: name, range: range)
     }
 
+    /// A pace for speech, as text ("0.75", "1"): a decimal between 0.5 and 1.5, to the hundredth.
+    public static func speed(_ text: String) throws(Failure) -> Double {
+        let trimmed = trimmingSpaces(text)
+        let range = Limits.speedHundredths
+        let allowed = "between \(Double(range.lowerBound) / 100) and \(Double(range.upperBound) / 100), e.g. 0.75 for slower speech"
+        guard trimmed.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2E }), let value = Double(trimmed), value.isFinite else {
+            throw Failure(.badInput, code: "bad_speed", message: "the speed must be a number \(allowed) (got '\(Failure.quote(text))').")
+        }
+        let hundredths = (value * 100).rounded()
+        guard abs(value * 100 - hundredths) < 1e-6, hundredths >= Double(range.lowerBound), hundredths <= Double(range.upperBound) else {
+            throw Failure(.badInput, code: "bad_speed", message: "the speed must be \(allowed), to the hundredth (got '\(Failure.quote(text))').")
+        }
+        return Double(Int(hundredths)) / 100
+    }
+
     /// A number already parsed, within `range`.
     public static func bounded(_ n: Int, name: String, range: ClosedRange<Int>) throws(Failure) -> Int {
         guard range.contains(n) else {

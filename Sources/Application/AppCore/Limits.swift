@@ -18,6 +18,9 @@ public enum Limits {
     public static let defaultRandom = 20
     /// Stroke counts that exist in the dictionary (the most is 64).
     public static let strokes = 1...64
+    /// Paces a clip may be spoken at, in hundredths of the voice's own (0.75 is slower, for
+    /// children); each pace is a clip of its own, so the steps are hundredths, not any number.
+    public static let speedHundredths = 50...150
     /// Longest word, title, category or search text, in Unicode code points.
     public static let textLength = 100
 }

@@ -14,17 +14,47 @@ public struct VocabEnvironment: Sendable {
     /// Recorded and legacy clips (see Audio/README.md).
     public var audioDirectory: String
     public var home: HomeLayout
+    /// Where the neural voice's Python environment is (`neural-voice/`, made by
+    /// `scripts/install-deps`).
+    public var neuralVoice: NeuralVoiceChoice
+
+    public enum NeuralVoiceChoice: Sendable, Equatable {
+        /// `neural-voice/` beside the executable's checkout, or in libexec/vocab beside an
+        /// installed `vocab-full`; looked for only when speech is needed.
+        case automatic
+        /// `VOCAB_NEURAL_VOICE=off`: English is spoken by espeak-ng.
+        case off
+        case directory(String)
+    }
+
+    /// The folder to look for the neural voice in, or nil when it is switched off.
+    public var neuralVoiceDirectory: String? {
+        switch neuralVoice {
+        case .off: nil
+        case .directory(let directory): directory
+        case .automatic: Self.locate("neural-voice")
+        }
+    }
 
     public init(categories: String?, home: String?, environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.home = HomeLayout(root: home ?? Self.defaultHome(environment))
         self.categoriesDirectory = categories ?? environment["VOCAB_CATEGORIES"] ?? Self.locate("Categories")
         self.audioDirectory = environment["VOCAB_AUDIO"] ?? Self.locate("Audio")
+        self.neuralVoice = Self.neuralVoice(environment)
     }
 
-    public init(categoriesDirectory: String, audioDirectory: String, home: HomeLayout) {
+    /// Tests name every folder; the neural voice is theirs to switch on.
+    public init(categoriesDirectory: String, audioDirectory: String, home: HomeLayout, neuralVoice: NeuralVoiceChoice = .off) {
         self.categoriesDirectory = categoriesDirectory
         self.audioDirectory = audioDirectory
         self.home = home
+        self.neuralVoice = neuralVoice
+    }
+
+    /// `$VOCAB_NEURAL_VOICE`: a folder, or `off`; unset, the voice is looked for.
+    static func neuralVoice(_ env: [String: String]) -> NeuralVoiceChoice {
+        guard let chosen = env["VOCAB_NEURAL_VOICE"], !chosen.isEmpty else { return .automatic }
+        return chosen.lowercased() == "off" ? .off : .directory(chosen)
     }
 
     static func defaultHome(_ env: [String: String]) -> String {

@@ -19,9 +19,11 @@ public struct RenderJob: Codable, Sendable {
     public var isFirstReading: Bool
     /// The fingerprint of the inputs, as the planner computed it (`Pronouncer.inputs`).
     public var inputs: String
+    /// The pace (1: the voice's own).
+    public var speed: Double
 
     public init(entry: EntryReference, word: String, accent: Accent, references: AudioReferences?, format: AudioFormat,
-                reading: String? = nil, spoken: String? = nil, isFirstReading: Bool = true, inputs: String = "") {
+                reading: String? = nil, spoken: String? = nil, isFirstReading: Bool = true, inputs: String = "", speed: Double = 1) {
         self.entry = entry
         self.word = word
         self.accent = accent
@@ -31,11 +33,12 @@ public struct RenderJob: Codable, Sendable {
         self.spoken = spoken
         self.isFirstReading = isFirstReading
         self.inputs = inputs
+        self.speed = speed
     }
 
     public var request: ClipRequest {
         ClipRequest(word: word, accent: accent, references: references, entry: entry, reading: reading, spoken: spoken,
-                    isFirstReading: isFirstReading)
+                    isFirstReading: isFirstReading, speed: speed)
     }
     public var key: ClipKey { request.key(format: format) }
     var identity: String { "\(entry.description)\u{0}\(accent.rawValue)\u{0}\(reading ?? "")" }
@@ -475,20 +478,20 @@ public enum RenderWire {
 
     public static func line(_ job: RenderJob) -> String {
         [job.entry.description, job.word, job.accent.rawValue, job.references?.recorded, job.references?.legacy,
-         job.format.rawValue, job.reading, job.spoken, job.isFirstReading ? "1" : "0", job.inputs]
+         job.format.rawValue, job.reading, job.spoken, job.isFirstReading ? "1" : "0", job.inputs, ClipKey.speedLabel(job.speed)]
             .map(escape).joined(separator: "\t") + "\n"
     }
 
     public static func job(_ line: Substring) -> RenderJob? {
         let f = fields(line)
-        guard f.count == 10, let entryText = unescape(f[0]), let entry = EntryReference(entryText), let word = unescape(f[1]),
+        guard f.count == 11, let speed = unescape(f[10]).flatMap(Double.init), let entryText = unescape(f[0]), let entry = EntryReference(entryText), let word = unescape(f[1]),
               let accent = unescape(f[2]).flatMap(Accent.init(rawValue:)), let format = unescape(f[5]).flatMap(AudioFormat.init(rawValue:))
         else { return nil }
         let recorded = unescape(f[3]), legacy = unescape(f[4])
         return RenderJob(entry: entry, word: word, accent: accent,
                          references: recorded == nil && legacy == nil ? nil : AudioReferences(recorded: recorded, legacy: legacy),
                          format: format, reading: unescape(f[6]), spoken: unescape(f[7]), isFirstReading: f[8] == "1",
-                         inputs: unescape(f[9]) ?? "")
+                         inputs: unescape(f[9]) ?? "", speed: speed)
     }
 
     /// A result line: the job's identity, status, tier, source, duration, error, then the skips

@@ -114,18 +114,21 @@ public struct ClipCoverage: Sendable {
     public init() {}
 
     /// Surveys every subject in every accent.
-    public static func survey(_ subjects: [Subject], accents: [Accent], recorded: RecordedClipSource, legacy: LegacyClipSource) -> ClipCoverage {
+    /// - Parameter speech: the tier that speaks an entry without a clip (`.neural` where the
+    ///   neural voice is installed; it is not started to find out).
+    public static func survey(_ subjects: [Subject], accents: [Accent], recorded: RecordedClipSource, legacy: LegacyClipSource,
+                              speech: Tier = .tts) -> ClipCoverage {
         var coverage = ClipCoverage()
         for subject in subjects {
             for accent in accents {
                 let request = ClipRequest(word: subject.word, accent: accent, references: subject.references[accent], entry: subject.entry)
-                var tier = Tier.tts, source: String?, unverified = false
+                var tier = speech, source: String?, unverified = false
                 for (t, audit) in [(Tier.recorded, recorded.audit(request)), (Tier.legacy, legacy.audit(request))] {
                     switch audit {
                     case .serves(let from):
-                        if tier == .tts { tier = t; source = from }
+                        if tier == speech { tier = t; source = from }
                     case .unverified(let url):
-                        if tier == .tts { tier = t; source = url; unverified = true }
+                        if tier == speech { tier = t; source = url; unverified = true }
                     case .broken(let reference, let reason):
                         coverage.broken.append(Broken(entry: subject.entry.description, word: subject.word, accent: accent, tier: t,
                                                       reference: reference, reason: reason))
@@ -141,7 +144,7 @@ public struct ClipCoverage: Sendable {
 
     /// Counts per tier of the rows that pass `include`.
     public func counts(where include: (Row) -> Bool) -> [Tier: Int] {
-        var counts: [Tier: Int] = [.recorded: 0, .legacy: 0, .tts: 0]
+        var counts: [Tier: Int] = [.recorded: 0, .legacy: 0, .neural: 0, .tts: 0]
         for row in rows where include(row) { counts[row.tier, default: 0] += 1 }
         return counts
     }

@@ -2,10 +2,13 @@ import AudioFile
 import ClipProcessing
 import Vocabulary
 
-/// The tiers in the order they are tried: a human recording, the older clip collection,
-/// then synthesis, which always works.
+/// The tiers in the order they are tried: a human recording, the older clip collection, the
+/// neural voice (English), then espeak-ng, which always works.
 public enum Tier: String, Codable, Sendable, CaseIterable {
-    case recorded, legacy, tts
+    case recorded, legacy, neural, tts
+
+    /// Whether the tier makes speech (at any pace) rather than finding a stored clip.
+    public var isSynthesis: Bool { self == .neural || self == .tts }
 }
 
 public struct ClipRequest: Sendable {
@@ -23,9 +26,12 @@ public struct ClipRequest: Sendable {
     /// Whether `reading` is the title's first one, which a clip named by the title alone
     /// (`行.wav`) pronounces.
     public var isFirstReading: Bool
+    /// The pace: 1 is the voice's own, 0.75 slower (for children). Only synthesis speaks at
+    /// another pace; a recording is played as it was made.
+    public var speed: Double
 
     public init(word: String, accent: Accent, references: AudioReferences? = nil, entry: EntryReference? = nil,
-                reading: String? = nil, spoken: String? = nil, isFirstReading: Bool = true) {
+                reading: String? = nil, spoken: String? = nil, isFirstReading: Bool = true, speed: Double = 1) {
         self.word = word
         self.accent = accent
         self.references = references
@@ -33,11 +39,12 @@ public struct ClipRequest: Sendable {
         self.reading = reading
         self.spoken = spoken
         self.isFirstReading = isFirstReading
+        self.speed = speed
     }
 
     /// The key of this request's clip in a store, in a format.
     public func key(format: AudioFormat) -> ClipKey {
-        ClipKey(entry: entry ?? EntryReference(.text, word), accent: accent, reading: reading, format: format)
+        ClipKey(entry: entry ?? EntryReference(.text, word), accent: accent, reading: reading, format: format, speed: speed)
     }
 }
 
@@ -157,6 +164,10 @@ public struct Pronouncer: Sendable {
     public func pronounce(_ request: ClipRequest, only: Tier? = nil) async throws -> Pronunciation {
         var skipped: [TierSkip] = []
         for source in sources where only == nil || source.tier == only {
+            if request.speed != 1 && !source.tier.isSynthesis {
+                skipped.append(TierSkip(tier: source.tier, reason: Self.fixedPace, isAbsence: true))
+                continue
+            }
             do {
                 var clip = try await source.clip(for: request)
                 do {
@@ -174,13 +185,17 @@ public struct Pronouncer: Sendable {
         throw NoClipAvailable(word: request.word, skipped: skipped)
     }
 
+    static let fixedPace = "stored clips play at the pace they were recorded; a slower pace is spoken by the voices"
+
     /// The fingerprint of everything a clip for `request` is made from: the tiers' inputs, the
     /// processing target and this version. Stored beside each clip; a clip whose fingerprint
     /// differs from the current one is made again.
     public func inputs(of request: ClipRequest) -> String {
         var parts = [Self.version, settingsSignature]
         for tier in Tier.allCases {
-            if let source = sources.first(where: { $0.tier == tier }) {
+            if request.speed != 1 && !tier.isSynthesis {
+                parts.append("\(tier.rawValue)=pace")
+            } else if let source = sources.first(where: { $0.tier == tier }) {
                 parts.append("\(tier.rawValue)=\(source.fingerprint(for: request))")
             } else if tier == .tts {
                 // The same with or without a synthesizer at hand: a process that only plans

@@ -14,12 +14,15 @@ public struct ClipKey: Sendable, Hashable {
     public var accent: Accent
     public var reading: String?
     public var format: AudioFormat
+    /// The pace the clip is spoken at (1: the voice's own); a slower clip is a clip of its own.
+    public var speed: Double
 
-    public init(entry: EntryReference, accent: Accent, reading: String? = nil, format: AudioFormat) {
+    public init(entry: EntryReference, accent: Accent, reading: String? = nil, format: AudioFormat, speed: Double = 1) {
         self.entry = entry
         self.accent = accent
         self.reading = reading
         self.format = format
+        self.speed = speed
     }
 
     /// `<accent>/<source>/<id>.<format>`, readable: `british/catalog/animals/cat.wav`. Catalog
@@ -42,7 +45,17 @@ public struct ClipKey: Sendable, Hashable {
         case .moe:
             name = Self.fileSafe(entry.id) + (reading.map { "/" + Pinyin.fileName($0) } ?? "")
         }
-        return "\(accent.rawValue)/\(entry.source.rawValue)/\(name)"
+        let pace = speed == 1 ? "" : "@" + Self.speedLabel(speed)
+        return "\(accent.rawValue)/\(entry.source.rawValue)/\(name)\(pace)"
+    }
+
+    /// A speed as its shortest decimal to the hundredth: 0.75 → "0.75", 0.5 → "0.5", 1 → "1".
+    public static func speedLabel(_ speed: Double) -> String {
+        let hundredths = Int((speed * 100).rounded())
+        var text = "\(hundredths / 100)"
+        let fraction = hundredths % 100
+        if fraction != 0 { text += "." + (fraction % 10 == 0 ? "\(fraction / 10)" : String(fraction).leftPadded(2)) }
+        return text
     }
 
     /// Letters, digits, "-" and "_" as they are (in any script); every other byte as %XX, so
@@ -174,9 +187,12 @@ public struct ClipStore: Sendable {
     @discardableResult
     public func save(_ pronunciation: Pronunciation, key: ClipKey, word: String, inputs: String) throws -> StoredClip {
         let audio = path(for: key)
+        // A clip made because a voice failed (its process died, hung) is a stand-in: recorded
+        // with inputs no plan computes, so the next render or request tries the voice again.
+        let failedVoice = pronunciation.skipped.contains { $0.tier.isSynthesis && !$0.isAbsence }
         let record = ClipRecord(word: word, entry: key.entry, accent: key.accent, tier: pronunciation.clip.tier,
                                 source: pronunciation.clip.source, duration: (pronunciation.clip.pcm.duration * 1000).rounded() / 1000,
-                                inputs: inputs, reading: key.reading)
+                                inputs: failedVoice ? inputs + "\u{1F}after a failed voice" : inputs, reading: key.reading)
         try AudioFile.write(pronunciation.clip.pcm, to: audio, format: key.format, comment: record.json)
         return StoredClip(path: audio, record: record)
     }

@@ -12,7 +12,7 @@ public struct SynthesizedClipSource: ClipSource {
     public func clip(for request: ClipRequest) async throws -> ResolvedClip {
         let voice = request.accent.voice
         do {
-            let (samples, rate) = try await synthesizer.synthesize(request.spoken ?? request.word, voice: voice)
+            let (samples, rate) = try await synthesizer.synthesize(request.spoken ?? request.word, voice: voice, speed: request.speed)
             return ResolvedClip(tier: tier, source: "espeak-ng \(voice)", pcm: PCM(samples: samples, sampleRate: rate))
         } catch let error as SpeechError {
             throw ClipUnavailable(error.description)
@@ -23,6 +23,9 @@ public struct SynthesizedClipSource: ClipSource {
 
     /// The voice and what it is given; the words themselves are in the clip's key.
     public static func fingerprint(for request: ClipRequest) -> String {
-        "espeak-ng \(request.accent.voice)+\(SteadyVoiceData.variant):\(request.spoken ?? request.word)"
+        // At the default pace the fingerprint is what it was before paces existed, so clips
+        // rendered then stay fresh.
+        let pace = request.speed == 1 ? "" : "@\(ClipKey.speedLabel(request.speed))"
+        return "espeak-ng \(request.accent.voice)+\(SteadyVoiceData.variant)\(pace):\(request.spoken ?? request.word)"
     }
 }

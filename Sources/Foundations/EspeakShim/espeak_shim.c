@@ -16,6 +16,7 @@ static espeak_ERROR (*p_set_voice_by_name)(const char *);
 static espeak_VOICE *(*p_current_voice)(void);
 static const char *(*p_info)(const char **);
 static void (*p_initialize_path)(const char *);
+static espeak_ERROR (*p_set_parameter)(espeak_PARAMETER, int, int);
 static espeak_ERROR (*p_synth)(const void *, size_t, unsigned int, espeak_POSITION_TYPE, unsigned int, unsigned int, unsigned int *, void *);
 
 static void load(void) {
@@ -32,8 +33,9 @@ static void load(void) {
     p_info = dlsym(library, "espeak_Info");
     p_initialize_path = dlsym(library, "espeak_ng_InitializePath");
     p_synth = dlsym(library, "espeak_Synth");
+    p_set_parameter = dlsym(library, "espeak_SetParameter");
     if (!p_initialize || !p_set_callback || !p_set_voice || !p_set_voice_by_name || !p_current_voice || !p_info
-        || !p_initialize_path || !p_synth) {
+        || !p_initialize_path || !p_synth || !p_set_parameter) {
         snprintf(load_error, sizeof load_error, "libespeak-ng.so.1 lacks an expected function");
         library = NULL;
     }
@@ -67,6 +69,9 @@ int vocab_espeak_initialize_quietly(int buflength, const char *path) {
 
 void vocab_espeak_SetSynthCallback(t_espeak_callback *callback) { if (vocab_espeak_available()) p_set_callback(callback); }
 espeak_ERROR vocab_espeak_SetVoiceByProperties(espeak_VOICE *voice) { return vocab_espeak_available() ? p_set_voice(voice) : EE_INTERNAL_ERROR; }
+espeak_ERROR vocab_espeak_SetParameter(espeak_PARAMETER parameter, int value, int relative) {
+    return vocab_espeak_available() ? p_set_parameter(parameter, value, relative) : EE_INTERNAL_ERROR;
+}
 espeak_ERROR vocab_espeak_SetVoiceByName(const char *name) { return vocab_espeak_available() ? p_set_voice_by_name(name) : EE_INTERNAL_ERROR; }
 const char *vocab_espeak_current_voice_identifier(void) {
     if (!vocab_espeak_available()) return NULL;

@@ -217,17 +217,19 @@ struct AudioCheckCommand: AsyncParsableCommand {
 /// The survey as both commands report it.
 struct SurveyReport: Encodable {
     struct Counts: Encodable {
-        var recorded = 0, legacy = 0, tts = 0
-        var total: Int { recorded + legacy + tts }
+        var recorded = 0, legacy = 0, neural = 0, tts = 0
+        var total: Int { recorded + legacy + neural + tts }
         func percent(_ n: Int) -> Int { total == 0 ? 0 : Int((Double(n) * 100 / Double(total)).rounded()) }
-        enum CodingKeys: String, CodingKey { case recorded, legacy, tts, recordedPercent, legacyPercent, ttsPercent }
+        enum CodingKeys: String, CodingKey { case recorded, legacy, neural, tts, recordedPercent, legacyPercent, neuralPercent, ttsPercent }
         func encode(to encoder: Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
             try c.encode(recorded, forKey: .recorded)
             try c.encode(legacy, forKey: .legacy)
+            try c.encode(neural, forKey: .neural)
             try c.encode(tts, forKey: .tts)
             try c.encode(percent(recorded), forKey: .recordedPercent)
             try c.encode(percent(legacy), forKey: .legacyPercent)
+            try c.encode(percent(neural), forKey: .neuralPercent)
             try c.encode(percent(tts), forKey: .ttsPercent)
         }
     }
@@ -238,6 +240,8 @@ struct SurveyReport: Encodable {
     }
 
     var audio: String
+    /// What speaks entries without a clip: the neural voice, or why not (then espeak-ng).
+    var speech: String
     var accents: [Accent]
     var total: Group
     var byCategory: [Group]
@@ -258,7 +262,8 @@ struct SurveyReport: Encodable {
             var entries = Set<String>()
             for accent in accents {
                 let counts = coverage.counts { $0.accent == accent && include($0) }
-                byAccent[accent.rawValue] = Counts(recorded: counts[.recorded] ?? 0, legacy: counts[.legacy] ?? 0, tts: counts[.tts] ?? 0)
+                byAccent[accent.rawValue] = Counts(recorded: counts[.recorded] ?? 0, legacy: counts[.legacy] ?? 0,
+                                                 neural: counts[.neural] ?? 0, tts: counts[.tts] ?? 0)
             }
             for row in coverage.rows where include(row) { entries.insert(row.entry) }
             return Group(name: name, entries: entries.count, byAccent: byAccent)
@@ -276,23 +281,25 @@ struct SurveyReport: Encodable {
         let (mandarinCounts, mandarinBroken) = library.mandarinClips()
         var broken = coverage.broken
         if survey.category == nil, survey.level == nil { broken += mandarinBroken }
-        return SurveyReport(audio: library.audioRoot, accents: accents, total: group("all") { _ in true }, byCategory: byCategory,
+        let (neural, neuralUnavailable) = services.neuralSynthesizer()
+        let speech = neural != nil ? NeuralClipSource.label(.american) : "none: \(neuralUnavailable ?? "unavailable")"
+        return SurveyReport(audio: library.audioRoot, speech: speech, accents: accents, total: group("all") { _ in true }, byCategory: byCategory,
                             byLevel: byLevel, mandarin: Dictionary(uniqueKeysWithValues: mandarinCounts.map { ($0.key.rawValue, $0.value) }),
                             broken: broken)
     }
 
     func print() {
-        Output.line("Clips in \(audio) for \(total.entries) entries, by the tier that answers (tts: espeak-ng speech):")
+        Output.line("Clips in \(audio) for \(total.entries) entries, by the tier that answers (neural: \(speech); tts: espeak-ng speech):")
         Output.line()
         var rows: [[String]] = []
         var header = ["", "entries"]
-        for accent in accents { header += ["\(accent.rawValue) recorded", "legacy", "tts"] }
+        for accent in accents { header += ["\(accent.rawValue) recorded", "legacy", "neural", "tts"] }
         rows.append(header)
         func add(_ g: Group) {
             var row = [g.name, String(g.entries)]
             for accent in accents {
                 let c = g.byAccent[accent.rawValue] ?? Counts()
-                row += [c.recorded, c.legacy, c.tts].map { "\($0) (\(c.percent($0))%)" }
+                row += [c.recorded, c.legacy, c.neural, c.tts].map { "\($0) (\(c.percent($0))%)" }
             }
             rows.append(row)
         }

@@ -17,7 +17,7 @@ struct RenderCommand: AsyncParsableCommand {
             entry and accent, to DIR/<accent>/catalog/<category>/<word>.<format>, and writes \
             DIR/manifest.json (or .csv) listing word, entry, accent, tier, source, duration and \
             path. Every clip comes from the first tier that has a usable one (recorded, legacy, \
-            espeak-ng), trimmed and brought to the same loudness (-20 LUFS); the same word gives \
+            the neural voice for English, espeak-ng), trimmed and brought to the same loudness (-20 LUFS); the same word gives \
             the same bytes whatever else is in the batch.
 
             A clip already rendered from the same inputs is kept, so an interrupted run resumes \
@@ -92,12 +92,16 @@ struct RenderCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Render again even clips that already exist.")
     var force = false
 
+    @Option(name: .long, help: ArgumentHelp("Pace, 0.5-1.5 (0.75 is slower); each pace is a clip of its own (<word>@0.75.wav).", valueName: "pace"))
+    var speed: String?
+
     @OptionGroup var options: GlobalOptions
 
     var isMandarin: Bool { moe != nil || moeStrokes != nil || moeRadical != nil }
 
     func validate() throws {
         _ = try checked { () throws(Failure) in try InputRules.bounded(jobs, name: "--jobs", range: 1...64) }
+        if let speed { _ = try checked { () throws(Failure) in try InputRules.speed(speed) } }
         if isMandarin, category != nil || level != nil {
             throw ValidationError("--category and --level select catalog words; they do not go with --moe, --moe-strokes or --moe-radical.")
         }
@@ -120,7 +124,11 @@ struct RenderCommand: AsyncParsableCommand {
         // The workers start while the jobs are listed and planned; they wait for their first job.
         let started = try renderer.startWorkers()
         defer { started.finish() }
-        let jobs = isMandarin ? try mandarinJobs(services) : try await catalogJobs()
+        var jobs = isMandarin ? try mandarinJobs(services) : try await catalogJobs()
+        if let speed {
+            let pace = try InputRules.speed(speed)
+            for i in jobs.indices { jobs[i].speed = pace }
+        }
         let (kept, pending) = renderer.plan(jobs, force: force)
         let workers = min(self.jobs, max(1, pending.count))
         if !options.json {
@@ -261,6 +269,8 @@ struct RenderWorkerCommand: AsyncParsableCommand {
         pthread_sigmask(SIG_UNBLOCK, &signals, nil)
         let services = VocabServices(environment: VocabEnvironment(categories: nil, home: home))
         let pronouncer = services.pronouncer(audioRoot: audio).pronouncer
+        // The model loads (about a second) while the parent lists and plans the jobs.
+        _ = await services.neuralSynthesizer().0?.warmUp()
         await BatchRenderer.work(input: STDIN_FILENO, store: ClipStore(root: out), pronouncer: pronouncer) { result in
             Output.write(RenderWire.line(result))
         }

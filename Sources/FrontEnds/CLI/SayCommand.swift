@@ -15,14 +15,18 @@ struct SayCommand: AsyncParsableCommand {
         commandName: "say",
         abstract: "Write (and optionally play) a word's pronunciation.",
         discussion: """
-            Three tiers are tried in order: the entry's recorded clip (one imported with 'vocab \
+            Four tiers are tried in order: the entry's recorded clip (one imported with 'vocab \
             audio import', or its reference in the category file: a file under Audio/ or a URL, \
             cached on disk after the first download), then the legacy clip (imported, referenced, \
             or a file in Audio/legacy/<accent>/ named after the word in any spelling: Sheep.wav, \
-            ice-cream.wav), then espeak-ng synthesis, which always works. A missing, unreachable \
-            or broken clip falls through to the next tier; the output says which tier answered \
-            and why earlier ones were skipped. Every clip is trimmed and brought to the same \
-            loudness (-20 LUFS), whichever tier made it.
+            ice-cream.wav), then the neural voice (English: hibari's American voice, with British \
+            pronunciation for --accent british; installed by 'make'), then espeak-ng synthesis, \
+            which always works. A missing, unreachable or broken clip falls through to the next \
+            tier; the output says which tier answered and why earlier ones were skipped. Every \
+            clip is trimmed and brought to the same loudness (-20 LUFS), whichever tier made it.
+
+            --speed 0.75 speaks more slowly (0.5 to 1.5; a clip of its own, kept beside the \
+            normal one). Recordings play at their own pace, so a slower clip comes from the voices.
 
             Mandarin: a title of the MOE dictionary (after 'vocab import moe') is spoken from the \
             pinyin of one reading, the first unless --reading names another (tone marks or \
@@ -38,6 +42,7 @@ struct SayCommand: AsyncParsableCommand {
               vocab say "ice cream" --accent us -o ice-cream.ogg
               vocab say elephant --play
               vocab say cat --tier tts --json
+              vocab say elephant --speed 0.75        # slower, for a child
               vocab say 行                      # the first reading, xíng
               vocab say 行 --reading háng       # or --reading hang2
               vocab say 銀行 --accent mandarin -o yinhang.wav
@@ -58,8 +63,11 @@ struct SayCommand: AsyncParsableCommand {
     @Option(name: .long, help: "wav, flac or ogg (default: from the -o extension, else wav).")
     var format: AudioFormat?
 
-    @Option(name: .long, help: "Use only this tier: recorded, legacy or tts.")
+    @Option(name: .long, help: "Use only this tier: recorded, legacy, neural or tts.")
     var tier: Tier?
+
+    @Option(name: .long, help: ArgumentHelp("Pace, 0.5-1.5 (1: the voice's own; 0.75 is slower).", valueName: "pace"))
+    var speed: String?
 
     @Flag(name: .long, help: "Play the clip after writing it.")
     var play = false
@@ -71,6 +79,7 @@ struct SayCommand: AsyncParsableCommand {
         // mistake, not something to speak.
         _ = try checked { () throws(Failure) in try InputRules.text(word, name: "word") }
         if let reading { _ = try checked { () throws(Failure) in try InputRules.text(reading, name: "reading", pathSafe: false) } }
+        if let speed { _ = try checked { () throws(Failure) in try InputRules.speed(speed) } }
         if reading != nil, let accent, accent != .mandarin {
             throw ValidationError("--reading is for Mandarin titles; it does not go with --accent \(accent.rawValue).")
         }
@@ -79,7 +88,8 @@ struct SayCommand: AsyncParsableCommand {
     func run() async throws {
         let services = options.services
         let text = try InputRules.text(word, name: "word")
-        let request: ClipRequest
+        let pace = try speed.map { try InputRules.speed($0) } ?? 1
+        var request: ClipRequest
         if try await isMandarin(text, services: services) {
             let dictionary = try services.mandarin()
             request = try MandarinClips.request(title: text, reading: reading, dictionary: dictionary)
@@ -91,6 +101,7 @@ struct SayCommand: AsyncParsableCommand {
             }
             request = subject
         }
+        request.speed = pace
         let accent = request.accent
         let format = self.format ?? output.flatMap(AudioFormat.from(path:)) ?? .wav
         let pronouncer = services.pronouncer().pronouncer

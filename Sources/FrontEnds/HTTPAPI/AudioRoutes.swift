@@ -11,7 +11,7 @@ import Hummingbird
 import Mandarin
 import Offloading
 
-/// GET /v1/audio/{word}?accent=&format=: a catalog word's pronunciation, and
+/// GET /v1/audio/{word}?accent=&format=&speed=: a catalog word's pronunciation, and
 /// GET /v1/moe/{title}/audio?reading=&format=: a Mandarin title's, in one of its readings. Both
 /// come from the first tier that has a usable clip, through the same clip store as `vocab say`,
 /// with the tier in `X-Vocab-Tier`.
@@ -29,7 +29,7 @@ struct AudioRoutes: Sendable {
     /// Recently served clips by clip and inputs, bounded in bytes.
     let memory = ResponseCache(maxEntries: 8192, maxBytes: 64 << 20)
 
-    /// Which tier produced the clip: recorded, legacy or tts.
+    /// Which tier produced the clip: recorded, legacy, neural or tts.
     static let tierHeader = HTTPField.Name("X-Vocab-Tier")!
     /// hit: served from the clip store (disk or memory); miss: rendered for this request.
     static let cacheHeader = HTTPField.Name("X-Vocab-Cache")!
@@ -50,8 +50,10 @@ struct AudioRoutes: Sendable {
         let query = QueryParameters(request.uri.query)
         let accent = try query["accent"].map { try InputRules.accent($0) } ?? .british
         let format = try query["format"].map(Self.format) ?? .wav
+        let speed = try query["speed"].map { try InputRules.speed($0) } ?? 1
         let entry = try await catalog.entries(for: word)[0]
-        let subject = ClipRequest(word: entry.word.word, accent: accent, references: entry.word.audio(for: accent), entry: entry.reference)
+        let subject = ClipRequest(word: entry.word.word, accent: accent, references: entry.word.audio(for: accent), entry: entry.reference,
+                                  speed: speed)
         return try await serve(subject, format: format, request: request)
     }
 
@@ -60,7 +62,9 @@ struct AudioRoutes: Sendable {
         let query = QueryParameters(request.uri.query)
         let reading = try query["reading"].map { try InputRules.text($0, name: "reading", pathSafe: false) }
         let format = try query["format"].map(Self.format) ?? .wav
-        let subject = try await MandarinClips.request(title: title, reading: reading, dictionary: dictionary)
+        let speed = try query["speed"].map { try InputRules.speed($0) } ?? 1
+        var subject = try await MandarinClips.request(title: title, reading: reading, dictionary: dictionary)
+        subject.speed = speed
         return try await serve(subject, format: format, request: request)
     }
 

@@ -97,6 +97,18 @@ public struct VocabServer: Sendable {
                 if payload == "documents:" + ServerDatabase.catalogSpace || payload == ServerDatabase.mandarinChange { responses.removeAll() }
             }, onConnect: { responses.removeAll() })
         }
+        // One neural process per core, loaded in the background: a request that comes first waits
+        // for its process in the voice's own queue, never on an event loop.
+        let (neural, neuralUnavailable) = services.neuralSynthesizer(processes: max(1, ProcessInfo.processInfo.activeProcessorCount))
+        if neural != nil {
+            Task { [logger, services] in
+                if let failure = await services.warmUpNeuralVoice() {
+                    logger.warning("the neural voice did not start; English is spoken by espeak-ng", metadata: ["reason": "\(failure)"])
+                }
+            }
+        } else if let neuralUnavailable {
+            logger.info("no neural voice; English is spoken by espeak-ng", metadata: ["reason": "\(neuralUnavailable)"])
+        }
         let (pronouncer, speechUnavailable) = services.pronouncer()
         if let speechUnavailable {
             logger.warning("speech synthesis is unavailable; serving recorded and legacy clips only", metadata: ["reason": "\(speechUnavailable)"])

@@ -37,7 +37,7 @@ struct ClipCoverageTests {
         #expect(tiers["bird/british"] == .tts)
         #expect(tiers["cow/british"] == .recorded)
         #expect(coverage.rows.first { $0.word == "cow" && $0.accent == .british }?.unverified == true)
-        #expect(coverage.counts { $0.accent == .british } == [.recorded: 2, .legacy: 1, .tts: 2])
+        #expect(coverage.counts { $0.accent == .british } == [.recorded: 2, .legacy: 1, .neural: 0, .tts: 2])
 
         let broken = coverage.broken.map { "\($0.word)/\($0.accent.rawValue)/\($0.tier.rawValue)" }
         #expect(Set(broken) == ["fish/british/legacy", "bird/british/recorded", "bird/american/recorded"], "\(coverage.broken)")

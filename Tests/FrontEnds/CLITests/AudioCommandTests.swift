@@ -23,7 +23,7 @@ struct AudioCommandTests {
         let duration = try #require(report["duration"] as? Double)
         #expect((0.1...2).contains(duration))
         let skipped = try #require(report["skipped"] as? [[String: Any]])
-        #expect(skipped.compactMap { $0["tier"] as? String } == ["recorded", "legacy"])
+        #expect(skipped.compactMap { $0["tier"] as? String } == ["recorded", "legacy", "neural"])
         #expect(FileManager.default.fileExists(atPath: out))
     }
 

@@ -108,11 +108,12 @@ struct AudioLibraryCommandTests {
         let status = try vocab.run("audio", "status")
         #expect(status.status == 0, "\(status.stderr)")
         let lines = status.stdout.split(separator: "\n").map { $0.split(separator: " ").joined(separator: " ") }
-        #expect(lines.contains("entries british recorded legacy tts american recorded legacy tts"), "\(status.stdout)")
-        // british: 2 recorded, 1 legacy, 2 speech of 5; american: all speech.
-        #expect(lines.contains("all 5 2 (40%) 1 (20%) 2 (40%) 0 (0%) 0 (0%) 5 (100%)"), "\(status.stdout)")
-        #expect(lines.contains("animals 3 1 (33%) 1 (33%) 1 (33%) 0 (0%) 0 (0%) 3 (100%)"))
-        #expect(lines.contains("starters 3 1 (33%) 1 (33%) 1 (33%) 0 (0%) 0 (0%) 3 (100%)"))
+        #expect(lines.contains("entries british recorded legacy neural tts american recorded legacy neural tts"), "\(status.stdout)")
+        // british: 2 recorded, 1 legacy, 2 speech of 5; american: all speech (espeak-ng: the neural voice is off here).
+        #expect(lines.contains("all 5 2 (40%) 1 (20%) 0 (0%) 2 (40%) 0 (0%) 0 (0%) 0 (0%) 5 (100%)"), "\(status.stdout)")
+        #expect(lines.contains("animals 3 1 (33%) 1 (33%) 0 (0%) 1 (33%) 0 (0%) 0 (0%) 0 (0%) 3 (100%)"))
+        #expect(lines.contains("starters 3 1 (33%) 1 (33%) 0 (0%) 1 (33%) 0 (0%) 0 (0%) 0 (0%) 3 (100%)"))
+        #expect(status.stdout.contains("(neural: none: the neural voice is switched off"), "\(status.stdout)")
         #expect(status.stdout.contains("Broken clips (1)"))
         #expect(status.stdout.contains("apple (american, legacy)"))
         #expect(status.stdout.contains("truncated"))

@@ -293,6 +293,7 @@ struct ReliabilityTests {
         process.executableURL = URL(fileURLWithPath: Repository.vocabExecutable)
         process.arguments = args
         var env = ProcessInfo.processInfo.environment
+        env["VOCAB_NEURAL_VOICE"] = "off"   // espeak-ng's tier and source are checked below
         for (k, v) in vocab.environment { env[k] = v }
         process.environment = env
         process.standardOutput = FileHandle.nullDevice

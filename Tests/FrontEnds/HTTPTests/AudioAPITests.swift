@@ -38,6 +38,38 @@ struct AudioAPITests {
         }
     }
 
+    @Test("with the neural voice installed, a word without a clip comes from it, at its own pace or slower; a bad pace is a 400")
+    func neural() async throws {
+        try await withServer(neural: true) { s in
+            let fish = try await s.get("/v1/audio/fish?accent=american")
+            #expect(fish.status == 200, "\(fish.text.prefix(300))")
+            #expect(fish.header("x-vocab-tier") == "neural")
+            let record = try #require(ClipStore.record(of: s.clips + "/american/catalog/animals/fish.wav"))
+            #expect(record.source == "hibari-tts 0.2.1 heart (neural, American voice)")
+            let british = try await s.get("/v1/audio/fish?accent=british")
+            #expect(british.header("x-vocab-tier") == "neural")
+            #expect(ClipStore.record(of: s.clips + "/british/catalog/animals/fish.wav")?.source.contains("British pronunciation") == true)
+            // A recording still wins.
+            #expect(try await s.get("/v1/audio/cat?accent=british").header("x-vocab-tier") == "recorded")
+
+            let slow = try await s.get("/v1/audio/fish?accent=american&speed=0.75")
+            #expect(slow.status == 200)
+            #expect(slow.header("x-vocab-tier") == "neural")
+            let normalInfo = try AudioFile.inspect(s.clips + "/american/catalog/animals/fish.wav")
+            let slowInfo = try AudioFile.inspect(s.clips + "/american/catalog/animals/fish@0.75.wav")
+            #expect(slowInfo.duration > normalInfo.duration * 1.2, "\(slowInfo.duration) vs \(normalInfo.duration)")
+            // A recorded word asked for slowly is spoken by the voice: recordings keep their pace.
+            #expect(try await s.get("/v1/audio/cat?accent=british&speed=0.75").header("x-vocab-tier") == "neural")
+            #expect(try await s.get("/v1/audio/fish?speed=1").body == (try await s.get("/v1/audio/fish")).body)
+
+            for bad in ["0.2", "2", "fast", "0.755", "nan", "-1"] {
+                let answer = try await s.get("/v1/audio/fish?speed=\(bad)")
+                #expect(answer.status == 400, "speed=\(bad)")
+                #expect(answer.text.contains("bad_speed"), "\(answer.text)")
+            }
+        }
+    }
+
     @Test("the legacy tier answers when there is no recording; ogg works")
     func legacyAndOgg() async throws {
         try await withServer { s in

@@ -73,7 +73,8 @@ final class TestServer: Sendable {
     }
 
     /// Starts a server; `moe` imports the MOE sample dictionary into its home first.
-    static func start(moe: Bool = false, settings: ServerSettings = ServerSettings(port: 0),
+    /// `neural`: with the neural voice the project installs (else English is spoken by espeak-ng).
+    static func start(moe: Bool = false, neural: Bool = false, settings: ServerSettings = ServerSettings(port: 0),
                       prepare: (TemporaryDirectory) throws -> Void = { _ in }) async throws -> TestServer {
         let dir = try TemporaryDirectory("vocab-serve")
         try ServerFixture.write(in: dir)
@@ -81,7 +82,7 @@ final class TestServer: Sendable {
         try FileManager.default.createDirectory(atPath: dir.file("home"), withIntermediateDirectories: true)
         if moe { _ = try MOEImporter(databasePath: dir.file("home") + "/moe.sqlite").importFile(at: ServerFixture.moeSample) }
         let logs = LogLines()
-        let server = try await VocabServer.make(services: services(dir), settings: settings, logSink: { logs.append($0) })
+        let server = try await VocabServer.make(services: services(dir, neural: neural), settings: settings, logSink: { logs.append($0) })
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         let task = Task {
             do {
@@ -99,12 +100,13 @@ final class TestServer: Sendable {
     }
 
     /// The services the server is built from, over the fixture in `dir`.
-    static func services(_ dir: TemporaryDirectory) -> VocabServices {
+    static func services(_ dir: TemporaryDirectory, neural: Bool = false) -> VocabServices {
         // The speech engine is one per process and keeps the data folder of whoever starts it
         // first: start it on a folder that outlives every test's temporary home.
         _ = try? EspeakSynthesizer(dataDirectory: NSTemporaryDirectory() + "vocab-audio-tests-speech")
         return VocabServices(environment: VocabEnvironment(categoriesDirectory: dir.file("Categories"), audioDirectory: dir.file("Audio"),
-                                                    home: HomeLayout(root: dir.file("home"))))
+                                                    home: HomeLayout(root: dir.file("home")),
+                                                    neuralVoice: neural ? .directory(Repository.root + "/neural-voice") : .off))
     }
 
     func get(_ target: String, headers: [String: String] = [:]) async throws -> RawResponse {
@@ -123,8 +125,8 @@ final class TestServer: Sendable {
 }
 
 /// Runs `body` against a fresh server and always stops it.
-func withServer(moe: Bool = false, _ body: (TestServer) async throws -> Void) async throws {
-    let server = try await TestServer.start(moe: moe)
+func withServer(moe: Bool = false, neural: Bool = false, _ body: (TestServer) async throws -> Void) async throws {
+    let server = try await TestServer.start(moe: moe, neural: neural)
     do {
         try await body(server)
     } catch {

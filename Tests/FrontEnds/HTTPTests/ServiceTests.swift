@@ -105,7 +105,8 @@ final class ServeProcess: @unchecked Sendable {
         let p = ServeProcess()
         p.process.executableURL = URL(fileURLWithPath: Repository.vocabExecutable)
         p.process.arguments = ["serve", "--port", "0", "--host", "127.0.0.1"] + arguments
-        p.process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        // espeak-ng is the synthesis tier these servers are checked with, unless a test asks for the neural voice.
+        p.process.environment = ProcessInfo.processInfo.environment.merging(["VOCAB_NEURAL_VOICE": "off"].merging(environment) { _, new in new }) { _, new in new }
         let pipe = Pipe()
         p.process.standardError = pipe
         p.process.standardOutput = FileHandle.nullDevice

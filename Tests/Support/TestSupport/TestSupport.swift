@@ -60,6 +60,9 @@ public func runProcess(
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
     var env = ProcessInfo.processInfo.environment
+    // espeak-ng is the synthesis tier these tests expect, unless a test asks for the neural
+    // voice (its own tests name its folder, or "" to let vocab find it).
+    env["VOCAB_NEURAL_VOICE"] = env["VOCAB_NEURAL_VOICE"] ?? "off"
     for (k, v) in environment { env[k] = v }
     process.environment = env
     if let currentDirectory { process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }

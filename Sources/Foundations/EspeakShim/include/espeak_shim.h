@@ -21,6 +21,7 @@ int vocab_espeak_initialize_quietly(int buflength, const char *path);
 void vocab_espeak_SetSynthCallback(t_espeak_callback *callback);
 espeak_ERROR vocab_espeak_SetVoiceByProperties(espeak_VOICE *voice);
 espeak_ERROR vocab_espeak_SetVoiceByName(const char *name);
+espeak_ERROR vocab_espeak_SetParameter(espeak_PARAMETER parameter, int value, int relative);
 /* The identifier (voice file name, "gmw/en") of the voice now selected, or NULL. */
 const char *vocab_espeak_current_voice_identifier(void);
 espeak_ERROR vocab_espeak_Synth(const void *text, size_t size, unsigned int position, espeak_POSITION_TYPE position_type,

@@ -1,0 +1,76 @@
+/// The program the neural voice's Python process runs (`python3 -I -c <script>`), kept in the
+/// binary so the two ends of the pipe always come from the same build.
+///
+/// It loads hibari's model and both spelling-to-sound converters once, says `ready`, then
+/// answers one request per line: `{"text", "british", "speed"}` in, a JSON header line
+/// (`ok`, `count`, `rate`, `phonemes`) and `count` little-endian float32 samples out, or
+/// `{"ok": false, "error"}`. Every request starts from the same seed, so the same text gives
+/// the same samples whatever came before (hibari's noise branch draws from it).
+///
+/// British: hibari's British lexicon writes four symbols the voice was never trained on; they
+/// are mapped to the nearest ones it knows (ɒ→ɔ, Q→O, ː dropped, a→æ), which an offline
+/// recogniser understands 79 % of the time instead of 57 % unmapped
+/// (`../shared/reference/natural-voice.md`).
+enum NeuralWorkerScript {
+    static let source = #"""
+import json, sys
+out = sys.stdout.buffer
+
+def send(header, payload=b""):
+    out.write(json.dumps(header, ensure_ascii=False).encode("utf-8") + b"\n")
+    if payload:
+        out.write(payload)
+    out.flush()
+
+try:
+    import numpy as np
+    import hibari
+    from hibari import Hibari
+    from hibari.g2p import G2P
+    tts = Hibari(threads=1)
+    g2p = {False: tts.g2p, True: G2P(british=True)}
+    for british in (False, True):
+        g2p[british]("warm up")
+    tts.from_phonemes("wˈɔɹm", seed=0)
+except Exception as error:
+    send({"ready": False, "error": "%s: %s" % (type(error).__name__, error)})
+    sys.exit(3)
+
+BRITISH = str.maketrans({"ɒ": "ɔ", "Q": "O", "ː": None, "a": "æ"})
+LIMIT = 400
+
+def chunks(text, british):
+    result = []
+    for sentence in Hibari.split_sentences(text):
+        phonemes = g2p[british](sentence)
+        if british:
+            phonemes = phonemes.translate(BRITISH)
+        phonemes = phonemes.strip()
+        while len(phonemes) > LIMIT:
+            cut = max(phonemes.rfind(" ", 0, LIMIT), 1)
+            result.append(phonemes[:cut].strip())
+            phonemes = phonemes[cut:].strip()
+        if phonemes:
+            result.append(phonemes)
+    return result
+
+send({"ready": True, "version": hibari.__version__, "rate": tts.sample_rate})
+for line in sys.stdin.buffer:
+    try:
+        request = json.loads(line)
+        parts = chunks(request["text"], bool(request.get("british")))
+        if not parts:
+            send({"ok": False, "error": "no sounds to speak in %r" % request["text"]})
+            continue
+        rng = np.random.default_rng(0)
+        speed = float(request.get("speed", 1.0))
+        audio = [tts.from_ids(tts.ids(p), speed, rng) for p in parts]
+        samples = np.concatenate(audio).astype("<f4")
+        if samples.size == 0:
+            send({"ok": False, "error": "no audio for %r" % request["text"]})
+            continue
+        send({"ok": True, "count": int(samples.size), "rate": tts.sample_rate, "phonemes": " ".join(parts)}, samples.tobytes())
+    except Exception as error:
+        send({"ok": False, "error": "%s: %s" % (type(error).__name__, error)})
+"""#
+}
