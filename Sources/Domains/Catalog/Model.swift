@@ -47,6 +47,11 @@ public struct Word: Codable, Sendable, Hashable {
     public var definition: LocalizedText
     public var examples: [String: String]
     public var audio: [String: AudioReferences]?
+    /// One emoji that shows the word to a child who cannot read yet, chosen entry by entry
+    /// (`Categories/PICTURES.md`); nil where no emoji shows the meaning unambiguously.
+    public var picture: String?
+    /// Which sense this entry is, where a headword has several ("bat · animal", "bat · sports").
+    public var sense: LocalizedText?
 
     /// The level where the word is introduced.
     public var firstLevel: Level { levels.min() ?? .starters }

@@ -162,6 +162,13 @@ public struct CatalogValidator: Sendable {
             }
         }
 
+        if w["picture"] != nil, let picture = fields.text("picture"), !EmojiTable.contains(picture) {
+            issue("picture '\(picture)' is not one fully-qualified emoji of Emoji \(EmojiTable.version) (what Debian 12's Noto Color Emoji draws)")
+        }
+        if w["sense"] != nil, let sense = fields.object("sense") {
+            for lang in ["en", "vi"] { _ = sense.text(lang) }
+        }
+
         if w["audio"] != nil, let byAccent = fields.object("audio", expected: "an object keyed by accent") {
             for accent in byAccent.object.keys.sorted() {
                 if Accent(rawValue: accent)?.isEnglish != true { issue("audio for unknown accent '\(accent)' (british, american)") }

@@ -304,14 +304,27 @@ struct ValidateCommand: AsyncParsableCommand {
 struct StatsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stats",
-        abstract: "Show the query cache's hits, misses and invalidations, and where data lives.")
+        abstract: "Show the query cache's hits, misses and invalidations, and where data lives.",
+        discussion: """
+            --pictures shows instead how many entries have a picture (an emoji a child can \
+            recognise before reading), per category and per level.
+
+            Examples:
+              vocab stats
+              vocab stats --pictures
+              vocab stats --pictures --json
+            """)
 
     @Flag(name: .long, help: "Empty the cache and reset its counters.")
     var reset = false
 
+    @Flag(name: .long, help: "How many entries have a picture, per category and level.")
+    var pictures = false
+
     @OptionGroup var options: GlobalOptions
 
     func run() async throws {
+        if pictures { return try await showPictures() }
         let env = options.environment
         let cache = try env.openCache()
         if reset { try await cache.clear() }
@@ -333,5 +346,22 @@ struct StatsCommand: AsyncParsableCommand {
         Output.line("Catalog database  \(env.home.catalogDatabase)")
         Output.line("Cache database    \(env.home.cacheDatabase)")
         Output.line("Categories        \(env.categoriesDirectory)")
+    }
+
+    private func showPictures() async throws {
+        let catalog = try await options.openCatalog()
+        let coverage = PictureCoverage(entries: try await catalog.allEntries(), categories: try await catalog.categories())
+        if options.json { return try Output.json(coverage) }
+        func line(_ row: PictureCoverage.Row) -> String {
+            row.name.padding(toLength: 22, withPad: " ", startingAt: 0) + String(format: "%7d %8d %6.1f%%", row.entries, row.withPicture, row.percent)
+        }
+        Output.line("Entries with a picture (an emoji a child recognises), by category and by level:")
+        Output.line()
+        Output.line("".padding(toLength: 22, withPad: " ", startingAt: 0) + "entries  picture      %")
+        for row in coverage.byCategory { Output.line(line(row)) }
+        Output.line()
+        for row in coverage.byLevel { Output.line(line(row)) }
+        Output.line()
+        Output.line(line(coverage.all))
     }
 }

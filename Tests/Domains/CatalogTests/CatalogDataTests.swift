@@ -18,6 +18,39 @@ struct CatalogDataTests {
         }
     }
 
+    @Test func everyHeadwordWithSeveralEntriesHasADistinctSenseLabelInBothLanguages() throws {
+        let words = try CatalogSource(directory: Repository.categories).read().flatMap { file in
+            try JSONDecoder().decode(CategoryFile.self, from: file.data).words
+        }
+        let byHeadword = Dictionary(grouping: words) { $0.word.lowercased() }.filter { $0.value.count > 1 }
+        #expect(byHeadword.count >= 8, "bat, fly, back, fall, lift, may, wave, cold at least")
+        for (headword, entries) in byHeadword.sorted(by: { $0.key < $1.key }) {
+            for entry in entries {
+                #expect(entry.sense != nil, "\(headword) (\(entry.categories[0])) has no sense label")
+            }
+            let labels = entries.compactMap(\.sense)
+            #expect(Set(labels.map(\.en)).count == entries.count, "\(headword): \(labels)")
+            #expect(Set(labels.map(\.vi)).count == entries.count, "\(headword): \(labels)")
+        }
+        let bats = words.filter { $0.word == "bat" }
+        #expect(Set(bats.compactMap(\.picture)) == ["🦇", "🏏"], "each sense has its own picture")
+    }
+
+    @Test func picturesCoverTheConcreteTopicsAndAreSingleEmoji() throws {
+        let files = try CatalogSource(directory: Repository.categories).read().map { try JSONDecoder().decode(CategoryFile.self, from: $0.data) }
+        let words = Dictionary(uniqueKeysWithValues: files.map { ($0.id, $0.words) })
+        #expect(words["animals"]?.first { $0.word == "cat" }?.picture == "🐈")
+        for (category, least) in [("animals", 0.7), ("weather", 0.7), ("food-and-drink", 0.5), ("transport", 0.5)] {
+            let all = words[category] ?? []
+            let share = Double(all.filter { $0.picture != nil }.count) / Double(max(1, all.count))
+            #expect(share >= least, "\(category): \(share)")
+        }
+        // Abstract words stay without one.
+        for word in ["about", "because", "which", "think"] {
+            #expect(words["everyday-words"]?.first { $0.word == word }.map { $0.picture == nil } ?? true, "\(word)")
+        }
+    }
+
     @Test func ipaIsDictionaryIPANotTTSNotation() throws {
         let words = try CatalogSource(directory: Repository.categories).read().flatMap { file in
             try JSONDecoder().decode(CategoryFile.self, from: file.data).words
@@ -35,6 +68,20 @@ struct CatalogDataTests {
 struct ValidatorTests {
     func issues(_ files: [(String, String)]) -> [String] {
         CatalogValidator().validate(files.map { ($0.0, Data($0.1.utf8)) }).issues.map(\.description)
+    }
+
+    @Test func aPictureMustBeOneFullyQualifiedEmojiThatTheFontDraws() {
+        func picture(_ value: String) -> [String] {
+            let word = CatalogFixture.word("cat").replacingOccurrences(of: #""vi": "con vật","#, with: #""vi": "con vật", "picture": "\#(value)","#)
+            return issues([("animals.json", CatalogFixture.category("animals", order: 1, words: [word]))])
+        }
+        #expect(picture("🐈") == [])
+        #expect(picture("👨‍👩‍👧") == [], "a ZWJ sequence is one emoji")
+        #expect(picture("☺") != [], "not fully qualified (no variation selector)")
+        #expect(picture("🐈🐕") != [], "two emoji")
+        #expect(picture("cat") != [])
+        #expect(picture("🫎") == [], "the moose is Emoji 15.0, which Noto 2.042 draws")
+        #expect(picture("🐦‍🔥") != [], "the phoenix is Emoji 15.1: Debian 12's font draws no picture for it")
     }
 
     @Test func missingFieldIsReported() {

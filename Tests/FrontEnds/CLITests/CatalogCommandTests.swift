@@ -70,6 +70,32 @@ struct CatalogCommandTests {
         #expect(cache["misses"] as? Int == 1)
     }
 
+    @Test func statsPicturesCountsEntriesWithAPicturePerCategoryAndLevel() throws {
+        let vocab = try VocabRunner()
+        let report = try #require(try vocab.json("stats", "--pictures") as? [String: Any])
+        let all = try #require(report["all"] as? [String: Any])
+        // Counted again from the category files themselves.
+        var entries = 0, pictured = 0, animals = (0, 0)
+        for file in try FileManager.default.contentsOfDirectory(atPath: Repository.categories) where file.hasSuffix(".json") {
+            let data = try Data(contentsOf: URL(fileURLWithPath: Repository.categories + "/" + file))
+            let words = try #require((try JSONSerialization.jsonObject(with: data) as? [String: Any])?["words"] as? [[String: Any]])
+            entries += words.count
+            pictured += words.filter { $0["picture"] != nil }.count
+            if file == "animals.json" { animals = (words.count, words.filter { $0["picture"] != nil }.count) }
+        }
+        #expect(all["entries"] as? Int == entries)
+        #expect(all["withPicture"] as? Int == pictured)
+        #expect(pictured > 400)
+        let byCategory = try #require(report["byCategory"] as? [[String: Any]])
+        let row = try #require(byCategory.first { $0["name"] as? String == "animals" })
+        #expect(row["entries"] as? Int == animals.0 && row["withPicture"] as? Int == animals.1, "\(row)")
+        #expect((report["byLevel"] as? [[String: Any]])?.map { $0["name"] as? String } == ["starters", "movers", "flyers"])
+        let text = try vocab.run("stats", "--pictures")
+        #expect(text.status == 0)
+        #expect(text.stdout.contains("animals"), "\(text.stdout)")
+        #expect(text.stdout.contains("all                   \(String(entries).leftPad(7))"), "\(text.stdout)")
+    }
+
     @Test func categoryCountsAreCachedPerLevelToo() throws {
         let vocab = try VocabRunner()
         let first = try vocab.run("categories", "--level", "movers", "--verbose")
@@ -222,4 +248,8 @@ struct LauncherTests {
         #expect(!types.contains(3), "PT_INTERP present: the launcher is dynamically linked")
     }
     #endif
+}
+
+extension String {
+    fileprivate func leftPad(_ width: Int) -> String { count >= width ? self : String(repeating: " ", count: width - count) + self }
 }
