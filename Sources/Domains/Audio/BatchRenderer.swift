@@ -5,6 +5,7 @@ import AudioFile
 import FileAccess
 import JSONReading
 import Foundation
+import Speech
 import Vocabulary
 
 /// One clip to render, as handed to a worker process.
@@ -349,24 +350,16 @@ public struct BatchRenderer: Sendable {
 /// writing to a worker that died is an error, not SIGPIPE) and writes results on its output.
 public final class RenderWorkers: @unchecked Sendable {
     struct Worker: @unchecked Sendable {
-        let process: Process
+        let child: SocketChild
+        var process: Process { child.process }
         /// The renderer's end of the worker's standard input.
-        let input: Int32
+        var input: Int32 { child.input }
         /// The read end of the worker's standard output.
-        let output: Int32
+        var output: Int32 { child.output }
 
         func send(_ line: String) -> Bool {
             var line = line
-            return line.withUTF8 { bytes in
-                var offset = 0
-                while offset < bytes.count {
-                    let n = Glibc.send(input, bytes.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
-                    if n < 0 && errno == EINTR { continue }
-                    if n <= 0 { return false }
-                    offset += n
-                }
-                return true
-            }
+            return line.withUTF8 { child.send(UnsafeRawBufferPointer($0)) }
         }
 
         /// The worker finishes what it holds, then exits.
@@ -386,27 +379,8 @@ public final class RenderWorkers: @unchecked Sendable {
         var started: [Worker] = []
         do {
             for _ in 0..<count {
-                var pair: [Int32] = [0, 0]
-                guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
-                    throw FileError("cannot make a socket pair for a render worker: \(String(cString: strerror(errno)))")
-                }
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: command[0])
-                process.arguments = Array(command.dropFirst())
-                let theirs = FileHandle(fileDescriptor: pair[1], closeOnDealloc: true)
-                process.standardInput = theirs
-                let out = Pipe()
-                process.standardOutput = out
-                process.standardError = FileHandle.nullDevice
-                do {
-                    try process.run()
-                } catch {
-                    close(pair[0])
-                    throw error
-                }
-                try? theirs.close()
-                let output = dup(out.fileHandleForReading.fileDescriptor)
-                started.append(Worker(process: process, input: pair[0], output: output))
+                let child = try SocketChild.start(command[0], arguments: Array(command.dropFirst()))
+                started.append(Worker(child: child))
             }
         } catch {
             all = started

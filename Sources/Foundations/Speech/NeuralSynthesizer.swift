@@ -165,6 +165,7 @@ final class WorkerProcess {
     struct Broken: Error, CustomStringConvertible { let description: String }
 
     let pid: Int32
+    private let child: SocketChild
     private let process: Process
     private let input: Int32
     private let output: Int32
@@ -173,36 +174,22 @@ final class WorkerProcess {
     private(set) var sampleRate = 24000
 
     init(voice: NeuralVoice, startTimeout: Double) throws {
-        var pair: [Int32] = [0, 0]
-        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
-            throw SpeechError(description: "cannot make a socket for the neural voice: \(String(cString: strerror(errno)))")
-        }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: voice.python)
         // -I: no user site-packages or PYTHON* variables can change what the voice says.
-        process.arguments = ["-I", "-c", NeuralWorkerScript.source]
         var environment = ProcessInfo.processInfo.environment
         for key in environment.keys where key.hasPrefix("PYTHON") { environment[key] = nil }
         environment["OMP_NUM_THREADS"] = "1"
         environment["HF_HUB_OFFLINE"] = "1"
-        process.environment = environment
-        let theirs = FileHandle(fileDescriptor: pair[1], closeOnDealloc: true)
-        process.standardInput = theirs
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
+        let child: SocketChild
         do {
-            try process.run()
+            child = try SocketChild.start(voice.python, arguments: ["-I", "-c", NeuralWorkerScript.source], environment: environment)
         } catch {
-            close(pair[0])
             throw SpeechError(description: "cannot run the neural voice's Python (\(voice.python)): \(error)")
         }
-        try? theirs.close()
-        self.process = process
-        pid = process.processIdentifier
-        input = pair[0]
-        output = dup(out.fileHandleForReading.fileDescriptor)
-        try? out.fileHandleForReading.close()
+        self.child = child
+        process = child.process
+        pid = child.process.processIdentifier
+        input = child.input
+        output = child.output
         do {
             let ready = try readHeader(timeout: startTimeout, what: "loading the neural voice")
             guard ready["ready"] as? Bool == true else {
@@ -219,14 +206,8 @@ final class WorkerProcess {
         let request: [String: Any] = ["text": text, "british": british, "speed": speed]
         var line = try JSONSerialization.data(withJSONObject: request)
         line.append(0x0A)
-        try line.withUnsafeBytes { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let n = send(input, bytes.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
-                if n < 0 && errno == EINTR { continue }
-                if n <= 0 { throw Broken(description: "the neural voice's process is gone (\(exitDescription()))") }
-                offset += n
-            }
+        guard line.withUnsafeBytes({ child.send($0) }) else {
+            throw Broken(description: "the neural voice's process is gone (\(exitDescription()))")
         }
         let header = try readHeader(timeout: timeout, what: "speaking '\(text)'")
         guard header["ok"] as? Bool == true else {
