@@ -10,18 +10,17 @@ extension EmojiTable {
 /// level an entry is used at): what `vocab stats --pictures` reports.
 public struct PictureCoverage: Encodable, Sendable {
     public struct Row: Encodable, Sendable {
-        public var name: String
-        public var entries: Int
-        public var withPicture: Int
-        public var percent: Double { entries == 0 ? 0 : (Double(withPicture) * 1000 / Double(entries)).rounded() / 10 }
+        public let name: String
+        public let entries: Int
+        public let withPicture: Int
+        /// To a tenth of a percent.
+        public let percent: Double
 
-        enum CodingKeys: String, CodingKey { case name, entries, withPicture, percent }
-        public func encode(to encoder: Encoder) throws {
-            var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encode(name, forKey: .name)
-            try c.encode(entries, forKey: .entries)
-            try c.encode(withPicture, forKey: .withPicture)
-            try c.encode(percent, forKey: .percent)
+        init(name: String, entries: Int, withPicture: Int) {
+            self.name = name
+            self.entries = entries
+            self.withPicture = withPicture
+            percent = entries == 0 ? 0 : (Double(withPicture) * 1000 / Double(entries)).rounded() / 10
         }
     }
 
