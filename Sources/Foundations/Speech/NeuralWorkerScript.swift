@@ -1,7 +1,7 @@
 /// The program the neural voice's Python process runs (`python3 -I -c <script>`), kept in the
 /// binary so the two ends of the pipe always come from the same build.
 ///
-/// It loads hibari's model and both spelling-to-sound converters once, says `ready`, then
+/// It loads hibari's model once (each accent's spelling-to-sound converter on first use), says `ready`, then
 /// answers one request per line: `{"text", "british", "speed"}` in, a JSON header line
 /// (`ok`, `count`, `rate`, `phonemes`) and `count` little-endian float32 samples out, or
 /// `{"ok": false, "error"}`. Every request starts from the same seed, so the same text gives
@@ -32,15 +32,19 @@ try:
     from hibari import Hibari
     from hibari.g2p import G2P
     tts = Hibari(threads=1)
-    g2p = {False: tts.g2p, True: G2P(british=True)}
-    for british in (False, True):
-        g2p[british]("warm up")
     tts.from_phonemes("wˈɔɹm", seed=0)
 except Exception as error:
     send({"ready": False, "error": "%s: %s" % (type(error).__name__, error)})
     sys.exit(3)
 
 BRITISH = str.maketrans({"ɒ": "ɔ", "Q": "O", "ː": None, "a": "æ"})
+converters = {}
+
+def converter(british):
+    # Each spelling-to-sound converter takes about 0.4 s to load: only the accents asked for.
+    if british not in converters:
+        converters[british] = G2P(british=True) if british else tts.g2p
+    return converters[british]
 LIMIT = 400
 
 def chunks(text, british):
@@ -49,7 +53,7 @@ def chunks(text, british):
         text += "."
     result = []
     for sentence in Hibari.split_sentences(text):
-        phonemes = g2p[british](sentence)
+        phonemes = converter(british)(sentence)
         if british:
             phonemes = phonemes.translate(BRITISH)
         phonemes = phonemes.strip()
