@@ -152,6 +152,8 @@ def main():
         wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "ul.cards li"))
         words = [e.text for e in driver.find_elements(By.CSS_SELECTOR, "ul.cards h2")]
         check(first in words, f"the category at {args.level} lists {first}: {words[:6]}")
+        pictures = driver.find_elements(By.CSS_SELECTOR, f'ul.cards .picture[role="img"][aria-label="{first}"]')
+        check(pictures and pictures[0].text.strip(), f"{first}'s card leads with its picture: {pictures[0].text if pictures else None}")
         for w in driver.find_elements(By.CSS_SELECTOR, "ul.cards button.play"):
             r = w.rect
             assert r["height"] >= 44 and r["width"] >= 44, f"play button {r} smaller than 44 px"
@@ -193,7 +195,8 @@ def main():
             go(f"/word/{word}")
             wait.until(EC.element_to_be_clickable((By.ID, "save"))).click()
             wait.until(lambda d: "Saved" in d.find_element(By.ID, "status").text)
-        check(True, f"saved {first} and {second} from their word pages")
+            wait.until(lambda d: d.find_element(By.ID, "save").text == "Saved ✓")
+        check(True, f"saved {first} and {second} from their word pages; the button says so")
         go(f"/word/{first}")
         heading()
         shot("word")

@@ -15,6 +15,10 @@ public struct CardContent: Sendable, Codable, Equatable {
     /// "catalog:animals/cat", "moe:行#háng".
     public var item: String
     public var front: String
+    /// Which sense of the word, where its headword has several entries ("animal" / "con vật").
+    public var sense: LocalizedText?
+    /// An emoji that shows the word, where one does (catalog words).
+    public var picture: String?
     /// Vietnamese translation (catalog words).
     public var vi: String?
     /// English definition(s), or the Mandarin senses of the reading.
@@ -29,13 +33,18 @@ public struct CardContent: Sendable, Codable, Equatable {
     public var levels: [Level]?
     /// The accent or voice a clip of the front is in ("british", "mandarin").
     public var audio: String?
+
+    /// The front as a person reads it, telling senses apart: "🦇 bat · animal".
+    public var label: String {
+        (picture.map { $0 + " " } ?? "") + front + (sense.map { " · " + $0.en } ?? "")
+    }
 }
 
 extension CardContent {
     static func catalog(_ entry: CatalogEntry, item: ItemKey, level: Level?) -> CardContent {
         let w = entry.word
         let exampleLevel = level.flatMap { w.levels.contains($0) ? $0 : nil } ?? w.firstLevel
-        return CardContent(source: "catalog", item: item.description, front: w.word, vi: w.vi,
+        return CardContent(source: "catalog", item: item.description, front: w.word, sense: w.sense, picture: w.picture, vi: w.vi,
                            senses: [Sense(partOfSpeech: w.pos.first, text: w.definition.en)], ipa: w.ipa,
                            example: w.examples[exampleLevel.rawValue], pinyin: nil, bopomofo: nil,
                            categories: w.categories, levels: w.levels, audio: "british")
@@ -43,7 +52,7 @@ extension CardContent {
 
     static func mandarin(_ reading: Reading, title: String, item: ItemKey) -> CardContent {
         let senses = reading.definitions.prefix(6).map { Sense(partOfSpeech: $0.type.flatMap(PartOfSpeech.english), text: $0.text) }
-        return CardContent(source: "moe", item: item.description, front: title, vi: nil, senses: Array(senses), ipa: nil, example: nil,
+        return CardContent(source: "moe", item: item.description, front: title, sense: nil, picture: nil, vi: nil, senses: Array(senses), ipa: nil, example: nil,
                            pinyin: reading.pinyin, bopomofo: reading.bopomofo, categories: nil, levels: nil, audio: "mandarin")
     }
 
@@ -51,7 +60,7 @@ extension CardContent {
     /// catalog word since removed, a dictionary not imported).
     static func saved(_ item: SavedItem) -> CardContent {
         let d = item.details
-        return CardContent(source: item.key.source.rawValue, item: item.key.description, front: item.word, vi: nil,
+        return CardContent(source: item.key.source.rawValue, item: item.key.description, front: item.word, sense: nil, picture: nil, vi: nil,
                            senses: d?.definition.map { [Sense(partOfSpeech: d?.partOfSpeech, text: $0)] } ?? [], ipa: nil, example: nil,
                            pinyin: d?.pinyin, bopomofo: d?.bopomofo, categories: nil, levels: nil,
                            audio: item.key.source == .moe ? "mandarin" : "british")

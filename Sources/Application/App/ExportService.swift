@@ -97,7 +97,7 @@ public struct ExportService: Sendable {
         if let ipa = c.ipa { reading.append("/\(html(ipa.british))/ · /\(html(ipa.american))/") }
         if let pinyin = c.pinyin { reading.append(html(pinyin)) }
         if let bopomofo = c.bopomofo { reading.append(html(bopomofo)) }
-        return [html(c.front), back.joined(separator: "<br>"), reading.joined(separator: "<br>"), html(c.example ?? ""), sound, c.item]
+        return [html(c.label), back.joined(separator: "<br>"), reading.joined(separator: "<br>"), html(c.example ?? ""), sound, c.item]
     }
 
     static func tags(_ item: Item) -> [String] {

@@ -122,7 +122,7 @@ struct ReviewScreen {
     func front(_ card: ReviewCard, remaining: Int) {
         say("")
         let kind = card.phase == .new ? "new" : card.phase.rawValue
-        say("── \(card.content.front)    (\(kind) · \(remaining) to go)")
+        say("── \(card.content.label)    (\(kind) · \(remaining) to go)")
     }
 
     func back(_ card: ReviewCard) {

@@ -4,8 +4,9 @@ import Catalog
 /// One catalog word in full, as `vocab show` and `vocab library show` print it.
 enum WordCard {
     static func lines(_ w: Word, headerSuffix: String = "", categories: [String]? = nil) -> [String] {
+        let sense = w.sense.map { " · \($0.en) (\($0.vi))" } ?? ""
         var lines = [
-            "\(w.word)  (\(w.pos.joined(separator: ", ")))\(headerSuffix)",
+            "\(w.word)\(sense)  (\(w.pos.joined(separator: ", ")))\(headerSuffix)",
             "  British     /\(w.ipa.british)/",
             "  American    /\(w.ipa.american)/",
             "  Tiếng Việt  \(w.vi)",
@@ -16,6 +17,7 @@ enum WordCard {
             "  Examples",
         ]
         for (level, sentence) in w.orderedExamples { lines.append("    \(Output.pad(level.rawValue + ":", 10))\(sentence)") }
+        if let picture = w.picture { lines.insert("  Picture     \(picture)", at: 1) }
         return lines
     }
 }

@@ -96,6 +96,21 @@ struct CatalogCommandTests {
         #expect(text.stdout.contains("all                   \(String(entries).leftPad(7))"), "\(text.stdout)")
     }
 
+    @Test func twoEntriesOfOneHeadwordAreToldApartByTheirSenseAndPicture() throws {
+        let vocab = try VocabRunner()
+        let shown = try vocab.run("show", "bat")
+        #expect(shown.stdout.contains("bat · animal (con vật)  (noun)"), "\(shown.stdout)")
+        #expect(shown.stdout.contains("bat · sports (thể thao)  (noun)"), "\(shown.stdout)")
+        #expect(shown.stdout.contains("  Picture     🦇"))
+        // The Anki export's front says which bat, with its picture (CSV: one note a line).
+        let animals = vocab.home.file("animals.csv"), sports = vocab.home.file("sports.csv")
+        #expect(try vocab.run("export", "--category", "animals", "--out", animals).status == 0)
+        #expect(try vocab.run("export", "--category", "sports-and-leisure", "--out", sports).status == 0)
+        #expect(try String(contentsOfFile: animals, encoding: .utf8).contains("\t🦇 bat · animal\t"))
+        #expect(try String(contentsOfFile: sports, encoding: .utf8).contains("\t🏏 bat · sports\t"))
+        #expect(try String(contentsOfFile: animals, encoding: .utf8).contains("\t🐈 cat\t"))
+    }
+
     @Test func categoryCountsAreCachedPerLevelToo() throws {
         let vocab = try VocabRunner()
         let first = try vocab.run("categories", "--level", "movers", "--verbose")

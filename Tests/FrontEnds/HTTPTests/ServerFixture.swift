@@ -20,7 +20,7 @@ enum ServerFixture {
     /// Writes Categories/ and Audio/ into `dir`.
     static func write(in dir: TemporaryDirectory) throws {
         try dir.write("Categories/animals.json", CatalogFixture.category("animals", name: "Animals", order: 1, words: [
-            CatalogFixture.word("cat", vi: "con mèo", extra: #", "audio": {"british": {"recorded": "recorded/cat.wav"}}"#),
+            CatalogFixture.word("cat", vi: "con mèo", extra: #", "picture": "🐈", "audio": {"british": {"recorded": "recorded/cat.wav"}}"#),
             CatalogFixture.word("dog", vi: "con chó"),
             CatalogFixture.word("elephant", levels: ["movers", "flyers"], vi: "con voi"),
             CatalogFixture.word("fish", vi: "con cá"),

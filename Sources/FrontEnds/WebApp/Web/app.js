@@ -77,9 +77,21 @@ async function categoriesPage() {
         h("span", { class: "count" }, `${c.wordCount} word${c.wordCount === 1 ? "" : "s"}`))))));
 }
 
+// The picture a child recognises before reading (absent where no emoji shows the word), named
+// for screen readers by the word it shows.
+function picture(w, big = false) {
+  return w.picture ? h("span", { class: big ? "picture big" : "picture", role: "img", "aria-label": w.word }, w.picture) : null;
+}
+
+// Which sense, where a headword has several entries: "bat · animal".
+function senseLabel(sense) {
+  return sense ? h("span", { class: "sense" }, ` · ${sense.en}`, h("span", { lang: "vi" }, ` (${sense.vi})`)) : null;
+}
+
 function wordCard(w) {
   return h("li", { class: "card" },
-    h("h2", {}, h("a", { href: `#/word/${enc(w.word)}` }, w.word)),
+    picture(w),
+    h("h2", {}, h("a", { href: `#/word/${enc(w.word)}` }, w.word), senseLabel(w.sense)),
     h("p", { class: "pos" }, w.pos.join(", ")),
     ipaLine(w.ipa),
     h("p", { lang: "vi" }, w.vi),
@@ -104,17 +116,20 @@ async function wordPage(word) {
   const body = await catalog.word(word);
   const saveButton = state.user
     ? h("button", { type: "button", class: "primary", id: "save", onclick: async (e) => {
-        e.currentTarget.disabled = true;
+        // currentTarget is only set while the event is dispatched: keep the button before awaiting.
+        const button = e.currentTarget;
+        button.disabled = true;
         const r = await me.save(body.word);
         say(r.added > 0 ? `Saved ${body.word} to your library.` : `${body.word} was already in your library.`);
-        e.currentTarget.textContent = "Saved ✓";
+        button.textContent = "Saved ✓";
       } }, "Save to my library")
     : h("p", {}, h("a", { href: "#/signin" }, "Sign in"), " to save words to your library.");
   show(body.word,
     ...body.entries.map((w) => {
       const example = w.examples[state.level] ?? Object.values(w.examples)[0];
       return h("section", { class: "card" },
-        h("h2", {}, `${body.word} `, h("span", { class: "pos" }, w.pos.join(", ")), " · ", w.categories.join(", ")),
+        picture(w, true),
+        h("h2", {}, body.word, senseLabel(w.sense), " ", h("span", { class: "pos" }, w.pos.join(", ")), " · ", w.categories.join(", ")),
         ipaLine(w.ipa),
         playButtons(w.word),
         h("p", {}, h("strong", {}, "English: "), w.definition.en),
@@ -309,7 +324,8 @@ async function reviewPage() {
     const reveal = h("button", { type: "button", class: "primary", id: "reveal", onclick: () => back() }, "Show answer ", h("kbd", {}, "Space"));
     area.replaceChildren(
       h("p", {}, `${cards.length - i} to go · ${card.phase}`),
-      h("p", { class: "front", id: "front", lang: c.source === "moe" ? "zh-Hant" : "en" }, c.front),
+      picture({ picture: c.picture, word: c.front }, true),
+      h("p", { class: "front", id: "front", lang: c.source === "moe" ? "zh-Hant" : "en" }, c.front, senseLabel(c.sense)),
       reveal);
     reveal.focus();
     state.revealed = false;
