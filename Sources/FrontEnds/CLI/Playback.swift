@@ -23,17 +23,32 @@ func findExecutable(_ name: String) -> String? {
     return nil
 }
 
-/// Plays a file through the first player found; returns the player's name, or nil if none.
-func playClip(_ path: String) throws -> String? {
-    let players: [(String, [String])] = [("paplay", []), ("aplay", ["-q"]), ("play", ["-q"]), ("ffplay", ["-nodisp", "-autoexit", "-loglevel", "quiet"])]
+/// What became of playing a clip.
+enum PlayOutcome: Equatable {
+    case played(by: String)
+    /// No player is installed.
+    case noPlayer
+    /// Every player found failed (no sound device, say): which, and how.
+    case failed([String])
+}
+
+/// Plays a file through the first player found that succeeds: a player that exits with an
+/// error (no sound device, no sound server) has not played it, so the next one is tried.
+func playClip(_ path: String, players: [(String, [String])] = defaultPlayers) throws -> PlayOutcome {
+    var failures: [String] = []
     for (name, args) in players {
         guard let exe = findExecutable(name) else { continue }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: exe)
         process.arguments = args + [path]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
         try process.run()
         process.waitUntilExit()
-        return name
+        if process.terminationReason == .exit && process.terminationStatus == 0 { return .played(by: name) }
+        failures.append("\(name) exited with status \(process.terminationStatus)")
     }
-    return nil
+    return failures.isEmpty ? .noPlayer : .failed(failures)
 }
+
+let defaultPlayers: [(String, [String])] = [("paplay", []), ("aplay", ["-q"]), ("play", ["-q"]), ("ffplay", ["-nodisp", "-autoexit", "-loglevel", "quiet"])]

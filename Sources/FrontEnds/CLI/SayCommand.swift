@@ -124,12 +124,20 @@ struct SayCommand: AsyncParsableCommand {
         }
 
         var player: String?
+        var playFailure: Failure?
         if play {
-            player = try playClip(clip.path)
-            if player == nil {
-                Output.error("vocab: no audio player found (install pulseaudio-utils, alsa-utils or sox); the clip is at \(clip.path)")
+            switch try playClip(clip.path) {
+            case .played(let name): player = name
+            case .noPlayer:
+                playFailure = Failure(.unavailable, code: "no_player",
+                                      message: "no audio player found (install pulseaudio-utils, alsa-utils or sox); the clip is at \(clip.path)")
+            case .failed(let reasons):
+                playFailure = Failure(.unavailable, code: "playback_failed",
+                                      message: "the clip could not be played (\(reasons.joined(separator: "; ")); is there a sound device?); it is at \(clip.path)")
             }
         }
+        // The clip is written either way: report it, then the failure to play it.
+        defer { if let playFailure { Output.error("vocab: \(playFailure.message)") } }
         if options.json {
             struct Report: Encodable {
                 let word: String, entry: String, accent: Accent, reading: String?, tier: Tier, source: String, duration: Double, path: String
@@ -138,6 +146,7 @@ struct SayCommand: AsyncParsableCommand {
             try Output.json(Report(word: request.word, entry: clip.record.entry, accent: accent, reading: request.reading,
                                    tier: clip.record.tier, source: clip.record.source, duration: clip.record.duration, path: clip.path,
                                    format: format, skipped: skipped, played: player != nil))
+            if playFailure != nil { throw ExitCode(Failure.Kind.unavailable.exitCode) }
             return
         }
         for skip in skipped { Output.line("  skipped \(skip.tier.rawValue): \(skip.reason)") }
@@ -145,6 +154,7 @@ struct SayCommand: AsyncParsableCommand {
         Output.line(String(format: "%@ (%@): %@ from %@, %.2f s → %@", label, accent.rawValue,
                            clip.record.tier.rawValue, clip.record.source, clip.record.duration, clip.path))
         if let player { Output.line("played with \(player)") }
+        if playFailure != nil { throw ExitCode(Failure.Kind.unavailable.exitCode) }
     }
 
     /// Mandarin when asked for (--accent mandarin, --reading), or when Han text is not a

@@ -11,6 +11,38 @@ struct AudioCommandTests {
         return (vocab, env)
     }
 
+    @Test func sayPlayIsHonestWhenThePlayerFails() throws {
+        let (vocab, base) = try runner()
+        // Players stand in for the real ones: one that fails (no sound device), one that plays.
+        let bin = vocab.home.file("bin")
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        func player(_ name: String, exit status: Int) throws {
+            try "#!/bin/sh\nexit \(status)\n".write(toFile: "\(bin)/\(name)", atomically: true, encoding: .utf8)
+            chmod("\(bin)/\(name)", 0o755)
+        }
+        var env = base
+        env["PATH"] = bin
+        let none = try runProcess(Repository.vocabExecutable, ["say", "cat", "--play"], environment: env)
+        #expect(none.status == 69, "\(none.stdout)\(none.stderr)")
+        #expect(none.stderr.contains("no audio player found"), "\(none.stderr)")
+        #expect(none.stdout.contains("cat (british): tts"), "the clip is still written and reported: \(none.stdout)")
+
+        try player("paplay", exit: 1)
+        let failed = try runProcess(Repository.vocabExecutable, ["say", "cat", "--play"], environment: env)
+        #expect(failed.status == 69)
+        #expect(failed.stderr.contains("could not be played (paplay exited with status 1"), "\(failed.stderr)")
+        #expect(!failed.stdout.contains("played with"), "\(failed.stdout)")
+        let json = try runProcess(Repository.vocabExecutable, ["say", "cat", "--play", "--json"], environment: env)
+        #expect(json.status == 69)
+        #expect(json.stdout.contains("\"played\" : false"), "\(json.stdout)")
+
+        // The next player is tried when one fails.
+        try player("aplay", exit: 0)
+        let played = try runProcess(Repository.vocabExecutable, ["say", "cat", "--play"], environment: env)
+        #expect(played.status == 0, "\(played.stderr)")
+        #expect(played.stdout.contains("played with aplay"), "\(played.stdout)")
+    }
+
     @Test func saySynthesizesWhenNoClipExistsAndSaysWhy() throws {
         let (vocab, env) = try runner()
         let out = vocab.home.file("cat.wav")
