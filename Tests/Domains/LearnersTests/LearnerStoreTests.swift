@@ -95,6 +95,21 @@ struct LearnerStoreTests {
         }
     }
 
+    @Test("revoking a learner ends every credential: tokens and browser sessions, theirs only", arguments: Engine.allCases)
+    func revokeEndsSessions(_ engine: Engine) async throws {
+        try await withStore(engine) { (store: any LearnerStore, fixture: LearnerStoreFixture) async throws in
+            let anna = try await store.createLearner(name: "anna", at: t0), ben = try await store.createLearner(name: "ben", at: t0)
+            let token = Tokens.generate(), browser = Sessions.generate(), bens = Sessions.generate()
+            try await store.addToken(hash: Tokens.hash(token), label: "", for: anna.id, at: t0)
+            try await store.addSession(hash: Sessions.hash(browser), for: anna.id, at: t0, expires: t0 + 1000)
+            try await store.addSession(hash: Sessions.hash(bens), for: ben.id, at: t0, expires: t0 + 1000)
+            #expect(try await store.revokeTokens(of: anna.id, at: t0 + 1) == 1)
+            #expect(try await store.learner(tokenHash: Tokens.hash(token)) == nil)
+            #expect(try await store.learner(sessionHash: Sessions.hash(browser), at: t0 + 2) == nil, "the browser session ended too")
+            #expect(try await store.learner(sessionHash: Sessions.hash(bens), at: t0 + 2)?.id == ben.id, "ben's goes on")
+        }
+    }
+
     @Test("only a token's SHA-256 is stored; a revoked token finds nobody", arguments: Engine.allCases)
     func tokens(_ engine: Engine) async throws {
         try await withStore(engine) { (store: any LearnerStore, fixture: LearnerStoreFixture) async throws in

@@ -14,7 +14,8 @@ public protocol LearnerStore: Sendable {
     func addToken(hash: [UInt8], label: String, for learner: Int64, at time: Double) async throws
     /// The learner whose live token has this hash.
     func learner(tokenHash: [UInt8]) async throws -> Learner?
-    /// Revokes every live token of a learner; returns how many.
+    /// Ends every credential of a learner: revokes their live tokens (returns how many) and ends
+    /// their browser sessions, in one step.
     func revokeTokens(of learner: Int64, at time: Double) async throws -> Int
     /// Sets (or clears) a learner's password hash and ends every session of theirs, in one step.
     func setPasswordHash(_ hash: String?, of learner: Int64) async throws

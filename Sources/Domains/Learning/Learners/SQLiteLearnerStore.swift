@@ -84,7 +84,9 @@ public final class SQLiteLearnerStore: LearnerStore {
     public func revokeTokens(of learner: Int64, at time: Double) async throws -> Int {
         try await write { db in
             try db.run("UPDATE tokens SET revoked_at = ? WHERE learner_id = ? AND revoked_at IS NULL", [.real(time), .integer(learner)])
-            return db.changes
+            let revoked = db.changes
+            try db.run("DELETE FROM sessions WHERE learner_id = ?", [.integer(learner)])
+            return revoked
         }
     }
 

@@ -100,7 +100,11 @@ public final class PostgresLearnerStore: LearnerStore {
     }
 
     public func revokeTokens(of learner: Int64, at time: Double) async throws -> Int {
-        try await database.rows("UPDATE tokens SET revoked_at = \(time) WHERE learner_id = \(learner) AND revoked_at IS NULL RETURNING 1").count
+        try await database.transaction { tx in
+            let revoked = try await tx.rows("UPDATE tokens SET revoked_at = \(time) WHERE learner_id = \(learner) AND revoked_at IS NULL RETURNING 1").count
+            try await tx.run("DELETE FROM sessions WHERE learner_id = \(learner)")
+            return revoked
+        }
     }
 
     public func setPasswordHash(_ hash: String?, of learner: Int64) async throws {
