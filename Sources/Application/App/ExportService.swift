@@ -58,6 +58,12 @@ public struct ExportService: Sendable {
         var missing: [String: String] = [:]
         for item in items {
             var sound = ""
+            if format == .csv, let clip = item.clip {
+                // The CSV carries no clips, but names the ones the package carries for the same
+                // notes (the same guids): imported over a package's notes, it keeps their sound
+                // instead of blanking it.
+                sound = "[sound:\(Self.mediaName(for: ClipKey(entry: clip.entry, accent: clip.request.accent, reading: clip.request.reading, format: .ogg)))]"
+            }
             if format == .apkg, let clip = item.clip {
                 if let clips {
                     do {

@@ -71,4 +71,26 @@ struct ExportTests {
         let imported = try anki("csv", file, collection: collection)
         #expect(imported["note_count"] as? Int == 6, "the guid column matched the package's notes: \(imported)")
     }
+
+    @Test("the CSV imported over the package's notes keeps their sound: it names the same clips")
+    func csvOverThePackageKeepsTheSound() async throws {
+        let box = try await AppSandbox(mandarin: false)
+        defer { box.dir.remove() }
+        let me = try await box.learning.learner(named: nil)
+        for word in ["cat", "ice cream", "apple"] { _ = try await box.learning.save(word, for: me) }
+        let exporter = ExportService(clips: ClipService(store: box.services.clipStore, pronouncer: box.services.pronouncer().pronouncer))
+        let items = try await box.learning.exportItems(of: me)
+        let apkg = box.dir.file("me.apkg"), csv = box.dir.file("me.csv")
+        _ = try await exporter.export(items, deck: "vocab::me", format: .apkg, to: apkg)
+        _ = try await exporter.export(items, deck: "vocab::me", format: .csv, to: csv)
+        try FileManager.default.createDirectory(atPath: box.dir.file("anki"), withIntermediateDirectories: true)
+        let collection = box.dir.file("anki/collection.anki2")
+        let packaged = try #require((try anki("apkg", apkg, collection: collection)["notes"] as? [[String: Any]])?.compactMap { $0["fields"] as? [String] })
+        let after = try #require((try anki("csv", csv, collection: collection)["notes"] as? [[String: Any]])?.compactMap { $0["fields"] as? [String] })
+        #expect(after.count == 3)
+        for note in after {
+            #expect(note[4].hasPrefix("[sound:vocab-british-catalog-"), "\(note)")
+            #expect(packaged.first { $0[5] == note[5] }?[4] == note[4], "the same clip as the package's note: \(note)")
+        }
+    }
 }
