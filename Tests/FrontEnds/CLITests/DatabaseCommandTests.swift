@@ -36,6 +36,19 @@ struct DatabaseCommandTests {
         #expect(fromVariable.status == 0 && fromVariable.stdout.contains("up to date"), "\(fromVariable.stdout)\(fromVariable.stderr)")
     }
 
+    @Test("users finds the database as serve does: with only $VOCAB_DATABASE_URL set, a learner is added to PostgreSQL, not user.sqlite")
+    func usersFollowTheEnvironment() throws {
+        var environment = runner.environment
+        environment["VOCAB_DATABASE_URL"] = url
+        let added = try runProcess(Repository.vocabExecutable, ["users", "add", "ben", "--json"], environment: environment)
+        #expect(added.status == 0, "\(added.stderr)")
+        #expect(try sql("SELECT name FROM learners WHERE name = 'ben'") == "ben", "ben is in PostgreSQL")
+        let listed = try runProcess(Repository.vocabExecutable, ["users", "list"], environment: environment)
+        #expect(listed.stdout.contains("ben"), "\(listed.stdout)")
+        let embedded = try runner.run("users", "list")
+        #expect(!embedded.stdout.contains("ben"), "and not in user.sqlite: \(embedded.stdout)")
+    }
+
     @Test("push loads every category and word; pushing again replaces them, not adds to them")
     func push() throws {
         let pushed = try runner.json("db", "push", "--database", url) as? [String: Any]
