@@ -30,9 +30,11 @@ demo: release
 	@echo; echo '$$ vocab render --category colours --level starters --accent both --out $(DEMO_HOME)/clips'; \
 		VOCAB_HOME=$(DEMO_HOME) $(BIN) render --category colours --level starters --accent both --out $(DEMO_HOME)/clips
 
+# refresh-readme --check: the README's catalog examples are this build's output (it fails on a difference).
 test: deps
 	@scripts/install-deps test
 	$(SWIFT) build --build-tests $(QUIET_STATIC_LINK)
+	scripts/refresh-readme --check
 	$(SWIFT) test --skip-build
 
 bench: release
