@@ -83,6 +83,7 @@ def main():
     for flag in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", f"--user-data-dir={profile}",
                  "--autoplay-policy=no-user-gesture-required", "--no-first-run", f"--window-size={DESKTOP[0]},{DESKTOP[1]}"]:
         options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options)
     # Pages are re-rendered as answers arrive: an element read mid-render is simply read again.
     wait = WebDriverWait(driver, 20, ignored_exceptions=[StaleElementReferenceException])
@@ -99,11 +100,12 @@ def main():
         driver.set_window_size(*DESKTOP)
 
     def fits_phone(name):
-        # Responsive: at a phone's width the page never scrolls sideways.
-        driver.set_window_size(*PHONE)
-        wide = driver.execute_script("return document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        # Responsive: at a phone's width (and the narrowest, 320 px) the page never scrolls sideways.
+        for width in (PHONE[0], 320):
+            driver.set_window_size(width, PHONE[1])
+            wide = driver.execute_script("return document.documentElement.scrollWidth - document.documentElement.clientWidth")
+            check(wide <= 0, f"the {name} page fits a {width} px phone")
         driver.set_window_size(*DESKTOP)
-        check(wide <= 0, f"the {name} page fits a {PHONE[0]} px phone")
         # Every image has alternative text, every control a name, every field a label.
         unnamed = driver.execute_script("""
             const named = (e) => (e.getAttribute('aria-label') || e.textContent || '').trim().length > 0;
@@ -113,6 +115,24 @@ def main():
               .concat([...document.querySelectorAll('input, select, textarea')].filter(e => !labelled(e)).map(e => e.outerHTML.slice(0, 80)))
               .concat(document.documentElement.lang ? [] : ['no lang on html']);""")
         check(not unnamed, f"the {name} page names every image, control and field: {unnamed}")
+        accessible(name)
+
+    axe_source = open(os.environ["VOCAB_AXE_JS"], encoding="utf-8").read()
+
+    def accessible(name):
+        # axe-core's rules (WCAG A and AA) on the page as it is now: no violation.
+        driver.execute_script(axe_source)
+        found = driver.execute_async_script("""
+            const done = arguments[arguments.length - 1];
+            axe.run(document, { resultTypes: ["violations"] })
+              .then((r) => done(r.violations.map((v) => v.id + ": " + v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(", "))))
+              .catch((e) => done(["axe failed: " + e]));""")
+        check(not found, f"axe-core finds no violation on the {name} page: {found}")
+
+    def console_clean(step):
+        # Every message the page logged since the last look; errors fail the walk.
+        errors = [entry["message"] for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+        check(not errors, f"no JavaScript console errors {step}: {errors}")
 
     def ready():
         wait.until(lambda d: d.execute_script("return document.documentElement.dataset.ready === 'true'"))
@@ -166,7 +186,17 @@ def main():
         wait.until(lambda d: d.execute_script("const p = document.getElementById('player'); return p.readyState >= 1 && p.duration > 0"))
         duration = driver.execute_script("return document.getElementById('player').duration")
         check(duration > 0, f"the British clip of {first} loaded: {duration:.2f} s")
+        # The slow button: the same word, spoken at three quarters of the pace (a longer clip).
+        driver.execute_script("document.getElementById('player').removeAttribute('src'); document.getElementById('player').load()")
+        driver.find_element(By.CSS_SELECTOR, f'button.play.slow[aria-label="Play {first} slowly"]').click()
+        wait.until(lambda d: d.execute_script("const p = document.getElementById('player'); return p.readyState >= 1 && p.duration > 0"))
+        slow = driver.execute_script("return document.getElementById('player').duration")
+        src = driver.execute_script("return document.getElementById('player').currentSrc")
+        check("speed=0.75" in src and slow > duration, f"the slow button plays {first} slower: {slow:.2f} s against {duration:.2f} s")
+        links = driver.find_elements(By.CSS_SELECTOR, "ul.cards h2 a")
+        check(links and min(l.rect["height"] for l in links) >= 44, f"word links are at least 44 px tall: {min(l.rect['height'] for l in links)}")
 
+        console_clean("while browsing signed out")
         # Sign in with name and password.
         go("/signin")
         fits_phone("sign-in")
@@ -175,6 +205,7 @@ def main():
         driver.find_element(By.CSS_SELECTOR, "form.signin button[type=submit]").click()
         wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, "form.signin .error")))
         check(True, "a wrong password is refused with a message")
+        driver.get_log("browser")   # the refused sign-in's 401 is the point of that step
         pw = driver.find_element(By.ID, "password")
         pw.clear()
         pw.send_keys(args.password + Keys.ENTER)
@@ -213,6 +244,8 @@ def main():
         wait.until(EC.visibility_of_element_located((By.ID, "back")))
         wait.until(lambda d: d.execute_script("return document.getElementById('player').dataset.word") == front)
         check(True, f"Space revealed {front} and played its clip")
+        labels = [b.text.split("\n")[0] for b in driver.find_elements(By.CSS_SELECTOR, ".ratings button")]
+        check([l.split(" ", 1)[1] for l in labels] == ["Try again", "Tricky", "Got it", "Easy"], f"the ratings in a child's words: {labels}")
         shot("review")
         fits_phone("review")
         driver.switch_to.active_element.send_keys("3")
@@ -227,9 +260,13 @@ def main():
         charts = driver.find_elements(By.CSS_SELECTOR, "main svg.chart[role=img]")
         check(len(charts) >= 3 and all(c.get_attribute("aria-label") for c in charts),
               f"{len(charts)} charts drawn, each with a text label")
+        table = driver.find_element(By.CSS_SELECTOR, "main table").text
+        check("Animals" in table and "animals" not in table.split(), f"progress names categories, not their ids: {table[:80]!r}")
+        check("null" not in driver.find_element(By.TAG_NAME, "main").text, "no page part prints as 'null'")
         shot("progress")
         fits_phone("progress")
 
+        console_clean("signed in: saving, reviewing, progress")
         # Offline: the shell from the service worker, a due card from the last queue, the rating
         # queued and sent once the server is back.
         go("/review")
@@ -265,6 +302,7 @@ def main():
         heading()
         check(driver.find_element(By.ID, "reviews-total").text.startswith("2 review"), "back online, the queued rating arrived")
 
+        driver.get_log("browser")   # requests that failed while the server was down are the point of that step
         # Sign out: the cookie is gone and my pages ask to sign in again.
         driver.find_element(By.ID, "signout").click()
         wait.until(lambda d: "Signed out" in d.find_element(By.ID, "status").text)
@@ -278,7 +316,7 @@ def main():
         label = driver.execute_script("return document.getElementById('search-q').labels[0]?.textContent.trim() ?? ''")
         check(box.find_element(By.XPATH, "ancestor::header") and label, f"the search box in the header is labelled: {label}")
         driver.find_element(By.TAG_NAME, "body").send_keys(Keys.TAB)
-        for _ in range(10):
+        for _ in range(40):   # past the category tiles, whose number depends on the catalog
             if driver.switch_to.active_element.get_attribute("id") == "search-q":
                 break
             driver.switch_to.active_element.send_keys(Keys.TAB)
@@ -290,6 +328,7 @@ def main():
               f"searching {first} finds the catalog word first, labelled by source: {driver.find_element(By.ID, 'search-summary').text}")
         shot("search")
         fits_phone("search")
+        check("null" not in driver.find_element(By.TAG_NAME, "main").text, "a one-page search prints no 'null'")
         hit.click()
         check(heading() == first, f"the result opens the word page of {first}")
 
@@ -316,6 +355,7 @@ def main():
             duration = driver.execute_script("return document.getElementById('player').duration")
             src = driver.execute_script("return document.getElementById('player').currentSrc")
             check(duration > 0 and "/audio" in src, f"the Mandarin speech of {han} loaded: {duration:.2f} s from {src}")
+        console_clean("signed out, searching and in the Mandarin dictionary")
     finally:
         driver.quit()
         server.stop()

@@ -20,7 +20,9 @@ struct BrowserTests {
         let dir = try TemporaryDirectory("vocab-browser")
         defer { dir.remove() }
         try ServerFixture.write(in: dir)
-        let env = ["VOCAB_HOME": dir.file("home"), "VOCAB_CATEGORIES": dir.file("Categories"), "VOCAB_AUDIO": dir.file("Audio")]
+        let env = ["VOCAB_HOME": dir.file("home"), "VOCAB_CATEGORIES": dir.file("Categories"), "VOCAB_AUDIO": dir.file("Audio"),
+                   // axe-core, installed by scripts/install-deps test; the script fails without it.
+                   "VOCAB_AXE_JS": Repository.root + "/.build-tools/axe/axe_selenium_python/node_modules/axe-core/axe.min.js"]
         #expect(try await runProcessOnThread(Repository.vocabExecutable, ["users", "add", "anna"], environment: env).status == 0)
         #expect(try await runProcessOnThread(Repository.vocabExecutable, ["import", "moe", ServerFixture.moeSample], environment: env).status == 0)
         let passwd = try await runProcessOnThread(Repository.vocabExecutable, ["users", "passwd", "anna"], environment: env,

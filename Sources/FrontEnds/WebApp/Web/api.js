@@ -41,7 +41,8 @@ export const catalog = {
   word: (word) => api(`/v1/words/${enc(word)}`),
   search: (q, limit, offset) => api(`/v1/search?q=${enc(q)}&limit=${limit}&offset=${offset}`),
   moe: (title) => api(`/v1/moe/${enc(title)}`),
-  audioURL: (word, accent) => `/v1/audio/${enc(word)}?accent=${accent}&format=ogg`,
+  // speed 0.75: slower speech for a child (a clip of its own on the server).
+  audioURL: (word, accent, speed) => `/v1/audio/${enc(word)}?accent=${accent}&format=ogg${speed ? `&speed=${speed}` : ""}`,
 };
 
 export const session = {

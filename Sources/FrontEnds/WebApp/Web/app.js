@@ -28,7 +28,8 @@ function say(text) { status.textContent = text; }
 
 function show(title, ...content) {
   document.title = `${title} · vocab`;
-  main.replaceChildren(h("h1", {}, title), ...content);
+  // A part a page leaves out is null: replaceChildren would print it as the text "null".
+  main.replaceChildren(h("h1", {}, title), ...content.filter((c) => c !== null && c !== undefined && c !== false));
   // Focus moves to the new content for screen readers and keyboards; the view starts at the top.
   main.focus({ preventScroll: true });
   window.scrollTo(0, 0);
@@ -38,10 +39,11 @@ function levelQuery() { return state.level || undefined; }
 
 // MARK: audio
 
-async function play(word, accent, button) {
-  player.src = catalog.audioURL(word, accent);
+async function play(word, accent, button, speed) {
+  player.src = catalog.audioURL(word, accent, speed);
   player.dataset.word = word;
   player.dataset.accent = accent;
+  player.dataset.speed = speed ?? "1";
   button?.setAttribute("aria-busy", "true");
   try {
     await player.play();
@@ -55,7 +57,8 @@ async function play(word, accent, button) {
 function playButtons(word) {
   return h("div", { class: "plays" },
     h("button", { type: "button", class: "play", "data-accent": "british", "aria-label": `Play ${word}, British`, onclick: (e) => play(word, "british", e.currentTarget) }, "▶ UK"),
-    h("button", { type: "button", class: "play", "data-accent": "american", "aria-label": `Play ${word}, American`, onclick: (e) => play(word, "american", e.currentTarget) }, "▶ US"));
+    h("button", { type: "button", class: "play", "data-accent": "american", "aria-label": `Play ${word}, American`, onclick: (e) => play(word, "american", e.currentTarget) }, "▶ US"),
+    h("button", { type: "button", class: "play slow", "data-accent": "british", "aria-label": `Play ${word} slowly`, onclick: (e) => play(word, "british", e.currentTarget, 0.75) }, "🐢 Slow"));
 }
 
 function ipaLine(ipa) {
@@ -289,7 +292,8 @@ function when(seconds) {
   return `in ${Math.round(hours / 24)} days`;
 }
 
-const RATINGS = [["again", "Again"], ["hard", "Hard"], ["good", "Good"], ["easy", "Easy"]];
+// Words a child knows for FSRS's four ratings (Again, Hard, Good, Easy: the same meaning).
+const RATINGS = [["again", "Try again"], ["hard", "Tricky"], ["good", "Got it"], ["easy", "Easy"]];
 let reviewKeys = null;
 
 async function reviewPage() {
@@ -376,7 +380,10 @@ async function reviewPage() {
 
 async function progressPage() {
   if (!(await requireUser())) return;
-  const body = await me.progress();
+  const [body, list] = await Promise.all([me.progress(), catalog.categories()]);
+  // Categories by their names, not their ids ("Sports and leisure", not "sports-and-leisure").
+  const names = Object.fromEntries(list.categories.map((c) => [c.id, c.name.en]));
+  const named = (id) => names[id] ?? id;
   const r = body.report;
   const days = r.reviewsPerDay.map((d) => ({ label: d.date.slice(8), value: d.reviews }));
   const levels = Object.keys(LEVELS).filter((l) => !state.level || l === state.level);
@@ -401,11 +408,11 @@ async function progressPage() {
     h("h2", {}, "Learned words by category and level"),
     rows.length === 0 ? null : h("figure", {}, barChart({
       title: "Words saved per category and level (learned in the table below)", height: 180,
-      bars: rows.map((c) => ({ label: `${c.category.slice(0, 8)} ${c.level[0].toUpperCase()}`, value: c.saved })) })),
+      bars: rows.map((c) => ({ label: `${named(c.category).split(" ")[0]} ${c.level[0].toUpperCase()}`, value: c.saved })) })),
     rows.length === 0 ? h("p", {}, "Save words to see them here.") :
       h("table", {}, h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Category"), h("th", { scope: "col" }, "Level"),
         h("th", { scope: "col" }, "Saved"), h("th", { scope: "col" }, "Learned"), h("th", { scope: "col" }, "Words"))),
-      h("tbody", {}, rows.map((c) => h("tr", {}, h("td", {}, c.category), h("td", {}, LEVELS[c.level]),
+      h("tbody", {}, rows.map((c) => h("tr", {}, h("td", {}, named(c.category)), h("td", {}, LEVELS[c.level]),
         h("td", {}, String(c.saved)), h("td", {}, String(c.learned)), h("td", {}, String(c.words)))))));
 }
 
@@ -466,7 +473,9 @@ document.getElementById("signout").addEventListener("click", async () => {
 if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(() => {});
 
 try {
-  signedIn(await session.current());
+  // Only a device someone signed in on asks the server: a new visitor's question would be a 401,
+  // which the browser logs as an error.
+  signedIn(localStorage.getItem("vocab.user") ? await session.current() : null);
 } catch (e) {
   // Offline: the learner signed in before, until the server says otherwise.
   const known = e instanceof APIError ? null : JSON.parse(localStorage.getItem("vocab.user") ?? "null");
