@@ -19,6 +19,8 @@ public struct NeuralClipSource: ClipSource {
         do {
             let speech = try await synthesizer.synthesize(request.spoken ?? request.word, british: request.accent == .british, speed: request.speed)
             return ResolvedClip(tier: tier, source: Self.label(request.accent), pcm: PCM(samples: speech.samples, sampleRate: speech.sampleRate))
+        } catch let error as NothingToSay {
+            throw ClipUnavailable(error.description, absent: true)
         } catch let error as SpeechError {
             throw ClipUnavailable(error.description)
         }

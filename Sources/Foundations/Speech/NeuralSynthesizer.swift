@@ -40,6 +40,12 @@ public struct NeuralVoice: Sendable, Equatable {
     }
 }
 
+/// The text has no sounds the voice can make (an emoji, Han characters): the voice works, it has
+/// nothing for this text.
+public struct NothingToSay: Error, CustomStringConvertible, Sendable {
+    public let description: String
+}
+
 /// What the neural voice made of a text: samples at its own rate, and the phonemes it spoke.
 public struct NeuralSpeech: Sendable {
     public var samples: [Float]
@@ -211,7 +217,9 @@ final class WorkerProcess {
         }
         let header = try readHeader(timeout: timeout, what: "speaking '\(text)'")
         guard header["ok"] as? Bool == true else {
-            throw SpeechError(description: "the neural voice could not speak '\(text)': \(header["error"] as? String ?? "no reason given")")
+            let reason = "the neural voice could not speak '\(text)': \(header["error"] as? String ?? "no reason given")"
+            if header["nothing"] as? Bool == true { throw NothingToSay(description: reason) }
+            throw SpeechError(description: reason)
         }
         guard let count = header["count"] as? Int, count > 0, count < 24000 * 600 else {
             throw Broken(description: "the neural voice answered without samples")

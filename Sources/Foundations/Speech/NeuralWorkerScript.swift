@@ -71,7 +71,7 @@ for line in sys.stdin.buffer:
         request = json.loads(line)
         parts = chunks(request["text"], bool(request.get("british")))
         if not parts:
-            send({"ok": False, "error": "no sounds to speak in %r" % request["text"]})
+            send({"ok": False, "nothing": True, "error": "no sounds to speak in %r" % request["text"]})
             continue
         rng = np.random.default_rng(0)
         speed = float(request.get("speed", 1.0))

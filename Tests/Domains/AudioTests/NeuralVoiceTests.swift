@@ -156,6 +156,21 @@ struct NeuralVoiceTests {
         #expect(synthesizer.processIDs.first != pid)
     }
 
+    @Test func aTextTheVoiceCannotSayFallsBackAndTheProcessGoesOn() async throws {
+        let synthesizer = NeuralSynthesizer(voice: installedNeuralVoice)
+        defer { synthesizer.stop() }
+        _ = try synthesizer.synthesizeNow("cat", british: true)
+        let pid = synthesizer.processIDs.first
+        // An emoji has no spelling-to-sound rule: the voice has nothing to say.
+        let p = try await pronouncer(neural: NeuralClipSource(synthesizer: synthesizer)).pronounce(ClipRequest(word: "😀", accent: .british))
+        #expect(p.clip.tier == .tts)
+        let skip = try #require(p.skipped.first { $0.tier == .neural })
+        #expect(skip.reason.contains("no sounds to speak"), "\(skip.reason)")
+        #expect(skip.isAbsence, "the voice works; it has nothing for this text (so the clip is kept, not tried again)")
+        #expect(synthesizer.processIDs.first == pid, "one text it cannot say does not cost the process")
+        #expect(try synthesizer.synthesizeNow("dog", british: true).samples.count > 0)
+    }
+
     @Test func aClipMadeAfterTheVoiceFailedIsStaleSoTheVoiceIsTriedAgain() throws {
         let store = ClipStore(root: dir.file("clips"))
         let request = ClipRequest(word: "dog", accent: .british, entry: EntryReference(.catalog, "animals/dog"))
