@@ -41,6 +41,7 @@ bench: release
 	@scripts/install-deps bench
 	scripts/bench-catalog
 	scripts/bench-render
+	scripts/bench-intelligibility
 	scripts/bench-moe
 	scripts/bench-mandarin
 	scripts/bench-serve
