@@ -6,7 +6,7 @@ BIN = .build/release/vocab
 DEMO_HOME ?= $(CURDIR)/.build/demo-home
 SHELL := /bin/bash
 # Linking the static `vocab` launcher makes glibc warn that getpwuid_r, dlopen and mktemp
-# would need the same glibc at run time; the launcher calls none of them (README, Design).
+# would need the same glibc at run time; the launcher calls none of them (docs/design.md).
 # Those lines alone are dropped from the build output; the build's exit status is kept.
 QUIET_STATIC_LINK = 2>&1 | { grep -v -e 'in statically linked applications requires at runtime' -e "the use of \`mktemp' is dangerous" || true; }; exit $${PIPESTATUS[0]}
 
