@@ -195,7 +195,7 @@ let package = Package(
         .testTarget(name: "TextMatchingTests", dependencies: ["TextMatching"], path: "Tests/Foundations/TextMatchingTests"),
         .testTarget(name: "OffloadingTests", dependencies: ["Offloading"], path: "Tests/Foundations/OffloadingTests"),
         .testTarget(name: "FileAccessTests", dependencies: ["FileAccess", "SQLiteDB", "TestSupport"], path: "Tests/Foundations/FileAccessTests"),
-        .testTarget(name: "AudioFileTests", dependencies: ["AudioFile", "SeededRandom"], path: "Tests/Foundations/AudioFileTests"),
+        .testTarget(name: "AudioFileTests", dependencies: ["AudioFile", "SeededRandom", "TestSupport"], path: "Tests/Foundations/AudioFileTests"),
         .testTarget(name: "ClipProcessingTests", dependencies: ["ClipProcessing", "AudioFile", "Ebur128Shim", "CEbur128", "SeededRandom"],
                     path: "Tests/Foundations/ClipProcessingTests"),
         .testTarget(name: "SQLiteDBTests", dependencies: ["SQLiteDB", "TestSupport"], path: "Tests/Foundations/SQLiteDBTests"),

@@ -208,6 +208,8 @@ public struct ClipImporter: Sendable {
                 do {
                     let processed = try processor.process(try AudioFile.read(source))
                     outcome.gainDB = processed.report.gainDB
+                    // What is stored, trimmed to the speech: not the length of the file given.
+                    outcome.durationSeconds = processed.pcm.duration
                     if dryRun {
                         outcome.status = .planned
                     } else {

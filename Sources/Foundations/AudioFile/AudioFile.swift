@@ -73,6 +73,8 @@ public struct DecodedAudio: Sendable {
 public enum AudioFile {
     /// A word clip shorter or longer than this is a broken file, not a pronunciation.
     public static let plausibleDuration: ClosedRange<Double> = 0.05...30
+    /// The longest file decoded at all: an import may trim minutes of silence around a word.
+    public static let maximumSeconds: Double = 600
     /// Peak amplitude below this (-66 dBFS) is silence. Low, because a quiet legacy clip is still
     /// a word: the tiers bring every clip to one loudness, and refuse one too quiet to raise.
     public static let silenceThreshold: Float = 0.0005
@@ -107,31 +109,36 @@ public enum AudioFile {
         defer { vocab_sf_close(file) }
         let channels = Int(max(1, info.channels))
         guard info.frames > 0 else { throw AudioError.implausible(path: path, reason: "no audio frames") }
-        guard info.frames < 48_000 * 600 else { throw AudioError.implausible(path: path, reason: "longer than 10 minutes") }
-        var interleaved = [Float](repeating: 0, count: Int(info.frames) * channels)
-        // One call normally returns everything; a damaged stream can stop early, and a later
-        // call tells whether anything more can be had.
+        // The limit is on time, whatever the rate (a 5-minute 192 kHz recording is 5 minutes).
+        let seconds = Double(info.frames) / Double(max(1, info.samplerate))
+        guard seconds <= maximumSeconds else {
+            throw AudioError.implausible(path: path, reason: String(format: "longer than 10 minutes (%.0f s)", seconds))
+        }
+        // Decoded a block at a time and mixed down as it comes, so memory holds the mono samples
+        // and one block, not every channel of the whole file.
+        let blockFrames = 1 << 16
+        var mono = [Float]()
+        mono.reserveCapacity(Int(info.frames))
+        var block = [Float](repeating: 0, count: blockFrames * channels)
         var got = 0
+        // One pass normally returns everything; a damaged stream can stop early, and a later
+        // call tells whether anything more can be had.
         while got < Int(info.frames) {
-            let n = interleaved.withUnsafeMutableBufferPointer {
-                vocab_sf_readf_float(file, $0.baseAddress! + got * channels, info.frames - sf_count_t(got))
-            }
+            let want = min(blockFrames, Int(info.frames) - got)
+            let n = Int(block.withUnsafeMutableBufferPointer { vocab_sf_readf_float(file, $0.baseAddress!, sf_count_t(want)) })
             if n <= 0 { break }
-            got += Int(n)
+            if channels == 1 {
+                mono.append(contentsOf: block[0..<n])
+            } else {
+                for frame in 0..<n {
+                    var sum: Float = 0
+                    for c in 0..<channels { sum += block[frame * channels + c] }
+                    mono.append(sum / Float(channels))
+                }
+            }
+            got += n
         }
         guard got > 0 else { throw AudioError.unreadable(path: path, reason: "no frames could be decoded") }
-        let mono: [Float]
-        if channels == 1 {
-            mono = got == interleaved.count ? interleaved : Array(interleaved[0..<got])
-        } else {
-            var mixed = [Float](repeating: 0, count: got)
-            for frame in 0..<got {
-                var sum: Float = 0
-                for c in 0..<channels { sum += interleaved[frame * channels + c] }
-                mixed[frame] = sum / Float(channels)
-            }
-            mono = mixed
-        }
         return DecodedAudio(pcm: PCM(samples: mono, sampleRate: Int(info.samplerate)), channels: channels,
                             reportedFrames: Int(info.frames), headerFrames: headerFrames(file, info: info))
     }

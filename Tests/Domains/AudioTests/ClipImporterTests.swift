@@ -102,6 +102,8 @@ struct ClipImporterTests {
         let clip = try AudioFile.read(stored)
         #expect(abs(try Loudness.measure(clip).integratedLUFS - -20) <= 1)
         #expect(clip.duration < 1.5, "the two seconds of silence are trimmed")
+        #expect(first[0].durationSeconds == clip.duration, "the report gives the stored clip's length, not the file's")
+        #expect(dry[0].durationSeconds == clip.duration, "and so does a dry run")
         #expect(first[0].gainDB ?? 0 > 15)
 
         try Recordings.make("ice cream", at: folder + "/ice cream.wav", pitch: 30)
