@@ -69,6 +69,7 @@ def main():
     ap.add_argument("--level", default="starters")
     ap.add_argument("--words", default="cat,dog", help="two words of the category at the level")
     ap.add_argument("--moe", help="a title of the imported Mandarin dictionary to open from search")
+    ap.add_argument("--newcomer", help="a learner with an empty library, signed in last: the first-time path")
     ap.add_argument("--screenshots")
     args = ap.parse_args()
     first, second = args.words.split(",")[:2]
@@ -356,6 +357,26 @@ def main():
             src = driver.execute_script("return document.getElementById('player').currentSrc")
             check(duration > 0 and "/audio" in src, f"the Mandarin speech of {han} loaded: {duration:.2f} s from {src}")
         console_clean("signed out, searching and in the Mandarin dictionary")
+
+        # A new learner: review offers a way in, not "all done"; one tap adds a starter set.
+        if args.newcomer:
+            go("/signin")
+            driver.find_element(By.ID, "name").send_keys(args.newcomer)
+            driver.find_element(By.ID, "password").send_keys(args.password + Keys.ENTER)
+            start = wait.until(EC.visibility_of_element_located((By.ID, "start")))
+            check(not driver.find_elements(By.ID, "done"), "a new learner's review starts with a way in, not 'All done'")
+            shot("start")
+            fits_phone("start")
+            driver.find_element(By.CSS_SELECTOR, 'button.tile[data-set="animals"]').click()
+            first_card = wait.until(EC.visibility_of_element_located((By.ID, "front"))).text
+            check("Let's practise" in driver.find_element(By.ID, "status").text, f"one tap added the animals and review began with {first_card}")
+            go("/library")
+            added = len(wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "ul.cards li")))
+            expected = int(driver.execute_script(f"return (await (await fetch('/v1/categories/animals/words?level={args.level}&limit=1000')).json()).total"))
+            check(added == expected, f"the library holds the {expected} animals at {args.level}: {added}")
+            console_clean("on the first-time path")
+            driver.find_element(By.ID, "signout").click()
+            wait.until(lambda d: "Signed out" in d.find_element(By.ID, "status").text)
     finally:
         driver.quit()
         server.stop()

@@ -28,10 +28,13 @@ struct BrowserTests {
         let passwd = try await runProcessOnThread(Repository.vocabExecutable, ["users", "passwd", "anna"], environment: env,
                                                   input: "correct horse battery\n")
         #expect(passwd.status == 0, "\(passwd.stderr)")
+        #expect(try await runProcessOnThread(Repository.vocabExecutable, ["users", "add", "ben"], environment: env).status == 0)
+        #expect(try await runProcessOnThread(Repository.vocabExecutable, ["users", "passwd", "ben"], environment: env,
+                                             input: "correct horse battery\n").status == 0)
 
         let run = try await runProcessOnThread(Self.python, [Self.script, "--vocab", Repository.vocabExecutable, "--name", "anna",
                                                              "--password", "correct horse battery", "--category", "animals",
-                                                             "--level", "starters", "--words", "cat,dog", "--moe", "好"], environment: env)
+                                                             "--level", "starters", "--words", "cat,dog", "--moe", "好", "--newcomer", "ben"], environment: env)
         print(run.stdout)
         #expect(run.status == 0, "\(run.stdout.suffix(2000))\n\(run.stderr.suffix(4000))")
         let line = try #require(run.stdout.split(separator: "\n").last { $0.hasPrefix("RESULT ") }, "no RESULT line")

@@ -279,7 +279,41 @@ async function libraryPage() {
       say(`Removed ${item.word}.`);
       route();
     } }, "Remove")));
+  if (body.items.length === 0) return show("My library", h("p", {}, "Your library is empty: save words from their pages, or start with a set."), await startPanel());
   show("My library", h("p", {}, `${body.items.length} item${body.items.length === 1 ? "" : "s"}.`), h("ul", { class: "cards" }, rows));
+}
+
+// The first sets a new learner is offered: topics a young child knows, with pictures.
+const STARTER_SETS = ["animals", "colours", "food-and-drink", "toys", "body-and-face", "numbers"];
+
+// A new learner's way in: one tap adds a topic's words at their level and starts reviewing.
+async function startPanel() {
+  const level = state.level || "starters";
+  const list = await catalog.categories(level);
+  const sets = list.categories.filter((c) => STARTER_SETS.includes(c.id) && c.wordCount > 0);
+  const progress = h("p", { id: "start-progress", role: "status" });
+  const add = async (c, button) => {
+    button.disabled = true;
+    const words = await catalog.words(c.id, level, 1000, 0);
+    let done = 0;
+    for (const w of words.words) {
+      await me.save(w.word);
+      done += 1;
+      progress.textContent = `Adding ${c.name.en}: ${done} of ${words.words.length}…`;
+    }
+    state.notice = `Added ${done} words: ${c.name.en} at ${LEVELS[level]}. Let's practise!`;
+    if (location.hash === "#/review") route(); else location.hash = "#/review";
+  };
+  return h("section", { class: "start", id: "start" },
+    h("h2", {}, "Start here"),
+    h("p", {}, `Pick a set of words to learn at ${LEVELS[level]} (change the level at the top). One tap adds them all.`),
+    h("ul", { class: "grid" }, sets.map((c) =>
+      h("li", {}, h("button", { type: "button", class: "tile", "data-set": c.id, style: `--tile:${c.color}`, onclick: (e) => add(c, e.currentTarget) },
+        h("span", { class: "emoji", "aria-hidden": "true" }, c.icon),
+        h("span", { class: "en" }, c.name.en),
+        h("span", { class: "vi", lang: "vi" }, c.name.vi),
+        h("span", { class: "count" }, `${c.wordCount} words`))))),
+    progress);
 }
 
 function when(seconds) {
@@ -317,9 +351,15 @@ async function reviewPage() {
   let i = 0;
   const area = h("section", { class: "review", "aria-live": "polite" });
   show("Review", area);
-  const done = () => {
+  const done = async () => {
+    // Nothing reviewed yet and nothing waiting: a new learner, who needs a way in, not "all done".
+    if (cards.length === 0 && !batch.nextDue && (await me.library()).items.length === 0) {
+      area.replaceChildren(await startPanel());
+      return;
+    }
     const next = batch.nextDue ? `The next card is due ${when(batch.nextDue)}.` : "Nothing else is due.";
-    area.replaceChildren(h("p", { id: "done" }, `All done for now. ${next}`), h("p", {}, h("a", { href: "#/progress" }, "See your progress")));
+    area.replaceChildren(h("p", { id: "done" }, `All done for now. ${next}`), h("p", {}, h("a", { href: "#/progress" }, "See your progress")),
+      h("p", {}, h("a", { href: "#/library" }, "Add more words")));
   };
   const showCard = () => {
     if (i >= cards.length) return done();
