@@ -11,7 +11,10 @@ measured figures and the offline rating's clientId, which the calling test check
 Usage: webapp.py --vocab PATH --name NAME --password PW [--category animals --level starters
        --words cat,dog] [--screenshots DIR]   (VOCAB_HOME, VOCAB_CATEGORIES, VOCAB_AUDIO as for vocab)
 """
-import argparse, json, os, shutil, signal, socket, subprocess, sys, tempfile, time, urllib.request
+import argparse
+import base64
+import re
+import json, os, shutil, signal, socket, subprocess, sys, tempfile, time, urllib.request
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
@@ -197,6 +200,22 @@ def main():
         links = driver.find_elements(By.CSS_SELECTOR, "ul.cards h2 a")
         check(links and min(l.rect["height"] for l in links) >= 44, f"word links are at least 44 px tall: {min(l.rect['height'] for l in links)}")
 
+        # The category as a word list to print: every word at the level, with its picture, and
+        # nothing of the page around it (Chromium's own print to PDF, read back by pdftotext).
+        go(f"/print/{args.category}")
+        wait.until(EC.visibility_of_element_located((By.ID, "print-list")))
+        fits_phone("print")
+        shot("print")
+        pdf = base64.b64decode(driver.execute_cdp_cmd("Page.printToPDF", {"paperWidth": 8.27, "paperHeight": 11.69})["data"])
+        pdf_path = os.path.join(profile, "print.pdf")
+        open(pdf_path, "wb").write(pdf)
+        text = subprocess.run(["pdftotext", "-layout", pdf_path, "-"], capture_output=True, text=True, check=True).stdout
+        pages = int(re.search(r"Pages:\s+(\d+)", subprocess.run(["pdfinfo", pdf_path], capture_output=True, text=True, check=True).stdout).group(1))
+        listed = driver.execute_script(f"return (await (await fetch('/v1/categories/{args.category}/words?level={args.level}&limit=1000')).json()).words.map(w => w.word)")
+        missing = [w for w in listed if w not in text]
+        check(not missing and "Search" not in text and "Sign in" not in text,
+              f"the printed list holds all {len(listed)} words on {pages} page(s), without the header: missing {missing}")
+        result["printPages"] = pages
         console_clean("while browsing signed out")
         # Sign in with name and password.
         go("/signin")

@@ -108,11 +108,27 @@ async function categoryPage(id, page) {
   const go = (p) => { location.hash = `#/category/${enc(id)}/${p}`; };
   show(`${body.category.icon} ${body.category.name.en}`,
     h("p", { lang: "vi" }, `${body.category.name.vi} · ${body.total} words at ${LEVELS[state.level] ?? "all levels"}`),
+    h("p", {}, h("a", { href: `#/print/${enc(id)}`, class: "button", id: "print-link" }, "🖨 A word list to print")),
     h("ul", { class: "cards" }, body.words.map(wordCard)),
     h("nav", { class: "pager", "aria-label": "Pages" },
       h("button", { type: "button", disabled: page === 0, onclick: () => go(page - 1) }, "← Previous"),
       h("span", {}, `Page ${page + 1} of ${pages}`),
       h("button", { type: "button", disabled: page + 1 >= pages, onclick: () => go(page + 1) }, "Next →")));
+}
+
+// Every word of a category at the level, picture first, compact: what a teacher prints for a
+// class (the header, buttons and paging are not printed).
+async function printPage(id) {
+  const body = await catalog.words(id, levelQuery(), 1000, 0);
+  const level = LEVELS[state.level] ?? "all levels";
+  show(`${body.category.icon} ${body.category.name.en} · ${level}`,
+    h("p", { lang: "vi", class: "print-sub" }, `${body.category.name.vi} · ${body.total} words`),
+    h("p", { class: "no-print" }, h("button", { type: "button", class: "primary", onclick: () => window.print() }, "🖨 Print")),
+    h("ol", { class: "print-list", id: "print-list" }, body.words.map((w) =>
+      h("li", {},
+        w.picture ? h("span", { class: "picture", role: "img", "aria-label": w.word }, w.picture) : h("span", { class: "picture", "aria-hidden": "true" }),
+        h("span", { class: "word" }, w.word), senseLabel(w.sense),
+        h("span", { class: "vi", lang: "vi" }, w.vi)))));
 }
 
 async function wordPage(word) {
@@ -473,6 +489,7 @@ async function route() {
     switch (page ?? "") {
       case "": return await categoriesPage();
       case "category": return await categoryPage(a, Number(b ?? 0) || 0);
+      case "print": return await printPage(a);
       case "word": return await wordPage(a);
       case "search": return await searchPage(a, Number(b ?? 0) || 0);
       case "moe": return await moePage(a);
