@@ -113,9 +113,13 @@ extension LearningService {
         return ReviewBatch(cards: cards, due: queue.dueCount, newAllowance: queue.newAllowance, nextDue: queue.nextDue)
     }
 
-    public func rate(item: Int64, rating: Rating, for learner: Learner, expectedVersion: Int? = nil, clientID: String? = nil) async throws -> RatingResult {
+    /// - Parameter madeAt: when the rating was made, if it is sent later (an offline review):
+    ///   the review counts from then (`ReviewTime.accepted`), so a day offline lands on its day.
+    public func rate(item: Int64, rating: Rating, for learner: Learner, expectedVersion: Int? = nil, clientID: String? = nil,
+                     madeAt: Double? = nil) async throws -> RatingResult {
+        let time = try ReviewTime.accepted(madeAt, now: now())
         do {
-            switch try await reviewer.rate(item: item, rating: rating, learner: learner, at: now(), expectedVersion: expectedVersion, clientID: clientID) {
+            switch try await reviewer.rate(item: item, rating: rating, learner: learner, at: time, expectedVersion: expectedVersion, clientID: clientID) {
             case .applied(let record, let entry): return RatingResult(record, entry, repeated: false)
             case .repeated(let record, let entry): return RatingResult(record, entry, repeated: true)
             }
@@ -271,5 +275,24 @@ extension LearningService {
         var items: [LibraryItemBody] = []
         for (item, card) in try await library(of: learner) { items.append(await body(of: item, card: card, level: level)) }
         return LibraryBody(learner: learner.name, items: items)
+    }
+}
+
+/// When a rating counts from: now, or the time it was made when it is sent later (offline).
+public enum ReviewTime {
+    /// A rating made this long ago is still taken at its time (a week without a connection).
+    public static let oldest: Double = 30 * 86_400
+    /// Clocks disagree: a time this far ahead of the server's is taken as now.
+    public static let skew: Double = 300
+
+    /// `madeAt` when it is plausible: not in the future beyond a clock's error (then now), not
+    /// older than `oldest` (refused: the client's clock or queue is wrong).
+    public static func accepted(_ madeAt: Double?, now: Double) throws(Failure) -> Double {
+        guard let madeAt else { return now }
+        guard madeAt.isFinite, madeAt >= now - oldest, madeAt <= now + skew else {
+            throw Failure(.badInput, code: "bad_reviewed_at",
+                          message: "reviewedAt must be when the rating was made, in seconds since 1970, within the last 30 days.")
+        }
+        return min(madeAt, now)
     }
 }

@@ -107,6 +107,9 @@ struct LearnerRoutes: Sendable {
         var version: Int?
         /// Set by clients that queue ratings offline: the same id is applied once.
         var clientId: String?
+        /// When the rating was made (epoch seconds), for a rating sent later than it was made
+        /// (offline); absent, it is now.
+        var reviewedAt: Double?
 
         /// The body as clients send it (`{"item":12,"rating":3}`: known members once each, whole
         /// numbers, strings without escapes), read without JSONDecoder, which took 3% of the
@@ -140,7 +143,7 @@ struct LearnerRoutes: Sendable {
                 return nil
             }
             guard let item, let rating else { return nil }
-            return RateRequest(item: item, rating: rating, version: version, clientId: clientId)
+            return RateRequest(item: item, rating: rating, version: version, clientId: clientId, reviewedAt: nil)
         }
     }
 
@@ -185,7 +188,8 @@ struct LearnerRoutes: Sendable {
             throw Failure(.badInput, code: "bad_client_id", message: "clientId must be 1-100 characters without control characters.")
         }
         do {
-            let result = try await learning.rate(item: body.item, rating: rating, for: learner, expectedVersion: body.version, clientID: body.clientId)
+            let result = try await learning.rate(item: body.item, rating: rating, for: learner, expectedVersion: body.version, clientID: body.clientId,
+                                                 madeAt: body.reviewedAt)
             guard let json = result.json else { return try Self.json(result) }   // the encoder's own error
             return Self.json(body: ByteBuffer(string: json))
         } catch LearnerError.stale(let current) {

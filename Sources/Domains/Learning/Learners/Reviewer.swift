@@ -67,7 +67,9 @@ public struct Reviewer: Sendable {
         let scheduler = try scheduler(for: learner)
         return try await store.rate(item: item, learner: learner.id, expectedVersion: expectedVersion, clientID: clientID) { record in
             var rng = SeededGenerator(seed: UInt64(bitPattern: record.itemID) &* 0x9E37_79B9_7F4A_7C15 &+ UInt64(record.card.reps))
-            return scheduler.review(record.card, rating: rating, at: now, using: &rng)
+            // A rating made offline may arrive after a later one of the same card: it counts
+            // from that review, never before it (FSRS's elapsed time cannot be negative).
+            return scheduler.review(record.card, rating: rating, at: max(now, record.card.lastReview ?? now), using: &rng)
         }
     }
 

@@ -418,7 +418,8 @@ async function reviewPage() {
       await me.rate(request);
     } catch (e) {
       if (e.status === 409) say("This card was rated on another device; its new state is kept.");
-      else if (e.status === undefined) { await queueRating(request); say(`Offline: ${await pendingCount()} rating(s) will be sent when the server is back.`); }
+      // Queued with the time it was made: after a day offline it still counts on its own day.
+      else if (e.status === undefined) { await queueRating({ ...request, reviewedAt: Date.now() / 1000 }); say(`Offline: ${await pendingCount()} rating(s) will be sent when the server is back.`); }
       else throw e;
     }
     i += 1;
