@@ -8,6 +8,7 @@ import Hummingbird
 import HummingbirdCore
 import Logging
 import Mandarin
+import Offloading
 import NIOCore
 import PostgresStore
 import ServiceLifecycle
@@ -150,19 +151,27 @@ public struct VocabServer: Sendable {
     /// and the database are available; never cached. A PostgreSQL that cannot be reached makes
     /// the status "degraded" (cached catalog answers still work); the answer is still 200, since
     /// the process itself is fine and recovers by itself.
+    /// How long /healthz waits for the database before it says it is unavailable.
+    static let healthDeadline = 1.0
+
     private func healthCheck() async throws -> @Sendable () async throws -> Representation {
         let overview = try await catalog.overview()
-        let version = settings.version, dictionary = self.dictionary, tts = speech, listener = self.listener
+        let version = settings.version, dictionary = self.dictionary, tts = speech, listener = self.listener, postgres = self.postgres
         return {
+            // Health has a deadline of its own: a database that does not answer within a second is
+            // reported unavailable (a frozen server keeps its connections open and answers nothing).
+            let deadline = Self.healthDeadline
             let database: Health.DatabaseInfo
-            if let listener {
-                database = .init(engine: "postgresql", state: listener.isConnected ? "up" : "unavailable")
+            if let listener, let postgres {
+                let answers = (try? await withDeadline(seconds: deadline) { try await postgres.database.checkReachable(); return true }) ?? false
+                database = .init(engine: "postgresql", state: listener.isConnected && answers ? "up" : "unavailable")
             } else {
                 database = .init(engine: "sqlite", state: "up")
             }
+            let moe = database.state == "up" ? ((try? await withDeadline(seconds: deadline) { await dictionary.isAvailable() }) ?? false) : false
             let body = Health(status: database.state == "up" ? "ok" : "degraded", version: version,
                               catalog: .init(categories: overview.summaries.count, words: overview.wordCount),
-                              moe: await dictionary.isAvailable(), tts: tts, database: database)
+                              moe: moe, tts: tts, database: database)
             return try .json(body, cacheControl: CachePolicy.none)
         }
     }

@@ -261,6 +261,30 @@ struct PostgresFaultTests {
         #expect(try await b.stop(signal: SIGTERM) == 0)
     }
 
+    @Test("PostgreSQL frozen (every process stopped): /healthz still answers, within its own deadline, degraded and unavailable; thawed, up again")
+    func frozenDatabase() async throws {
+        let server = try TestPostgres.startPrivate()
+        defer { server.stop() }
+        let setup = try await PostgresServeTests.setUp(on: server)
+        defer { setup.dir.remove() }
+        let a = try await ServeProcess.start(environment: setup.environment, arguments: ["--database", setup.url])
+        #expect(try await RawHTTP.get(port: a.port, "/healthz").text.contains("\"state\":\"up\""))
+        try server.freeze()
+        // Each answer comes (no timing claim beyond the client's own limit); it says degraded.
+        let frozen = try await RawHTTP.get(port: a.port, "/healthz")
+        try server.thaw()
+        #expect(frozen.status == 200, "\(frozen.status) \(frozen.text)")
+        #expect(frozen.text.contains("\"status\":\"degraded\"") && frozen.text.contains("\"state\":\"unavailable\""), "\(frozen.text)")
+        var after = ""
+        for _ in 0..<100 {
+            after = try await RawHTTP.get(port: a.port, "/healthz").text
+            if after.contains("\"state\":\"up\"") { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(after.contains("\"state\":\"up\""), "\(after)")
+        #expect(try await a.stop(signal: SIGTERM) == 0)
+    }
+
     @Test("PostgreSQL stopped and started under load: 503 while it is down (cached reads still 200), then it recovers; nothing acknowledged is lost")
     func databaseRestart() async throws {
         let server = try TestPostgres.startPrivate()

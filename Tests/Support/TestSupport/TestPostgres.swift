@@ -104,6 +104,26 @@ public final class TestPostgres: Sendable {
     public func pause() throws { try control("pause") }
     public func resume() throws { try control("resume") }
 
+    /// Freezes every process of the server (SIGSTOP), as a hung machine would: connections stay
+    /// open and nothing answers. `thaw()` lets them go on.
+    public func freeze() throws { try signalAll(SIGSTOP) }
+    public func thaw() throws { try signalAll(SIGCONT) }
+
+    private func signalAll(_ signal: Int32) throws {
+        guard let text = try? String(contentsOfFile: directory + "/data/postmaster.pid", encoding: .utf8),
+              let postmaster = text.split(separator: "\n").first.flatMap({ Int32($0) }) else {
+            throw TestPostgresError("no postmaster.pid in \(directory)")
+        }
+        var pids = [postmaster]
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+            guard let pid = Int32(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { continue }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            if fields.count > 1, Int32(fields[1]) == postmaster { pids.append(pid) }
+        }
+        for pid in pids { kill(pid, signal) }
+    }
+
     private func control(_ command: String) throws {
         let result = try Self.control([command, directory])
         guard result.status == 0 else { throw TestPostgresError("pg-test-server \(command) failed: \(result.output)") }
