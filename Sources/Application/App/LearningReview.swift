@@ -280,7 +280,7 @@ extension LearningService {
 
 /// When a rating counts from: now, or the time it was made when it is sent later (offline).
 public enum ReviewTime {
-    /// A rating made this long ago is still taken at its time (a week without a connection).
+    /// A rating made this long ago is still taken at its time (a month without a connection).
     public static let oldest: Double = 30 * 86_400
     /// Clocks disagree: a time this far ahead of the server's is taken as now.
     public static let skew: Double = 300

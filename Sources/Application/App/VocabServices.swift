@@ -105,10 +105,14 @@ public final class VocabServices: Sendable {
         }
     }
 
-    /// For a server: the neural voice with one process per core, loaded now so that no request
-    /// waits for the model. Nil when it started, else why it could not.
+    /// How many voice processes a server runs: one per core, at most four (each holds the model,
+    /// about 100 MB; a word takes milliseconds, so more rarely help).
+    public static var serverVoiceProcesses: Int { min(4, max(1, ProcessInfo.processInfo.activeProcessorCount)) }
+
+    /// For a server: the neural voice's processes, loaded now so that no request waits for the
+    /// model. Nil when it started, else why it could not.
     public func warmUpNeuralVoice() async -> String? {
-        let (synthesizer, reason) = neuralSynthesizer(processes: max(1, ProcessInfo.processInfo.activeProcessorCount))
+        let (synthesizer, reason) = neuralSynthesizer(processes: Self.serverVoiceProcesses)
         guard let synthesizer else { return reason }
         return await synthesizer.warmUp()?.description
     }

@@ -98,9 +98,9 @@ public struct VocabServer: Sendable {
                 if payload == "documents:" + ServerDatabase.catalogSpace || payload == ServerDatabase.mandarinChange { responses.removeAll() }
             }, onConnect: { responses.removeAll() })
         }
-        // One neural process per core, loaded in the background: a request that comes first waits
+        // The neural voice's processes load in the background: a request that comes first waits
         // for its process in the voice's own queue, never on an event loop.
-        let (neural, neuralUnavailable) = services.neuralSynthesizer(processes: max(1, ProcessInfo.processInfo.activeProcessorCount))
+        let (neural, neuralUnavailable) = services.neuralSynthesizer(processes: VocabServices.serverVoiceProcesses)
         if neural != nil {
             Task { [logger, services] in
                 if let failure = await services.warmUpNeuralVoice() {
