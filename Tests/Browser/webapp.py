@@ -164,6 +164,8 @@ def main():
         result.update(firstPageBytes=perf["shell"] + perf["api"], shellBytes=perf["shell"], timeToUsableMs=round(perf["ready"]))
         check(perf["shell"] + perf["api"] < 100_000, f"first page {perf['shell'] + perf['api']} bytes transferred (< 100 KB)")
         check(driver.find_elements(By.CSS_SELECTOR, ".tile"), "the categories grid is shown")
+        gaps = driver.execute_async_script("const done = arguments[arguments.length - 1]; import('/i18n.js').then((m) => done(m.missing()));")
+        check(gaps == [], f"the English and Vietnamese catalogues have the same strings, none empty: {gaps}")
 
         # The level switch filters everything; the choice is a labelled radio button.
         driver.find_element(By.CSS_SELECTOR, f'input[name="level"][value="{args.level}"]').click()
@@ -376,6 +378,24 @@ def main():
             src = driver.execute_script("return document.getElementById('player').currentSrc")
             check(duration > 0 and "/audio" in src, f"the Mandarin speech of {han} loaded: {duration:.2f} s from {src}")
         console_clean("signed out, searching and in the Mandarin dictionary")
+
+        # The family's language: one tap switches the whole interface to Vietnamese, and back.
+        go("/")
+        driver.find_element(By.ID, "language").click()
+        wait.until(lambda d: d.execute_script("return document.documentElement.lang") == "vi")
+        nav = driver.find_element(By.CSS_SELECTOR, 'nav a[href="#/"]').text
+        title = heading()
+        check(nav == "Chủ đề" and title == "Chủ đề", f"the interface speaks Vietnamese: nav {nav!r}, heading {title!r}")
+        accessible("Vietnamese categories")
+        shot("categories-vi")
+        go(f"/category/{args.category}")
+        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "ul.cards li"))
+        uk = driver.find_element(By.CSS_SELECTOR, "ul.cards button.play").text
+        check(uk == "▶ Anh", f"play buttons in Vietnamese after a reload (the choice is kept): {uk!r}")
+        fits_phone("Vietnamese category")
+        driver.find_element(By.ID, "language").click()
+        wait.until(lambda d: d.execute_script("return document.documentElement.lang") == "en")
+        check(driver.find_element(By.CSS_SELECTOR, 'nav a[href="#/"]').text == "Categories", "and back to English")
 
         # A new learner: review offers a way in, not "all done"; one tap adds a starter set.
         if args.newcomer:

@@ -3,12 +3,13 @@
 import { api, APIError, catalog, me, session, setCSRF, enc } from "./api.js";
 import { barChart, meter } from "./charts.js";
 import { queueRating, flushQueue, pendingCount } from "./offline.js";
+import { t, language, setLanguage, translatePage } from "./i18n.js";
 
 const main = document.getElementById("main");
 const status = document.getElementById("status");
 const player = document.getElementById("player");
 const PAGE = 24;
-const LEVELS = { starters: "Starters", movers: "Movers", flyers: "Flyers" };
+const LEVELS = { starters: "Starters", movers: "Movers", flyers: "Flyers" };   // the exams' own names, in both languages
 const state = { user: null, level: localStorage.getItem("vocab.level") ?? "" };
 
 // Elements without innerHTML: text from the API is never parsed as markup.
@@ -37,6 +38,9 @@ function show(title, ...content) {
 
 function levelQuery() { return state.level || undefined; }
 
+// A category's name in the interface's language.
+function categoryName(c) { return c.name[language()] ?? c.name.en; }
+
 // MARK: audio
 
 async function play(word, accent, button, speed) {
@@ -48,7 +52,7 @@ async function play(word, accent, button, speed) {
   try {
     await player.play();
   } catch (e) {
-    say(`Could not play ${word}: ${e.message}`);
+    say(t("play.failed", { word, reason: e.message }));
   } finally {
     button?.removeAttribute("aria-busy");
   }
@@ -56,9 +60,9 @@ async function play(word, accent, button, speed) {
 
 function playButtons(word) {
   return h("div", { class: "plays" },
-    h("button", { type: "button", class: "play", "data-accent": "british", "aria-label": `Play ${word}, British`, onclick: (e) => play(word, "british", e.currentTarget) }, "▶ UK"),
-    h("button", { type: "button", class: "play", "data-accent": "american", "aria-label": `Play ${word}, American`, onclick: (e) => play(word, "american", e.currentTarget) }, "▶ US"),
-    h("button", { type: "button", class: "play slow", "data-accent": "british", "aria-label": `Play ${word} slowly`, onclick: (e) => play(word, "british", e.currentTarget, 0.75) }, "🐢 Slow"));
+    h("button", { type: "button", class: "play", "data-accent": "british", "aria-label": t("play.british", { word }), onclick: (e) => play(word, "british", e.currentTarget) }, t("play.uk")),
+    h("button", { type: "button", class: "play", "data-accent": "american", "aria-label": t("play.american", { word }), onclick: (e) => play(word, "american", e.currentTarget) }, t("play.us")),
+    h("button", { type: "button", class: "play slow", "data-accent": "british", "aria-label": t("play.slowly", { word }), onclick: (e) => play(word, "british", e.currentTarget, 0.75) }, t("play.slow")));
 }
 
 function ipaLine(ipa) {
@@ -69,15 +73,15 @@ function ipaLine(ipa) {
 
 async function categoriesPage() {
   const list = await catalog.categories(levelQuery());
-  const levelName = LEVELS[state.level] ?? "all levels";
-  show("Categories",
-    h("p", {}, `${list.wordCount} words at ${levelName}.`),
+  const levelName = LEVELS[state.level] ?? t("level.allLevels");
+  show(t("categories.title"),
+    h("p", {}, t("categories.count", { count: list.wordCount, level: levelName })),
     h("ul", { class: "grid" }, list.categories.map((c) =>
       h("li", {}, h("a", { class: "tile", href: `#/category/${enc(c.id)}`, style: `--tile:${c.color}` },
         h("span", { class: "emoji", "aria-hidden": "true" }, c.icon),
         h("span", { class: "en" }, c.name.en),
         h("span", { class: "vi", lang: "vi" }, c.name.vi),
-        h("span", { class: "count" }, `${c.wordCount} word${c.wordCount === 1 ? "" : "s"}`))))));
+        h("span", { class: "count" }, t("words.count", { count: c.wordCount })))))));
 }
 
 // The picture a child recognises before reading (absent where no emoji shows the word), named
@@ -107,23 +111,23 @@ async function categoryPage(id, page) {
   const pages = Math.max(1, Math.ceil(body.total / PAGE));
   const go = (p) => { location.hash = `#/category/${enc(id)}/${p}`; };
   show(`${body.category.icon} ${body.category.name.en}`,
-    h("p", { lang: "vi" }, `${body.category.name.vi} · ${body.total} words at ${LEVELS[state.level] ?? "all levels"}`),
-    h("p", {}, h("a", { href: `#/print/${enc(id)}`, class: "button", id: "print-link" }, "🖨 A word list to print")),
+    h("p", {}, t("category.count", { vi: body.category.name.vi, count: body.total, level: LEVELS[state.level] ?? t("level.allLevels") })),
+    h("p", {}, h("a", { href: `#/print/${enc(id)}`, class: "button", id: "print-link" }, t("category.print"))),
     h("ul", { class: "cards" }, body.words.map(wordCard)),
-    h("nav", { class: "pager", "aria-label": "Pages" },
-      h("button", { type: "button", disabled: page === 0, onclick: () => go(page - 1) }, "← Previous"),
-      h("span", {}, `Page ${page + 1} of ${pages}`),
-      h("button", { type: "button", disabled: page + 1 >= pages, onclick: () => go(page + 1) }, "Next →")));
+    h("nav", { class: "pager", "aria-label": t("pages") },
+      h("button", { type: "button", disabled: page === 0, onclick: () => go(page - 1) }, t("page.previous")),
+      h("span", {}, t("page.of", { page: page + 1, pages })),
+      h("button", { type: "button", disabled: page + 1 >= pages, onclick: () => go(page + 1) }, t("page.next"))));
 }
 
 // Every word of a category at the level, picture first, compact: what a teacher prints for a
 // class (the header, buttons and paging are not printed).
 async function printPage(id) {
   const body = await catalog.words(id, levelQuery(), 1000, 0);
-  const level = LEVELS[state.level] ?? "all levels";
+  const level = LEVELS[state.level] ?? t("level.allLevels");
   show(`${body.category.icon} ${body.category.name.en} · ${level}`,
-    h("p", { lang: "vi", class: "print-sub" }, `${body.category.name.vi} · ${body.total} words`),
-    h("p", { class: "no-print" }, h("button", { type: "button", class: "primary", onclick: () => window.print() }, "🖨 Print")),
+    h("p", { lang: "vi", class: "print-sub" }, `${body.category.name.vi} · ${t("words.count", { count: body.total })}`),
+    h("p", { class: "no-print" }, h("button", { type: "button", class: "primary", onclick: () => window.print() }, t("print.button"))),
     h("ol", { class: "print-list", id: "print-list" }, body.words.map((w) =>
       h("li", {},
         w.picture ? h("span", { class: "picture", role: "img", "aria-label": w.word }, w.picture) : h("span", { class: "picture", "aria-hidden": "true" }),
@@ -139,10 +143,10 @@ async function wordPage(word) {
         const button = e.currentTarget;
         button.disabled = true;
         const r = await me.save(body.word);
-        say(r.added > 0 ? `Saved ${body.word} to your library.` : `${body.word} was already in your library.`);
-        button.textContent = "Saved ✓";
-      } }, "Save to my library")
-    : h("p", {}, h("a", { href: "#/signin" }, "Sign in"), " to save words to your library.");
+        say(r.added > 0 ? t("word.savedStatus", { word: body.word }) : t("word.already", { word: body.word }));
+        button.textContent = t("word.saved");
+      } }, t("word.save"))
+    : h("p", {}, h("a", { href: "#/signin" }, t("nav.signin")), t("word.signinToSave"));
   show(body.word,
     ...body.entries.map((w) => {
       const example = w.examples[state.level] ?? Object.values(w.examples)[0];
@@ -151,10 +155,10 @@ async function wordPage(word) {
         h("h2", {}, body.word, senseLabel(w.sense), " ", h("span", { class: "pos" }, w.pos.join(", ")), " · ", w.categories.join(", ")),
         ipaLine(w.ipa),
         playButtons(w.word),
-        h("p", {}, h("strong", {}, "English: "), w.definition.en),
-        h("p", { lang: "vi" }, h("strong", {}, "Tiếng Việt: "), w.vi, w.definition.vi ? ` — ${w.definition.vi}` : ""),
-        example ? h("p", {}, h("strong", {}, "Example: "), h("q", {}, example)) : null,
-        h("p", { class: "pos" }, `Levels: ${w.levels.map((l) => LEVELS[l] ?? l).join(", ")}`));
+        h("p", {}, h("strong", {}, t("word.english")), h("span", { lang: "en" }, w.definition.en)),
+        h("p", {}, h("strong", {}, t("word.vietnamese")), h("span", { lang: "vi" }, w.vi, w.definition.vi ? ` — ${w.definition.vi}` : "")),
+        example ? h("p", {}, h("strong", {}, t("word.example")), h("q", { lang: "en" }, example)) : null,
+        h("p", { class: "pos" }, t("word.levels", { levels: w.levels.map((l) => LEVELS[l] ?? l).join(", ") })));
     }),
     saveButton);
 }
@@ -163,8 +167,9 @@ async function wordPage(word) {
 
 const searchForm = document.getElementById("search");
 const searchBox = document.getElementById("search-q");
-const SOURCES = { catalog: "Word list", moe: "Mandarin dictionary", library: "My library" };
-const WHY = { exact: "", prefix: "starts with: ", contains: "contains: " };
+const SOURCES = { catalog: "source.catalog", moe: "source.moe", library: "source.library" };
+const WHY = { exact: null, prefix: "why.prefix", contains: "why.contains" };
+const sourceName = (s) => (SOURCES[s] ? t(SOURCES[s]) : s);
 
 searchForm.addEventListener("submit", (e) => {
   e.preventDefault();
@@ -183,16 +188,16 @@ function resultLink(r) {
 function resultItem(r) {
   const lang = r.source === "moe" ? "zh-Hant" : "en";
   return h("li", { class: "card result", "data-source": r.source, "data-reference": r.reference },
-    h("h3", {}, h("a", { href: resultLink(r), lang }, r.title), " ", h("span", { class: "badge" }, SOURCES[r.source] ?? r.source)),
+    h("h3", {}, h("a", { href: resultLink(r), lang }, r.title), " ", h("span", { class: "badge" }, sourceName(r.source))),
     r.reading ? h("p", { class: "ipa" }, r.reading) : null,
     r.gloss ? h("p", { lang: r.source === "catalog" ? "vi" : r.source === "moe" ? "zh-Hant" : "en" }, r.gloss) : null,
-    h("p", { class: "pos" }, `${WHY[r.rank]}${r.match}`));
+    h("p", { class: "pos" }, `${WHY[r.rank] ? t(WHY[r.rank]) : ""}${r.match}`));
 }
 
 async function searchPage(q, page) {
   searchBox.value = q ?? "";
   if (!q) {
-    show("Search", h("p", {}, "Type an English or Vietnamese word, Chinese characters, pinyin or bopomofo in the search box."));
+    show(t("search.title"), h("p", {}, t("search.help")));
     searchBox.focus();
     return;
   }
@@ -206,17 +211,17 @@ async function searchPage(q, page) {
     groups.at(-1).results.push(r);
   }
   const summary = body.total === 0
-    ? h("p", { id: "search-summary" }, `Nothing matches “${q}”.`,
-        body.suggestions.length ? [" Did you mean ", ...body.suggestions.flatMap((s, i) => [i ? ", " : "", h("a", { href: `#/search/${enc(s)}` }, s)]), "?"] : "")
-    : h("p", { id: "search-summary" }, `${body.total} result${body.total === 1 ? "" : "s"} for “${q}” in ${body.sources.map((s) => SOURCES[s]).join(", ")}.`);
-  show(`Search: ${q}`, summary,
-    ...groups.map((g) => h("section", { class: "results", "aria-label": SOURCES[g.source] },
-      h("h2", {}, SOURCES[g.source] ?? g.source),
+    ? h("p", { id: "search-summary" }, t("search.nothing", { q }),
+        body.suggestions.length ? [t("search.didYouMean"), ...body.suggestions.flatMap((s, i) => [i ? ", " : "", h("a", { href: `#/search/${enc(s)}` }, s)]), "?"] : "")
+    : h("p", { id: "search-summary" }, t("search.results", { count: body.total, q, sources: body.sources.map(sourceName).join(", ") }));
+  show(t("search.titleFor", { q }), summary,
+    ...groups.map((g) => h("section", { class: "results", "aria-label": sourceName(g.source) },
+      h("h2", {}, sourceName(g.source)),
       h("ul", { class: "cards" }, g.results.map(resultItem)))),
-    pages > 1 ? h("nav", { class: "pager", "aria-label": "Pages" },
-      h("button", { type: "button", disabled: page === 0, onclick: () => go(page - 1) }, "← Previous"),
-      h("span", {}, `Page ${page + 1} of ${pages}`),
-      h("button", { type: "button", disabled: page + 1 >= pages, onclick: () => go(page + 1) }, "Next →")) : null);
+    pages > 1 ? h("nav", { class: "pager", "aria-label": t("pages") },
+      h("button", { type: "button", disabled: page === 0, onclick: () => go(page - 1) }, t("page.previous")),
+      h("span", {}, t("page.of", { page: page + 1, pages })),
+      h("button", { type: "button", disabled: page + 1 >= pages, onclick: () => go(page + 1) }, t("page.next"))) : null);
 }
 
 async function moePage(title) {
@@ -224,10 +229,10 @@ async function moePage(title) {
   show(body.title, ...body.entries.map((e) =>
     h("article", { class: "card moe" },
       h("p", { class: "han", lang: "zh-Hant" }, e.title),
-      e.radical ? h("p", {}, `Radical ${e.radical} · ${e.strokeCount} strokes (${e.nonRadicalStrokeCount} besides the radical)`) : null,
+      e.radical ? h("p", {}, t("moe.radical", { radical: e.radical, strokes: e.strokeCount, rest: e.nonRadicalStrokeCount })) : null,
       ...e.readings.map((r) => h("section", { class: "reading" },
         h("h2", {}, [r.pinyin, r.bopomofo].filter(Boolean).join("  ")),
-        r.pinyin ? h("button", { type: "button", class: "play", "aria-label": `Play ${e.title}, ${r.pinyin}`,
+        r.pinyin ? h("button", { type: "button", class: "play", "aria-label": t("play.reading", { word: e.title, reading: r.pinyin }),
                                  onclick: (ev) => playMandarin(e.title, r.pinyin, ev.currentTarget) }, "▶ 國語") : null,
         h("ol", {}, r.groups.flatMap((g) => g.definitions.map((d) =>
           h("li", { lang: "zh-Hant" }, g.partOfSpeech ? h("span", { class: "pos" }, `(${g.partOfSpeech}) `) : null, d.text,
@@ -236,7 +241,7 @@ async function moePage(title) {
 
 async function playMandarin(title, reading, button) {
   player.src = `/v1/moe/${enc(title)}/audio?reading=${enc(reading)}`;
-  try { await player.play(); } catch { say("Mandarin speech is not available on this server."); }
+  try { await player.play(); } catch { say(t("moe.noSpeech")); }
   button?.blur();
 }
 
@@ -254,16 +259,16 @@ async function signInPage() {
       signedIn(who);
       location.hash = "#/review";
     } catch (err) {
-      error.textContent = err.status === 429 ? err.message : "That name and password do not match.";
+      error.textContent = err.status === 429 ? err.message : t("signin.wrong");
       error.hidden = false;
       password.select();
     }
   } },
-  h("label", { for: "name" }, "Name", name),
-  h("label", { for: "password" }, "Password", password),
+  h("label", { for: "name" }, t("signin.name"), name),
+  h("label", { for: "password" }, t("signin.password"), password),
   error,
-  h("button", { type: "submit", class: "primary" }, "Sign in"));
-  show("Sign in", form);
+  h("button", { type: "submit", class: "primary" }, t("signin.button")));
+  show(t("signin.title"), form);
   name.focus();
 }
 
@@ -289,14 +294,14 @@ async function libraryPage() {
   const rows = body.items.map((item) => h("li", { class: "card" },
     h("h2", {}, item.source === "catalog" ? h("a", { href: `#/word/${enc(item.word)}` }, item.word) : item.word),
     h("p", {}, [item.content.vi, item.content.senses?.[0]?.text].filter(Boolean).join(" — ")),
-    h("p", { class: "pos" }, `${item.card.phase}, due ${when(item.card.due)}`),
-    h("button", { type: "button", "aria-label": `Remove ${item.word}`, onclick: async () => {
+    h("p", { class: "pos" }, t("library.due", { phase: item.card.phase, when: when(item.card.due) })),
+    h("button", { type: "button", "aria-label": t("library.removeWord", { word: item.word }), onclick: async () => {
       await me.remove(item.id);
-      say(`Removed ${item.word}.`);
+      say(t("library.removed", { word: item.word }));
       route();
-    } }, "Remove")));
-  if (body.items.length === 0) return show("My library", h("p", {}, "Your library is empty: save words from their pages, or start with a set."), await startPanel());
-  show("My library", h("p", {}, `${body.items.length} item${body.items.length === 1 ? "" : "s"}.`), h("ul", { class: "cards" }, rows));
+    } }, t("library.remove"))));
+  if (body.items.length === 0) return show(t("library.title"), h("p", {}, t("library.empty")), await startPanel());
+  show(t("library.title"), h("p", {}, t("library.count", { count: body.items.length })), h("ul", { class: "cards" }, rows));
 }
 
 // The first sets a new learner is offered: topics a young child knows, with pictures.
@@ -315,35 +320,35 @@ async function startPanel() {
     for (const w of words.words) {
       await me.save(w.word);
       done += 1;
-      progress.textContent = `Adding ${c.name.en}: ${done} of ${words.words.length}…`;
+      progress.textContent = t("start.adding", { set: categoryName(c), done, count: words.words.length });
     }
-    state.notice = `Added ${done} words: ${c.name.en} at ${LEVELS[level]}. Let's practise!`;
+    state.notice = t("start.added", { count: done, set: categoryName(c), level: LEVELS[level] });
     if (location.hash === "#/review") route(); else location.hash = "#/review";
   };
   return h("section", { class: "start", id: "start" },
-    h("h2", {}, "Start here"),
-    h("p", {}, `Pick a set of words to learn at ${LEVELS[level]} (change the level at the top). One tap adds them all.`),
+    h("h2", {}, t("start.title")),
+    h("p", {}, t("start.help", { level: LEVELS[level] })),
     h("ul", { class: "grid" }, sets.map((c) =>
       h("li", {}, h("button", { type: "button", class: "tile", "data-set": c.id, style: `--tile:${c.color}`, onclick: (e) => add(c, e.currentTarget) },
         h("span", { class: "emoji", "aria-hidden": "true" }, c.icon),
         h("span", { class: "en" }, c.name.en),
         h("span", { class: "vi", lang: "vi" }, c.name.vi),
-        h("span", { class: "count" }, `${c.wordCount} words`))))),
+        h("span", { class: "count" }, t("words.count", { count: c.wordCount })))))),
     progress);
 }
 
 function when(seconds) {
   const d = seconds * 1000 - Date.now();
-  if (d <= 60_000) return "now";
+  if (d <= 60_000) return t("when.now");
   const min = Math.round(d / 60_000);
-  if (min < 60) return `in ${min} min`;
+  if (min < 60) return t("when.minutes", { n: min });
   const hours = Math.round(min / 60);
-  if (hours < 24) return `in ${hours} h`;
-  return `in ${Math.round(hours / 24)} days`;
+  if (hours < 24) return t("when.hours", { n: hours });
+  return t("when.days", { n: Math.round(hours / 24) });
 }
 
 // Words a child knows for FSRS's four ratings (Again, Hard, Good, Easy: the same meaning).
-const RATINGS = [["again", "Try again"], ["hard", "Tricky"], ["good", "Got it"], ["easy", "Easy"]];
+const RATINGS = [["again", "review.again"], ["hard", "review.hard"], ["good", "review.good"], ["easy", "review.easy"]];
 let reviewKeys = null;
 
 async function reviewPage() {
@@ -361,29 +366,29 @@ async function reviewPage() {
     if (e.status !== undefined) throw e;
     batch = JSON.parse(localStorage.getItem("vocab.queue") ?? "null");
     if (!batch) throw e;
-    say("Offline: reviewing the cards loaded before; ratings are sent when the server is back.");
+    say(t("review.offline"));
   }
   const cards = batch.cards;
   let i = 0;
   const area = h("section", { class: "review", "aria-live": "polite" });
-  show("Review", area);
+  show(t("review.title"), area);
   const done = async () => {
     // Nothing reviewed yet and nothing waiting: a new learner, who needs a way in, not "all done".
     if (cards.length === 0 && !batch.nextDue && (await me.library()).items.length === 0) {
       area.replaceChildren(await startPanel());
       return;
     }
-    const next = batch.nextDue ? `The next card is due ${when(batch.nextDue)}.` : "Nothing else is due.";
-    area.replaceChildren(h("p", { id: "done" }, `All done for now. ${next}`), h("p", {}, h("a", { href: "#/progress" }, "See your progress")),
-      h("p", {}, h("a", { href: "#/library" }, "Add more words")));
+    const next = batch.nextDue ? t("review.nextDue", { when: when(batch.nextDue) }) : t("review.nothingDue");
+    area.replaceChildren(h("p", { id: "done" }, t("review.done", { next })), h("p", {}, h("a", { href: "#/progress" }, t("review.seeProgress"))),
+      h("p", {}, h("a", { href: "#/library" }, t("review.addMore"))));
   };
   const showCard = () => {
     if (i >= cards.length) return done();
     const card = cards[i];
     const c = card.content;
-    const reveal = h("button", { type: "button", class: "primary", id: "reveal", onclick: () => back() }, "Show answer ", h("kbd", {}, "Space"));
+    const reveal = h("button", { type: "button", class: "primary", id: "reveal", onclick: () => back() }, t("review.show"), h("kbd", {}, "Space"));
     area.replaceChildren(
-      h("p", {}, `${cards.length - i} to go · ${card.phase}`),
+      h("p", {}, t("review.toGo", { count: cards.length - i, phase: card.phase })),
       picture({ picture: c.picture, word: c.front }, true),
       h("p", { class: "front", id: "front", lang: c.source === "moe" ? "zh-Hant" : "en" }, c.front, senseLabel(c.sense)),
       reveal);
@@ -402,9 +407,9 @@ async function reviewPage() {
       ...(c.senses ?? []).map((s) => h("p", {}, s.partOfSpeech ? h("span", { class: "pos" }, `(${s.partOfSpeech}) `) : null, s.text)),
       c.example ? h("p", {}, h("q", {}, c.example)) : null,
       c.source === "catalog" ? playButtons(c.front) : null);
-    const buttons = h("div", { class: "ratings", role: "group", "aria-label": "How well did you know it?" },
+    const buttons = h("div", { class: "ratings", role: "group", "aria-label": t("review.howWell") },
       RATINGS.map(([key, label], n) => h("button", { type: "button", "data-rating": key, onclick: () => rate(n + 1) },
-        h("span", {}, h("kbd", {}, String(n + 1)), ` ${label}`), h("small", {}, when(card.next[key])))));
+        h("span", {}, h("kbd", {}, String(n + 1)), ` ${t(label)}`), h("small", {}, when(card.next[key])))));
     area.querySelector("#reveal").replaceWith(details, buttons);
     buttons.querySelector('[data-rating="good"]').focus();
     if (c.source === "catalog") play(c.front, c.audio === "american" ? "american" : "british");
@@ -417,9 +422,9 @@ async function reviewPage() {
     try {
       await me.rate(request);
     } catch (e) {
-      if (e.status === 409) say("This card was rated on another device; its new state is kept.");
+      if (e.status === 409) say(t("review.conflict"));
       // Queued with the time it was made: after a day offline it still counts on its own day.
-      else if (e.status === undefined) { await queueRating({ ...request, reviewedAt: Date.now() / 1000 }); say(`Offline: ${await pendingCount()} rating(s) will be sent when the server is back.`); }
+      else if (e.status === undefined) { await queueRating({ ...request, reviewedAt: Date.now() / 1000 }); say(t("review.queued", { count: await pendingCount() })); }
       else throw e;
     }
     i += 1;
@@ -439,36 +444,37 @@ async function progressPage() {
   if (!(await requireUser())) return;
   const [body, list] = await Promise.all([me.progress(), catalog.categories()]);
   // Categories by their names, not their ids ("Sports and leisure", not "sports-and-leisure").
-  const names = Object.fromEntries(list.categories.map((c) => [c.id, c.name.en]));
+  const names = Object.fromEntries(list.categories.map((c) => [c.id, categoryName(c)]));
   const named = (id) => names[id] ?? id;
   const r = body.report;
   const days = r.reviewsPerDay.map((d) => ({ label: d.date.slice(8), value: d.reviews }));
   const levels = Object.keys(LEVELS).filter((l) => !state.level || l === state.level);
   const rows = body.categories.filter((c) => levels.includes(c.level) && (c.saved > 0 || c.learned > 0));
-  show("Progress",
+  const total = r.reviewsPerDay.reduce((a, d) => a + d.reviews, 0);
+  show(t("progress.title"),
     h("ul", { class: "stats", id: "stats" },
-      h("li", {}, h("strong", { id: "due-today" }, String(r.dueToday)), "due today"),
-      h("li", {}, h("strong", {}, String(r.dueTomorrow)), "due tomorrow"),
-      h("li", {}, h("strong", {}, String(r.dueNext7Days)), "due in 7 days"),
-      h("li", {}, h("strong", { id: "items" }, String(r.items)), "saved"),
-      h("li", {}, h("strong", { id: "learned" }, String(r.learned)), "learned"),
-      h("li", {}, h("strong", { id: "streak" }, String(r.streak)), `day streak`)),
-    h("h2", {}, "Due forecast"),
-    h("figure", {}, barChart({ title: "Cards due today, tomorrow and within 7 days", width: 360, height: 160,
-      bars: [{ label: "today", value: r.dueToday }, { label: "tomorrow", value: r.dueTomorrow }, { label: "7 days", value: r.dueNext7Days }] })),
-    h("h2", {}, "Reviews per day (last 30 days)"),
-    h("figure", {}, barChart({ title: `Reviews per day; ${r.reviewsPerDay.reduce((a, d) => a + d.reviews, 0)} in 30 days`, bars: days, labelEvery: 5 }),
-      h("figcaption", { id: "reviews-total" }, `${r.reviewsPerDay.reduce((a, d) => a + d.reviews, 0)} reviews in the last 30 days, ${r.reviewsPerDay.at(-1)?.reviews ?? 0} today.`)),
-    h("h2", {}, "Retention"),
-    r.retention === undefined ? h("p", {}, "No reviews past learning yet.")
-      : h("figure", {}, meter({ title: "True retention", value: r.retention }), h("figcaption", {}, `${r.reviewsInRetention} reviews counted.`)),
-    h("h2", {}, "Learned words by category and level"),
+      h("li", {}, h("strong", { id: "due-today" }, String(r.dueToday)), t("progress.dueToday")),
+      h("li", {}, h("strong", {}, String(r.dueTomorrow)), t("progress.dueTomorrow")),
+      h("li", {}, h("strong", {}, String(r.dueNext7Days)), t("progress.dueWeek")),
+      h("li", {}, h("strong", { id: "items" }, String(r.items)), t("progress.saved")),
+      h("li", {}, h("strong", { id: "learned" }, String(r.learned)), t("progress.learned")),
+      h("li", {}, h("strong", { id: "streak" }, String(r.streak)), t("progress.streak"))),
+    h("h2", {}, t("progress.forecast")),
+    h("figure", {}, barChart({ title: t("progress.forecastChart"), width: 360, height: 160,
+      bars: [{ label: t("progress.today"), value: r.dueToday }, { label: t("progress.tomorrow"), value: r.dueTomorrow }, { label: t("progress.week"), value: r.dueNext7Days }] })),
+    h("h2", {}, t("progress.perDay")),
+    h("figure", {}, barChart({ title: t("progress.perDayChart", { count: total }), bars: days, labelEvery: 5 }),
+      h("figcaption", { id: "reviews-total" }, t("progress.perDayTotal", { count: total, today: r.reviewsPerDay.at(-1)?.reviews ?? 0 }))),
+    h("h2", {}, t("progress.retention")),
+    r.retention === undefined ? h("p", {}, t("progress.noRetention"))
+      : h("figure", {}, meter({ title: t("progress.retentionChart"), value: r.retention }), h("figcaption", {}, t("progress.retentionCount", { count: r.reviewsInRetention }))),
+    h("h2", {}, t("progress.byCategory")),
     rows.length === 0 ? null : h("figure", {}, barChart({
-      title: "Words saved per category and level (learned in the table below)", height: 180,
+      title: t("progress.byCategoryChart"), height: 180,
       bars: rows.map((c) => ({ label: `${named(c.category).split(" ")[0]} ${c.level[0].toUpperCase()}`, value: c.saved })) })),
-    rows.length === 0 ? h("p", {}, "Save words to see them here.") :
-      h("table", {}, h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Category"), h("th", { scope: "col" }, "Level"),
-        h("th", { scope: "col" }, "Saved"), h("th", { scope: "col" }, "Learned"), h("th", { scope: "col" }, "Words"))),
+    rows.length === 0 ? h("p", {}, t("progress.saveFirst")) :
+      h("table", {}, h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("progress.category")), h("th", { scope: "col" }, t("progress.level")),
+        h("th", { scope: "col" }, t("progress.savedColumn")), h("th", { scope: "col" }, t("progress.learnedColumn")), h("th", { scope: "col" }, t("progress.words")))),
       h("tbody", {}, rows.map((c) => h("tr", {}, h("td", {}, named(c.category)), h("td", {}, LEVELS[c.level]),
         h("td", {}, String(c.saved)), h("td", {}, String(c.learned)), h("td", {}, String(c.words)))))));
 }
@@ -498,18 +504,18 @@ async function route() {
       case "library": return await libraryPage();
       case "review": return await reviewPage();
       case "progress": return await progressPage();
-      default: show("Not found", h("p", {}, h("a", { href: "#/" }, "Back to the categories")));
+      default: show(t("notFound.title"), h("p", {}, h("a", { href: "#/" }, t("notFound.back"))));
     }
   } catch (e) {
     if (e instanceof APIError && e.status === 401) { signedIn(null); location.hash = "#/signin"; return; }
-    show("Something went wrong", h("p", { class: "error", role: "alert" },
-      e instanceof APIError ? e.message : "The server cannot be reached; pages you opened before still work offline."));
+    show(t("error.title"), h("p", { class: "error", role: "alert" },
+      e instanceof APIError ? e.message : t("error.offline")));
   }
 }
 
 document.addEventListener("keydown", (e) => reviewKeys?.(e));
 window.addEventListener("hashchange", route);
-window.addEventListener("online", () => flushQueue(me.rate).then((n) => n && say(`Sent ${n} rating(s) made offline.`)).catch(() => {}));
+window.addEventListener("online", () => flushQueue(me.rate).then((n) => n && say(t("review.sent", { count: n }))).catch(() => {}));
 
 for (const radio of document.querySelectorAll('input[name="level"]')) {
   radio.checked = radio.value === state.level;
@@ -523,10 +529,23 @@ for (const radio of document.querySelectorAll('input[name="level"]')) {
 document.getElementById("signout").addEventListener("click", async () => {
   try { await session.signOut(); } finally {
     signedIn(null);
-    state.notice = "Signed out.";
+    state.notice = t("signout.done");
     if (location.hash === "#/") route(); else location.hash = "#/";
   }
 });
+
+// The interface's language: the header now, each page as it is drawn; the switch keeps the choice.
+const languageButton = document.getElementById("language");
+const showLanguage = () => {
+  translatePage();
+  languageButton.lang = language() === "vi" ? "en" : "vi";
+};
+languageButton.addEventListener("click", () => {
+  setLanguage(language() === "vi" ? "en" : "vi");
+  showLanguage();
+  route();
+});
+showLanguage();
 
 if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(() => {});
 
