@@ -62,7 +62,7 @@ public struct ExportService: Sendable {
                 // The CSV carries no clips, but names the ones the package carries for the same
                 // notes (the same guids): imported over a package's notes, it keeps their sound
                 // instead of blanking it.
-                sound = "[sound:\(Self.mediaName(for: ClipKey(entry: clip.entry, accent: clip.request.accent, reading: clip.request.reading, format: .ogg)))]"
+                sound = "[sound:\(Self.mediaName(of: clip))]"
             }
             if format == .apkg, let clip = item.clip {
                 if let clips {
@@ -71,7 +71,7 @@ public struct ExportService: Sendable {
                         var request = clip.request
                         request.entry = clip.entry
                         let stored = try await clips.clip(for: request, format: .ogg).clip
-                        let name = Self.mediaName(for: ClipKey(entry: clip.entry, accent: clip.request.accent, reading: clip.request.reading, format: .ogg))
+                        let name = Self.mediaName(of: clip)
                         media.append(AnkiMedia(name: name, path: stored.path))
                         sound = "[sound:\(name)]"
                     } catch {
@@ -111,6 +111,11 @@ public struct ExportService: Sendable {
         tags += (item.content.categories ?? []).map { "category::\($0)" }
         tags += (item.content.levels ?? []).map { "level::\($0.rawValue)" }
         return tags
+    }
+
+    /// The media file an item's clip is in (an Ogg Vorbis clip, named by the entry's identity).
+    static func mediaName(of clip: (request: ClipRequest, entry: EntryReference)) -> String {
+        mediaName(for: ClipKey(entry: clip.entry, accent: clip.request.accent, reading: clip.request.reading, format: .ogg))
     }
 
     /// Flat, unique and readable: Anki keeps media in one folder.

@@ -363,7 +363,7 @@ public final class RenderWorkers: @unchecked Sendable {
         }
 
         /// The worker finishes what it holds, then exits.
-        func endInput() { shutdown(input, Int32(SHUT_WR)) }
+        func endInput() { child.endInput() }
 
         func wait() -> Int32 {
             process.waitUntilExit()

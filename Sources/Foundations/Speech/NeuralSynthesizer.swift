@@ -107,7 +107,7 @@ public final class NeuralSynthesizer: Sendable {
         for lane in lanes { lane.queue.sync { lane.stop() } }
     }
 
-    deinit { for lane in lanes { lane.queue.sync { lane.stop() } } }
+    deinit { stop() }
 
     /// One process and everything about it; touched only on `queue`.
     private final class Lane: @unchecked Sendable {
@@ -170,11 +170,10 @@ final class WorkerProcess {
     /// The process cannot go on; `SpeechError`s thrown by `speak` are about one text only.
     struct Broken: Error, CustomStringConvertible { let description: String }
 
-    let pid: Int32
     private let child: SocketChild
-    private let process: Process
-    private let input: Int32
-    private let output: Int32
+    private var process: Process { child.process }
+    private var output: Int32 { child.output }
+    var pid: Int32 { child.process.processIdentifier }
     private var buffer: [UInt8] = []
     private var start = 0
     private(set) var sampleRate = 24000
@@ -192,10 +191,6 @@ final class WorkerProcess {
             throw SpeechError(description: "cannot run the neural voice's Python (\(voice.python)): \(error)")
         }
         self.child = child
-        process = child.process
-        pid = child.process.processIdentifier
-        input = child.input
-        output = child.output
         do {
             let ready = try readHeader(timeout: startTimeout, what: "loading the neural voice")
             guard ready["ready"] as? Bool == true else {
@@ -236,8 +231,8 @@ final class WorkerProcess {
     }
 
     func stop() {
-        shutdown(input, Int32(SHUT_WR))
-        close(input)
+        child.endInput()
+        close(child.input)
         close(output)
         if process.isRunning {
             // It exits once its input ends; one that does not within a second is ended.

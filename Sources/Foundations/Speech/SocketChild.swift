@@ -46,6 +46,9 @@ public struct SocketChild: @unchecked Sendable {
         return SocketChild(process: process, input: pair[0], output: output)
     }
 
+    /// Tells the child there is nothing more to read: it finishes what it holds, then exits.
+    public func endInput() { shutdown(input, Int32(SHUT_WR)) }
+
     /// Writes all of `bytes`; false when the child is gone.
     public func send(_ bytes: UnsafeRawBufferPointer) -> Bool {
         var offset = 0
