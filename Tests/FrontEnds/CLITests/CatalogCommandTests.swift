@@ -238,7 +238,11 @@ struct LauncherTests {
         let alone = try TemporaryDirectory("launcher-alone")
         defer { alone.remove() }
         let copy = alone.file("vocab")
-        try FileManager.default.copyItem(atPath: Repository.vocabExecutable, toPath: copy)
+        // Copied by cp, not by this process: a file it held open for writing would be inherited by
+        // whatever another test spawns meanwhile, and executing the copy would fail with "Text
+        // file busy" (ETXTBSY) until that child exits.
+        let copied = try runProcess("/bin/cp", [Repository.vocabExecutable, copy])
+        try #require(copied.status == 0, "\(copied.stderr)")
         let env = ["VOCAB_HOME": vocab.home.path, "VOCAB_CATEGORIES": vocab.categories]
         let words = try runProcess(copy, ["words", "animals", "--level", "starters"], environment: env)
         #expect(words.status == 0 && words.stdout.contains("/kæt/"), "\(words.stderr)")
