@@ -71,7 +71,7 @@ let package = Package(
         // and the checks an imported recording must pass.
         .target(name: "ClipProcessing", dependencies: ["AudioFile", "Ebur128Shim"], path: "Sources/Foundations/ClipProcessing"),
         // Anki's legacy package (.apkg: a zip of a schema-11 collection and media) and its CSV import format.
-        .target(name: "AnkiExport", dependencies: ["SQLiteDB", "JSONReading"], path: "Sources/Foundations/AnkiExport"),
+        .target(name: "AnkiExport", dependencies: ["SQLiteDB", "JSONReading", .product(name: "Crypto", package: "swift-crypto")], path: "Sources/Foundations/AnkiExport"),
 
         // MARK: Storage
         .target(name: "Store", dependencies: ["SQLiteDB"], path: "Sources/Storage/Store"),
@@ -94,12 +94,6 @@ let package = Package(
                 path: "Sources/Domains/Audio"),
         // The MOE revised Mandarin dictionary: import, lookup, stroke, radical and reading search.
         .target(name: "Mandarin", dependencies: ["SQLiteDB", "JSONReading", "FileAccess", "Offloading"], path: "Sources/Domains/Mandarin"),
-        // The dictionary on PostgreSQL for `vocab serve --database`, and `vocab db push`'s copy of moe.sqlite into it.
-        .target(name: "PostgresMandarin", dependencies: [
-            "Mandarin", "SQLiteDB", "PostgresStore", "Offloading", .product(name: "PostgresNIO", package: "postgres-nio"),
-            .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "Logging", package: "swift-log"),
-        ], path: "Sources/Domains/PostgresMandarin"),
         // Learning: remote definitions with offline fallback, saved words, quizzes.
         .target(name: "Definitions", dependencies: ["HTTPFetch", "Store", "Catalog"], path: "Sources/Domains/Learning/Definitions"),
         .target(name: "Quiz", dependencies: ["Store", "Catalog", "SeededRandom"], path: "Sources/Domains/Learning/Quiz"),
@@ -111,10 +105,19 @@ let package = Package(
             "FSRS", "SeededRandom", "Vocabulary", "SQLiteDB", "Store", "JSONReading", .product(name: "Crypto", package: "swift-crypto"),
         ], path: "Sources/Domains/Learning/Learners"),
 
+        // MARK: Storage adapters of the domains (Sources/Storage/Postgres*)
+        // A domain's store protocol implemented on PostgresStore's pool: they sit with the other
+        // PostgreSQL code and are chosen by the application layer; the rules stay in the domain.
+        // The dictionary on PostgreSQL for `vocab serve --database`, and `vocab db push`'s copy of moe.sqlite into it.
+        .target(name: "PostgresMandarin", dependencies: [
+            "Mandarin", "SQLiteDB", "PostgresStore", "Offloading", .product(name: "PostgresNIO", package: "postgres-nio"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "Logging", package: "swift-log"),
+        ], path: "Sources/Storage/PostgresMandarin"),
         // The learner store on PostgreSQL, for several instances of `vocab serve` on one database.
         .target(name: "PostgresLearners", dependencies: [
             "Learners", "FSRS", "Vocabulary", "PostgresStore", .product(name: "PostgresNIO", package: "postgres-nio"),
-        ], path: "Sources/Domains/Learning/PostgresLearners"),
+        ], path: "Sources/Storage/PostgresLearners"),
 
         // MARK: Application
         // The rules both front ends share (paths of the home folder, limits, input checks, failure

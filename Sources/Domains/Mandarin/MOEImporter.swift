@@ -88,15 +88,14 @@ public struct MOEImporter {
             let counts = try build(bytes, source: source, at: temporary, release: release)
             try Self.checkSize(entries: Int(counts.entries), previous: previousEntries(), source: source, force: force)
             progress?(.finishing)
-            try Durable.sync(temporary)
-            try Durable.replace(databasePath, with: temporary)
+            try DurableFile.replaceDatabase(databasePath, with: temporary)
             let elapsed = ContinuousClock.now - started
             return ImportSummary(
                 entries: Int(counts.entries), heteronyms: Int(counts.heteronyms), definitions: Int(counts.definitions),
                 seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
                 database: databasePath, source: source)
         } catch {
-            Durable.remove(temporary)
+            DurableFile.removeDatabase(temporary)
             throw Self.translate(error, source: source, bytes: bytes)
         }
     }
@@ -139,7 +138,7 @@ public struct MOEImporter {
         // The tables are in the file by now, all but the last few megabytes written out of the
         // cache during the load: the disk takes them while the CPU builds the last indexes, and
         // the final sync waits for a third of the time it did.
-        let flush = Durable.flushInBackground(path)
+        let flush = Self.flushInBackground(path)
         defer { flush?.join() }
         progress?(.indexing)
         try database.execute(MOESchema.indexesAfterLoad)
@@ -239,8 +238,21 @@ public struct MOEImporter {
                 : MOEError.unexpectedShape(file: source, message: message, position: position)
         case let e as SQLiteError:
             return MOEError.writeFailed(e.description)
+        case let e as FileError:
+            return MOEError.writeFailed(e.description)
         default:
             return error
+        }
+    }
+
+    /// Starts writing what is already in `path` to disk, on a thread of its own, so the final
+    /// flush has less left to wait for. Only a head start: errors are left for that flush to report.
+    static func flushInBackground(_ path: String) -> JoinableThread? {
+        JoinableThread.start {
+            let fd = open(path, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { return }
+            _ = fdatasync(fd)
+            close(fd)
         }
     }
 

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 
 public enum AnkiGUID {
@@ -9,7 +10,7 @@ public enum AnkiGUID {
     /// instead of adding a duplicate. The first 8 bytes of SHA-1(key) play the part of the random
     /// u64 that Anki encodes for a new note.
     public static func stable(for key: String) -> String {
-        let digest = SHA1.digest(Array(key.utf8))
+        let digest = Array(Insecure.SHA1.hash(data: Array(key.utf8)))
         let n = digest.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
         return encode(n)
     }
@@ -34,7 +35,8 @@ public enum AnkiText {
     /// names kept, read as a big-endian integer. Anki recomputes it on import; it must still be
     /// right for tools (and older Anki versions) that trust the file.
     public static func fieldChecksum(_ field: String) -> Int64 {
-        let digest = SHA1.digest(Array(stripHTMLPreservingMediaFilenames(field).utf8))
+        // SHA-1 because Anki keys checksums on it; nothing here relies on it for security.
+        let digest = Array(Insecure.SHA1.hash(data: Array(stripHTMLPreservingMediaFilenames(field).utf8)))
         return Int64(digest.prefix(4).reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
     }
 

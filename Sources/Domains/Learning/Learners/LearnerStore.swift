@@ -43,14 +43,12 @@ public protocol LearnerStore: Sendable {
     func card(of item: Int64, learner: Int64) async throws -> CardRecord?
     /// Every item with its card, for queues, statistics and exports.
     func cards(of learner: Int64) async throws -> [(item: SavedItem, card: CardRecord)]
-    /// Rates a card in one transaction: reads its record, asks `schedule` for the new card and
-    /// the log facts, and writes both, or nothing. `expectedVersion` (when given) must be the
-    /// record's version, else `LearnerError.stale`. A `clientID` seen before returns the earlier
-    /// outcome as `.repeated` without scheduling again. `schedule` may run on another thread,
-    /// in a transaction shared with other writes.
-    func rate(item: Int64, learner: Int64, expectedVersion: Int?, clientID: String?,
-              schedule: @escaping @Sendable (CardRecord) throws -> Review) async throws -> RatingOutcome
-    /// Takes back the learner's latest rating: the card returns to its state before it.
+    /// Rates a card in one transaction: reads the rows `RatingRules` ask for (a client id's
+    /// earlier rating, the card, locked against other writers), lets them decide and writes
+    /// what they return, or nothing. `request.schedule` may run on another thread, in a
+    /// transaction shared with other writes.
+    func rate(_ request: RatingRequest) async throws -> RatingOutcome
+    /// Takes back the learner's latest rating as `UndoRule` says.
     func undoLastRating(of learner: Int64) async throws -> ReviewEntry
     /// The learner's ratings since `time`, oldest first.
     func reviews(of learner: Int64, since time: Double) async throws -> [ReviewEntry]

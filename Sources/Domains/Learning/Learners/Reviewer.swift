@@ -65,12 +65,12 @@ public struct Reviewer: Sendable {
     public func rate(item: Int64, rating: Rating, learner: Learner, at now: Double,
                      expectedVersion: Int? = nil, clientID: String? = nil) async throws -> RatingOutcome {
         let scheduler = try scheduler(for: learner)
-        return try await store.rate(item: item, learner: learner.id, expectedVersion: expectedVersion, clientID: clientID) { record in
+        return try await store.rate(RatingRequest(item: item, learner: learner.id, expectedVersion: expectedVersion, clientID: clientID) { record in
             var rng = SeededGenerator(seed: UInt64(bitPattern: record.itemID) &* 0x9E37_79B9_7F4A_7C15 &+ UInt64(record.card.reps))
             // A rating made offline may arrive after a later one of the same card: it counts
             // from that review, never before it (FSRS's elapsed time cannot be negative).
             return scheduler.review(record.card, rating: rating, at: max(now, record.card.lastReview ?? now), using: &rng)
-        }
+        })
     }
 
     public func undo(learner: Learner) async throws -> ReviewEntry {

@@ -33,18 +33,18 @@ public final class SQLiteLearnerStore: LearnerStore {
     // MARK: Learners
 
     public func createLearner(name: String, at time: Double) async throws -> Learner {
-        let key = try Self.nameKey(name)
+        let key = try LearnerCoding.nameKey(name)
         return try await write { db in
             guard try db.scalar("SELECT 1 FROM learners WHERE name_key = ?", [.text(key)]) == nil else { throw LearnerError.nameTaken(name) }
             let settings = LearnerSettings()
             try db.run("INSERT INTO learners(name, name_key, created_at, settings) VALUES (?, ?, ?, ?)",
-                       [.text(name), .text(key), .real(time), .text(try Self.json(settings))])
+                       [.text(name), .text(key), .real(time), .text(try LearnerCoding.json(settings))])
             return Learner(id: db.lastInsertRowID, name: name, createdAt: time, settings: settings)
         }
     }
 
     public func learner(named name: String) async throws -> Learner? {
-        guard let key = try? Self.nameKey(name) else { return nil }
+        guard let key = try? LearnerCoding.nameKey(name) else { return nil }
         return try await read { db in
             try db.query("SELECT id, name, created_at, settings FROM learners WHERE name_key = ?", [.text(key)], map: Self.learner).first
         }
@@ -61,7 +61,7 @@ public final class SQLiteLearnerStore: LearnerStore {
     }
 
     public func updateSettings(_ settings: LearnerSettings, of learner: Int64) async throws {
-        let text = try Self.json(settings)
+        let text = try LearnerCoding.json(settings)
         try await write { db in try db.run("UPDATE learners SET settings = ? WHERE id = ?", [.text(text), .integer(learner)]) }
     }
 
@@ -128,7 +128,7 @@ public final class SQLiteLearnerStore: LearnerStore {
     // MARK: Library
 
     public func save(_ key: ItemKey, word: String, details: ItemDetails?, for learner: Int64, at time: Double) async throws -> (item: SavedItem, inserted: Bool) {
-        let detailsText = try details.map { try Self.json($0) }
+        let detailsText = try details.map { try LearnerCoding.json($0) }
         let (item, inserted) = try await write { db -> (SavedItem, Bool) in
             if let existing = try Self.item(key, of: learner, in: db) { return (existing, false) }
             try db.run("INSERT INTO items(learner_id, source, entry, reading, word, saved_at, details) VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -204,30 +204,24 @@ public final class SQLiteLearnerStore: LearnerStore {
         var card: CardRecord
     }
 
-    public func rate(item: Int64, learner: Int64, expectedVersion: Int?, clientID: String?,
-                     schedule: @escaping @Sendable (CardRecord) throws -> Review) async throws -> RatingOutcome {
+    public func rate(_ request: RatingRequest) async throws -> RatingOutcome {
         try await write { db in
-            if let clientID, let earlier = try db.query(
+            let learner = request.learner
+            if let clientID = request.clientID, let earlier = try db.query(
                 "SELECT \(Self.reviewColumns) FROM reviews WHERE learner_id = ? AND client_id = ?", [.integer(learner), .text(clientID)],
                 map: Self.review).first {
-                let current = try Self.card(of: earlier.itemID, learner: learner, in: db)
-                    ?? CardRecord(itemID: earlier.itemID, card: earlier.after, version: 0)
-                return .repeated(current, earlier)
+                return request.replay(of: earlier, current: try Self.card(of: earlier.itemID, learner: learner, in: db))
             }
-            guard let record = try Self.card(of: item, learner: learner, in: db) else { throw LearnerError.unknownItem(item) }
-            if let expectedVersion, expectedVersion != record.version { throw LearnerError.stale(current: record) }
-            let review = try schedule(record)
-            let updated = CardRecord(itemID: item, card: review.card, version: record.version + 1)
-            try Self.write(updated, learner: learner, insert: false, in: db)
+            // The writer thread is the only writer of this file: what it reads stays current.
+            let change = try request.decide(on: try Self.card(of: request.item, learner: learner, in: db))
+            try Self.write(change.updated, learner: learner, insert: false, in: db)
+            let row = change.log
             try db.run("""
                 INSERT INTO reviews(learner_id, item_id, reviewed_at, rating, elapsed_days, before, after, client_id)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                """, [.integer(learner), .integer(item), .real(review.log.reviewedAt), .integer(Int64(review.log.rating.rawValue)),
-                      .integer(Int64(review.log.elapsedDays)), .text(try Self.cardJSON(record.card)), .text(try Self.cardJSON(review.card)),
-                      clientID.map { .text($0) } ?? .null])
-            let entry = ReviewEntry(id: db.lastInsertRowID, itemID: item, reviewedAt: review.log.reviewedAt, rating: review.log.rating,
-                                    elapsedDays: review.log.elapsedDays, before: record.card, after: review.card, clientID: clientID)
-            return .applied(updated, entry)
+                """, [.integer(learner), .integer(row.item), .real(row.reviewedAt), .integer(Int64(row.rating.rawValue)),
+                      .integer(Int64(row.elapsedDays)), .text(row.beforeJSON), .text(row.afterJSON), row.clientID.map { .text($0) } ?? .null])
+            return change.outcome(logID: db.lastInsertRowID)
         }
     }
 
@@ -235,8 +229,8 @@ public final class SQLiteLearnerStore: LearnerStore {
         try await write { db in
             guard let last = try db.query("SELECT \(Self.reviewColumns) FROM reviews WHERE learner_id = ? ORDER BY id DESC LIMIT 1",
                                           [.integer(learner)], map: Self.review).first else { throw LearnerError.nothingToUndo }
-            if let current = try Self.card(of: last.itemID, learner: learner, in: db) {
-                try Self.write(CardRecord(itemID: last.itemID, card: last.before, version: current.version + 1), learner: learner, insert: false, in: db)
+            if let restored = UndoRule.restored(after: last, current: try Self.card(of: last.itemID, learner: learner, in: db)) {
+                try Self.write(restored, learner: learner, insert: false, in: db)
             }
             try db.run("DELETE FROM reviews WHERE id = ?", [.integer(last.id)])
             return last
@@ -278,46 +272,12 @@ public final class SQLiteLearnerStore: LearnerStore {
     static let reviewColumns = "id, item_id, reviewed_at, rating, elapsed_days, before, after, client_id"
 
     static func learner(_ row: Row) -> Learner {
-        Learner(id: row.int(0), name: row.text(1) ?? "", createdAt: row.double(2), settings: settings(row.text(3)))
-    }
-
-    /// Settings as stored, decoded once per distinct text: every request looks its learner up,
-    /// and most learners share a few settings.
-    static func settings(_ text: String?) -> LearnerSettings {
-        guard let text else { return LearnerSettings() }
-        if let known = settingsCache.withLock({ $0[text] }) { return known }
-        let settings = (try? JSONDecoder().decode(LearnerSettings.self, from: Data(text.utf8))) ?? LearnerSettings()
-        settingsCache.withLock { cache in
-            if cache.count >= 1024 { cache.removeAll(keepingCapacity: true) }
-            cache[text] = settings
-        }
-        return settings
-    }
-
-    private static let settingsCache = Mutex<[String: LearnerSettings]>([:])
-
-    /// A card as the review log keeps it: what `json(card)` writes (sorted keys, absent optionals
-    /// left out), without the generic encoder, which was most of a rating's time on the writer.
-    static func cardJSON(_ card: Card) throws -> String {
-        // A number JSON cannot hold: the encoder's own error.
-        guard let due = JSONQuoting.number(card.due) else { return try json(card) }
-        var out = "{\"due\":\(due),\"lapses\":\(card.lapses)"
-        if let lastReview = card.lastReview {
-            guard let last = JSONQuoting.number(lastReview) else { return try json(card) }
-            out += ",\"lastReview\":\(last)"
-        }
-        if let m = card.memory {
-            guard let d = JSONQuoting.number(m.difficulty), let s = JSONQuoting.number(m.stability) else { return try json(card) }
-            out += ",\"memory\":{\"difficulty\":\(d),\"stability\":\(s)}"
-        }
-        out += ",\"phase\":\"\(card.phase.rawValue)\",\"reps\":\(card.reps),\"scheduledDays\":\(card.scheduledDays)"
-        if let step = card.step { out += ",\"step\":\(step)" }
-        return out + "}"
+        Learner(id: row.int(0), name: row.text(1) ?? "", createdAt: row.double(2), settings: LearnerCoding.settings(row.text(3)))
     }
 
     static func item(_ row: Row) -> SavedItem {
         let source = EntryReference.Source(rawValue: row.text(1) ?? "") ?? .text
-        let details = row.text(6).flatMap { try? JSONDecoder().decode(ItemDetails.self, from: Data($0.utf8)) }
+        let details = LearnerCoding.details(json: row.text(6))
         return SavedItem(id: row.int(0), key: ItemKey(source, row.text(2) ?? "", reading: row.text(3) ?? ""), word: row.text(4) ?? "",
                          savedAt: row.double(5), details: details)
     }
@@ -333,25 +293,8 @@ public final class SQLiteLearnerStore: LearnerStore {
     }
 
     static func review(_ row: Row) -> ReviewEntry {
-        let decoder = JSONDecoder()
-        let before = (try? decoder.decode(Card.self, from: Data((row.text(5) ?? "").utf8))) ?? Card(due: 0)
-        let after = (try? decoder.decode(Card.self, from: Data((row.text(6) ?? "").utf8))) ?? Card(due: 0)
-        return ReviewEntry(id: row.int(0), itemID: row.int(1), reviewedAt: row.double(2), rating: Rating(rawValue: Int(row.int(3))) ?? .good,
-                           elapsedDays: Int(row.int(4)), before: before, after: after, clientID: row.text(7))
-    }
-
-    static func json<T: Encodable>(_ value: T) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
-    }
-
-    /// Names compare without case or surrounding spaces: "Anna" and "anna " are one learner.
-    static func nameKey(_ name: String) throws -> String {
-        let trimmed = name.trimmingCharacters(in: .whitespaces)
-        let ok = (1...40).contains(trimmed.count)
-            && trimmed.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || " -_.".unicodeScalars.contains($0) }
-        guard ok else { throw LearnerError.badName(name) }
-        return trimmed.lowercased()
+        ReviewEntry(id: row.int(0), itemID: row.int(1), reviewedAt: row.double(2), rating: Rating(rawValue: Int(row.int(3))) ?? .good,
+                    elapsedDays: Int(row.int(4)), before: LearnerCoding.card(json: row.text(5) ?? ""),
+                    after: LearnerCoding.card(json: row.text(6) ?? ""), clientID: row.text(7))
     }
 }

@@ -1,14 +1,11 @@
 import Dispatch
-import FSRS
-import SeededRandom
 import Foundation
-@testable import Learners
-import SQLiteDB
+@testable import SQLiteDB
 import Synchronization
 import TestSupport
 import Testing
 
-/// The learner store's writer and readers on a real SQLite file: writes that queue up during a
+/// The writer and readers of a learner store (user.sqlite) on a real SQLite file: writes that queue up during a
 /// commit share the next transaction, each can fail alone, and reads never wait for the writer.
 @Suite("Group commit: one writer, many writes per transaction, reads beside it")
 struct GroupCommitTests {
@@ -208,33 +205,5 @@ struct LogCheckpointTests {
         #expect(writer.logRestarts >= 2, "restarts: \(writer.logRestarts)")
         #expect(Self.walBytes(path) < 2 * sizes.limit * 4_120, "log: \(Self.walBytes(path)) bytes")
         #expect(try Database(path: path, mode: .readOnly).scalar("SELECT count(*) FROM t")?.intValue == 3_000)
-    }
-}
-
-@Suite("The review log's card JSON")
-struct CardJSONTests {
-    @Test("the writer's card JSON is byte for byte what JSONEncoder writes, and reads back as the same card")
-    func sameAsTheEncoder() throws {
-        let scheduler = try Scheduler()
-        var rng = SeededGenerator(seed: 42)
-        var pick = SeededGenerator(seed: 7)
-        var cards = [Card(due: 1_790_000_000), Card(due: 1_790_000_000.25)]
-        for start in [1_790_000_000.0, 1_790_000_123.456] {
-            var card = Card(due: start)
-            var now = start
-            for _ in 0..<40 {
-                let rating = Rating(rawValue: Int.random(in: 1...4, using: &pick))!
-                card = scheduler.review(card, rating: rating, at: now, using: &rng).card
-                cards.append(card)
-                now = max(now + 61, card.due + Double(Int.random(in: 0...86_400, using: &pick)))
-            }
-        }
-        #expect(Set(cards.map(\.phase)) == Set(Phase.allCases), "every phase is written")
-        #expect(cards.contains { $0.step != nil } && cards.contains { $0.memory != nil })
-        for card in cards {
-            let fast = try SQLiteLearnerStore.cardJSON(card)
-            #expect(fast == (try SQLiteLearnerStore.json(card)))
-            #expect(try JSONDecoder().decode(Card.self, from: Data(fast.utf8)) == card)
-        }
     }
 }

@@ -211,48 +211,36 @@ public final class PostgresLearnerStore: LearnerStore {
         }
     }
 
-    public func rate(item: Int64, learner: Int64, expectedVersion: Int?, clientID: String?,
-                     schedule: @escaping @Sendable (CardRecord) throws -> Review) async throws -> RatingOutcome {
+    public func rate(_ request: RatingRequest) async throws -> RatingOutcome {
         do {
-            return try await rateOnce(item: item, learner: learner, expectedVersion: expectedVersion, clientID: clientID, schedule: schedule)
-        } catch let error as PSQLError where error.sqlState == "23505" && clientID != nil {
+            return try await rateOnce(request)
+        } catch let error as PSQLError where error.sqlState == "23505" && request.clientID != nil {
             // The same client id applied at this moment through another connection: now it is a repeat.
-            return try await rateOnce(item: item, learner: learner, expectedVersion: expectedVersion, clientID: clientID, schedule: schedule)
+            return try await rateOnce(request)
         }
     }
 
-    private func rateOnce(item: Int64, learner: Int64, expectedVersion: Int?, clientID: String?,
-                          schedule: @escaping @Sendable (CardRecord) throws -> Review) async throws -> RatingOutcome {
+    private func rateOnce(_ request: RatingRequest) async throws -> RatingOutcome {
         try await database.transaction { tx in
-            if let clientID, let earlier = try await tx.rows("""
+            let learner = request.learner
+            if let clientID = request.clientID, let earlier = try await tx.rows("""
                 SELECT \(unescaped: Self.reviewColumns) FROM reviews WHERE learner_id = \(learner) AND client_id = \(clientID)
                 """).first.map(Self.review) {
-                let current = try await tx.rows("""
-                    SELECT \(unescaped: Self.cardColumns) FROM cards WHERE item_id = \(earlier.itemID) AND learner_id = \(learner)
-                    """).first.map { try Self.card($0) } ?? CardRecord(itemID: earlier.itemID, card: earlier.after, version: 0)
-                return .repeated(current, earlier)
+                return request.replay(of: earlier, current: try await Self.card(of: earlier.itemID, learner: learner, lock: false, in: tx))
             }
             // The row lock orders ratings of one card across connections and instances.
-            guard let record = try await tx.rows("""
-                SELECT \(unescaped: Self.cardColumns) FROM cards WHERE item_id = \(item) AND learner_id = \(learner) FOR UPDATE
-                """).first.map({ try Self.card($0) }) else { throw LearnerError.unknownItem(item) }
-            if let expectedVersion, expectedVersion != record.version { throw LearnerError.stale(current: record) }
-            let review = try schedule(record)
-            let updated = CardRecord(itemID: item, card: review.card, version: record.version + 1)
-            guard try await Self.update(updated, from: record.version, learner: learner, in: tx) else {
-                throw LearnerError.stale(current: record)
+            let change = try request.decide(on: try await Self.card(of: request.item, learner: learner, lock: true, in: tx))
+            guard try await Self.update(change.updated, from: change.before.version, learner: learner, in: tx) else {
+                throw LearnerError.stale(current: change.before)
             }
-            let before = try LearnerCoding.cardJSON(record.card), after = try LearnerCoding.cardJSON(review.card)
+            let row = change.log
             let inserted = try await tx.rows("""
                 INSERT INTO reviews(learner_id, item_id, reviewed_at, rating, elapsed_days, before, after, client_id)
-                VALUES (\(learner), \(item), \(review.log.reviewedAt), \(review.log.rating.rawValue), \(review.log.elapsedDays), \(before), \(after), \(clientID))
+                VALUES (\(learner), \(row.item), \(row.reviewedAt), \(row.rating.rawValue), \(row.elapsedDays), \(row.beforeJSON), \(row.afterJSON), \(row.clientID))
                 RETURNING id
                 """)
             try await Self.notify(learner: learner, in: tx)
-            let entry = ReviewEntry(id: try inserted.first?.decode(Int64.self) ?? 0, itemID: item, reviewedAt: review.log.reviewedAt,
-                                    rating: review.log.rating, elapsedDays: review.log.elapsedDays, before: record.card, after: review.card,
-                                    clientID: clientID)
-            return .applied(updated, entry)
+            return change.outcome(logID: try inserted.first?.decode(Int64.self) ?? 0)
         }
     }
 
@@ -261,16 +249,21 @@ public final class PostgresLearnerStore: LearnerStore {
             guard let last = try await tx.rows("""
                 SELECT \(unescaped: Self.reviewColumns) FROM reviews WHERE learner_id = \(learner) ORDER BY id DESC LIMIT 1 FOR UPDATE
                 """).first.map(Self.review) else { throw LearnerError.nothingToUndo }
-            if let current = try await tx.rows("""
-                SELECT \(unescaped: Self.cardColumns) FROM cards WHERE item_id = \(last.itemID) AND learner_id = \(learner) FOR UPDATE
-                """).first.map({ try Self.card($0) }) {
-                _ = try await Self.update(CardRecord(itemID: last.itemID, card: last.before, version: current.version + 1),
-                                          from: current.version, learner: learner, in: tx)
+            let current = try await Self.card(of: last.itemID, learner: learner, lock: true, in: tx)
+            if let current, let restored = UndoRule.restored(after: last, current: current) {
+                _ = try await Self.update(restored, from: current.version, learner: learner, in: tx)
             }
             try await tx.run("DELETE FROM reviews WHERE id = \(last.id)")
             try await Self.notify(learner: learner, in: tx)
             return last
         }
+    }
+
+    /// A card as read inside a transaction; `lock` holds it against other writers until the end.
+    static func card(of item: Int64, learner: Int64, lock: Bool, in tx: PostgresPool.Transaction) async throws -> CardRecord? {
+        try await tx.rows("""
+            SELECT \(unescaped: Self.cardColumns) FROM cards WHERE item_id = \(item) AND learner_id = \(learner) \(unescaped: lock ? "FOR UPDATE" : "")
+            """).first.map { try Self.card($0) }
     }
 
     public func reviews(of learner: Int64, since time: Double) async throws -> [ReviewEntry] {

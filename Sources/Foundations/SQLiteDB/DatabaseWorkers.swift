@@ -1,5 +1,4 @@
 import Dispatch
-import SQLiteDB
 import Synchronization
 
 /// The one connection that writes a database, on a thread of its own (a commit waits for the
@@ -7,9 +6,9 @@ import Synchronization
 /// commit is being made durable are committed together in the next transaction, each inside a
 /// savepoint of its own (group commit): one fsync for many writes, and a write that fails
 /// takes back only itself. A caller is answered only once its transaction is on disk.
-final class GroupCommitWriter: @unchecked Sendable {
+public final class GroupCommitWriter: @unchecked Sendable {
     /// Most writes in one transaction, so that one batch cannot grow without end.
-    static let maxBatch = 256
+    public static let maxBatch = 256
 
     // Made on the caller's thread, run and answered on the writer's queue only.
     private struct Job: @unchecked Sendable {
@@ -26,9 +25,9 @@ final class GroupCommitWriter: @unchecked Sendable {
     private let counts = Mutex<(transactions: Int, writes: Int)>((0, 0))
 
     /// Writes waiting for the next transaction.
-    var waiting: Int { state.withLock { $0.jobs.count } }
+    public var waiting: Int { state.withLock { $0.jobs.count } }
     /// Transactions committed and the writes they carried, for the log and the tests.
-    var committed: (transactions: Int, writes: Int) { counts.withLock { $0 } }
+    public var committed: (transactions: Int, writes: Int) { counts.withLock { $0 } }
 
     /// Copies the log into the database beside the writer; nil: SQLite's own checkpoints, in the COMMIT.
     private let checkpointer: LogCheckpointer?
@@ -37,7 +36,7 @@ final class GroupCommitWriter: @unchecked Sendable {
     private var logFrames = 0
     private var logGeneration = 0
 
-    init(_ db: Database, label: String, checkpointer: LogCheckpointer? = nil) {
+    public init(_ db: Database, label: String, checkpointer: LogCheckpointer? = nil) {
         self.db = db
         self.checkpointer = checkpointer
         queue = DispatchQueue(label: label)
@@ -45,7 +44,7 @@ final class GroupCommitWriter: @unchecked Sendable {
     }
 
     /// Runs `body` in a write transaction, alone or with others, and returns once it is durable.
-    func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+    public func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
             // Set on the writer's queue before `answer` runs there.
             nonisolated(unsafe) var result: Result<T, any Error> = .failure(CancellationError())
@@ -146,7 +145,7 @@ final class GroupCommitWriter: @unchecked Sendable {
     }
 
     /// How often the log started again from its beginning (for the tests); read on the writer's queue.
-    var logRestarts: Int { queue.sync { logGeneration } }
+    public var logRestarts: Int { queue.sync { logGeneration } }
 }
 
 /// A connection of its own, on a thread of its own, that copies the write-ahead log into the
@@ -155,39 +154,45 @@ final class GroupCommitWriter: @unchecked Sendable {
 /// 1,000 frames: under bench-review's load that was one commit in eleven, 11 ms each, a quarter
 /// of the writer's time, and the ratings waiting meanwhile were the slowest hundredth.
 /// `GroupCommitWriter` decides when a pass runs; the connection opens with the first pass.
-final class LogCheckpointer: @unchecked Sendable {
+public final class LogCheckpointer: @unchecked Sendable {
     /// Log lengths in frames (pages): a pass starts at `start` (SQLite's own threshold); the
     /// writer copies the rest itself when a pass left at most `tail`, and all of it at `limit`.
-    struct Sizes: Sendable {
-        var start = 1_000
-        var tail = 400
-        var limit = 20_000
+    public struct Sizes: Sendable {
+        public var start: Int
+        public var tail: Int
+        public var limit: Int
+
+        public init(start: Int = 1_000, tail: Int = 400, limit: Int = 20_000) {
+            self.start = start
+            self.tail = tail
+            self.limit = limit
+        }
     }
 
-    struct Status: Sendable {
-        var running = false
+    public struct Status: Sendable {
+        public var running = false
         /// The latest copy, the writer's own included: the log it ran on (counted by the
         /// writer's restarts), its length and how much of it is in the database.
-        var last: (generation: Int, log: Int, copied: Int)?
+        public var last: (generation: Int, log: Int, copied: Int)?
         /// Passes that ran here, and those that failed (for the tests).
-        var passes = 0
-        var failures = 0
+        public var passes = 0
+        public var failures = 0
     }
 
-    let sizes: Sizes
+    public let sizes: Sizes
     private let path: String
     private let queue: DispatchQueue
     private let state = Mutex(Status())
     /// Opened on `queue` by the first pass, used only there.
     private var db: Database?
 
-    init(path: String, label: String, sizes: Sizes = Sizes()) {
+    public init(path: String, label: String, sizes: Sizes = Sizes()) {
         self.path = path
         self.sizes = sizes
         queue = DispatchQueue(label: label)
     }
 
-    var status: Status { state.withLock { $0 } }
+    public var status: Status { state.withLock { $0 } }
 
     func record(generation: Int, log: Int, copied: Int) {
         state.withLock { $0.last = (generation, log, copied) }
@@ -230,20 +235,20 @@ struct TransactionEnded: Error, CustomStringConvertible {
 /// Connections that only read, one per concurrent reader, on threads of their own. In WAL mode
 /// they read the last commit without waiting for the writer, so a token lookup never queues
 /// behind a commit's fsync; a write acknowledged before a read starts is always seen.
-final class ReaderPool: @unchecked Sendable {
+public final class ReaderPool: @unchecked Sendable {
     /// Idle connections kept for reuse; more are opened when more read at once, then closed.
-    static let keep = 8
+    public static let keep = 8
 
     private let path: String
     private let idle = Mutex<[UncheckedDatabase]>([])
     private let queue: DispatchQueue
 
-    init(path: String, label: String) {
+    public init(path: String, label: String) {
         self.path = path
         queue = DispatchQueue(label: label, attributes: .concurrent)
     }
 
-    func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+    public func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             queue.async {
                 continuation.resume(with: Result {
