@@ -115,8 +115,13 @@ extension LearningService {
 
     /// - Parameter madeAt: when the rating was made, if it is sent later (an offline review):
     ///   the review counts from then (`ReviewTime.accepted`), so a day offline lands on its day.
+    /// The item, version and client id are checked first, before anything is read (a
+    /// repeated client id included), the same for every front end.
     public func rate(item: Int64, rating: Rating, for learner: Learner, expectedVersion: Int? = nil, clientID: String? = nil,
                      madeAt: Double? = nil) async throws -> RatingResult {
+        let item = try InputRules.item(item)
+        let expectedVersion = try InputRules.version(expectedVersion)
+        let clientID = try InputRules.clientID(clientID)
         let time = try ReviewTime.accepted(madeAt, now: now())
         do {
             switch try await reviewer.rate(item: item, rating: rating, learner: learner, at: time, expectedVersion: expectedVersion, clientID: clientID) {
@@ -124,7 +129,7 @@ extension LearningService {
             case .repeated(let record, let entry): return RatingResult(record, entry, repeated: true)
             }
         } catch LearnerError.unknownItem {
-            throw Failure(.notFound, code: "unknown_item", message: "there is no item \(item) in this library.")
+            throw Failure.unknownItem(item)
         }
     }
 
@@ -134,7 +139,7 @@ extension LearningService {
             let entry = try await reviewer.undo(learner: learner)
             return (entry, try await store.item(entry.itemID, of: learner.id))
         } catch LearnerError.nothingToUndo {
-            throw Failure(.notFound, code: "nothing_to_undo", message: "there is no rating to undo.")
+            throw Failure.nothingToUndo
         }
     }
 }
@@ -290,8 +295,7 @@ public enum ReviewTime {
     public static func accepted(_ madeAt: Double?, now: Double) throws(Failure) -> Double {
         guard let madeAt else { return now }
         guard madeAt.isFinite, madeAt >= now - oldest, madeAt <= now + skew else {
-            throw Failure(.badInput, code: "bad_reviewed_at",
-                          message: "reviewedAt must be when the rating was made, in seconds since 1970, within the last 30 days.")
+            throw Failure(.badReviewedAt, "reviewedAt must be when the rating was made, in seconds since 1970, within the last 30 days.")
         }
         return min(madeAt, now)
     }

@@ -42,8 +42,7 @@ public struct LearningService: Sendable {
     public func learner(named name: String?) async throws -> Learner {
         if let name {
             guard let learner = try await store.learner(named: name) else {
-                throw Failure(.notFound, code: "unknown_learner", message: "there is no learner '\(Failure.quote(name))'.",
-                              hint: "'vocab users list' shows them; 'vocab users add NAME' makes one.")
+                throw Failure.unknownLearner(name)
             }
             return learner
         }
@@ -100,7 +99,7 @@ public struct LearningService: Sendable {
         let word = try InputRules.text(text, name: "word", pathSafe: false)
         if let entry {
             guard let found = try await catalog.entry(id: entry) else {
-                throw Failure(.notFound, code: "unknown_entry", message: "the catalog has no entry '\(Failure.quote(entry))'.")
+                throw Failure(.unknownEntry, "the catalog has no entry '\(Failure.quote(entry))'.")
             }
             return [try await save(catalog: found, for: learner)]
         }
@@ -126,20 +125,17 @@ public struct LearningService: Sendable {
             // The answer must be about the word asked: a service that answers "cat" for
             // "serendipity" must not put "cat" in the library.
             guard SearchTextKey.same(headword, word) else {
-                throw Failure(.notFound, code: "unknown_word",
-                              message: "the dictionary answered about '\(Failure.quote(headword))', not '\(Failure.quote(word))'; nothing was saved.")
+                throw Failure(.unknownWord, "the dictionary answered about '\(Failure.quote(headword))', not '\(Failure.quote(word))'; nothing was saved.")
             }
             let key = ItemKey(.dictionary, word.lowercased())
             let details = ItemDetails(definition: definition, partOfSpeech: partOfSpeech, phonetic: phonetic)
             let (item, inserted) = try await store.save(key, word: headword, details: details, for: learner.id, at: now())
             return [Saved(item: item, inserted: inserted)]
         case .unknown:
-            throw Failure(.notFound, code: "unknown_word",
-                          message: "'\(Failure.quote(word))' is not in the catalog and the dictionary does not know it; nothing was saved.",
+            throw Failure(.unknownWord, "'\(Failure.quote(word))' is not in the catalog and the dictionary does not know it; nothing was saved.",
                           suggestions: catalogMiss)
         case .unavailable(let reason):
-            throw Failure(.notFound, code: "unknown_word",
-                          message: "'\(Failure.quote(word))' is not in the catalog and the dictionary does not know it (the dictionary could not be asked: \(reason)); nothing was saved.",
+            throw Failure(.unknownWord, "'\(Failure.quote(word))' is not in the catalog and the dictionary does not know it (the dictionary could not be asked: \(reason)); nothing was saved.",
                           suggestions: catalogMiss)
         }
     }
@@ -185,8 +181,7 @@ public struct LearningService: Sendable {
         }
         if loose.count == 1 { return loose }
         let listed = readings.enumerated().map { "\($0.offset + 1). \($0.element.2.pinyin ?? $0.element.2.bopomofo ?? "?")" }.joined(separator: ", ")
-        throw Failure(.badInput, code: "bad_reading",
-                      message: loose.isEmpty ? "\(title) has no reading '\(Failure.quote(text))'; its readings: \(listed)."
+        throw Failure(.badReading, loose.isEmpty ? "\(title) has no reading '\(Failure.quote(text))'; its readings: \(listed)."
                                              : "'\(Failure.quote(text))' fits more than one reading of \(title): \(listed); give the tone or the number.")
     }
 
@@ -206,7 +201,7 @@ public struct LearningService: Sendable {
         if let id = Int64(text), let hit = all.first(where: { $0.item.id == id }) { return [hit] }
         let hits = all.filter { SearchTextKey.same($0.item.word, text) || $0.item.key.description == text || $0.item.key.entry == text }
         guard !hits.isEmpty else {
-            throw Failure(.notFound, code: "not_saved", message: "'\(Failure.quote(text))' is not in the library.",
+            throw Failure(.notSaved, "'\(Failure.quote(text))' is not in the library.",
                           hint: "'vocab library list' shows what is.")
         }
         return hits

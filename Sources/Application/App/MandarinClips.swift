@@ -34,13 +34,12 @@ public enum MandarinClips {
 
     public static func request(title: String, readings: [String], wanted: String?) throws -> ClipRequest {
         guard !readings.isEmpty else {
-            throw Failure(.notFound, code: "no_reading", message: "'\(Failure.quote(title))' has no reading in pinyin to speak.")
+            throw Failure(.noReading, "'\(Failure.quote(title))' has no reading in pinyin to speak.")
         }
         var index = 0
         if let wanted {
             guard let found = readings.firstIndex(where: { Pinyin.same($0, wanted) }) else {
-                throw Failure(.notFound, code: "unknown_reading",
-                              message: "'\(Failure.quote(title))' has no reading '\(Failure.quote(wanted))'; its readings are \(readings.joined(separator: ", ")).",
+                throw Failure(.unknownReading, "'\(Failure.quote(title))' has no reading '\(Failure.quote(wanted))'; its readings are \(readings.joined(separator: ", ")).",
                               suggestions: readings)
             }
             index = found

@@ -57,8 +57,7 @@ public struct SearchRequest: Sendable, Equatable {
     public static func source(_ text: String?) throws(Failure) -> SearchSource? {
         guard let text, text.lowercased() != "all" else { return nil }
         if let source = SearchSource(rawValue: text.lowercased()) { return source }
-        throw Failure(.badInput, code: "bad_source",
-                      message: "'\(Failure.quote(text))' is not a source to search; use \(sourceNames.joined(separator: ", ")).",
+        throw Failure(.badSource, "'\(Failure.quote(text))' is not a source to search; use \(sourceNames.joined(separator: ", ")).",
                       suggestions: InputRules.closestOrAll(text, sourceNames))
     }
 }
@@ -200,7 +199,7 @@ public struct SearchService: Sendable {
             switch s { case .catalog: "the catalog"; case .moe: "the Mandarin dictionary"; case .library: "your library" }
         }
         let place = names.count <= 1 ? (names.first ?? "any source") : names.dropLast().joined(separator: ", ") + " or " + names.last!
-        var failure = Failure(.notFound, code: "no_match", message: "nothing matches '\(Failure.quote(page.query))' in \(place).",
+        var failure = Failure(.noMatch, "nothing matches '\(Failure.quote(page.query))' in \(place).",
                               suggestions: page.suggestions)
         if page.source != "all" {
             // CrossSource names the command that finds it, when a lookup would.

@@ -27,7 +27,7 @@ public enum DatabaseChoice: Sendable, Equatable {
         do {
             _ = try PostgresPool.configuration(url: url)
         } catch let error as PostgresStoreError {
-            throw Failure(.badInput, code: "bad_database_url", message: "\(origin): \(Failure.escapingControls(error.description))")
+            throw Failure(.badDatabaseURL, "\(origin): \(Failure.escapingControls(error.description))")
         }
         return .postgres(url: url, origin: origin)
     }

@@ -37,7 +37,7 @@ public struct Endpoint: Sendable {
             chosen = Endpoint(url: fallback, origin: "default")
         }
         guard chosen.url.hasPrefix("http://") || chosen.url.hasPrefix("https://") else {
-            throw Failure(.badInput, code: "bad_url", message: "\(chosen.origin) is '\(Failure.quote(chosen.url))': it must be an http:// or https:// URL.")
+            throw Failure(.badURL, "\(chosen.origin) is '\(Failure.quote(chosen.url))': it must be an http:// or https:// URL.")
         }
         return chosen
     }

@@ -14,14 +14,14 @@ public enum PasswordRules {
 
     public static func check(_ password: String) throws(Failure) {
         guard password.count >= minLength else {
-            throw Failure(.badInput, code: "short_password", message: "a password needs at least \(minLength) characters.")
+            throw Failure(.shortPassword, "a password needs at least \(minLength) characters.")
         }
         guard password.utf8.count <= maxBytes else {
-            throw Failure(.badInput, code: "long_password", message: "a password may have at most \(maxBytes) bytes of UTF-8.")
+            throw Failure(.longPassword, "a password may have at most \(maxBytes) bytes of UTF-8.")
         }
         // The C library reads the password up to its first NUL.
         guard !password.unicodeScalars.contains(where: InputRules.isForbidden) else {
-            throw Failure(.badInput, code: "bad_password", message: "a password may not contain control characters.")
+            throw Failure(.badPassword, "a password may not contain control characters.")
         }
     }
 
@@ -37,8 +37,7 @@ public enum PasswordRules {
     }
 
     static func busy(_ full: GateFull) -> Failure {
-        Failure(.tooManyRequests, code: "sign_in_busy",
-                message: "too many sign-ins are being checked at once; try again in a second.")
+        Failure(.signInBusy, "too many sign-ins are being checked at once; try again in a second.")
     }
 }
 

@@ -199,8 +199,7 @@ public final class VocabServices: Sendable {
         do {
             return try JSONDecoder().decode(UserConfig.self, from: data)
         } catch {
-            throw Failure(.invalidData, code: "bad_config",
-                          message: "\(home.configFile) is not valid: expected an object like {\"dictionaryURL\": \"https://…\", \"randomURL\": \"https://…\"}.")
+            throw Failure(.badConfig, "\(home.configFile) is not valid: expected an object like {\"dictionaryURL\": \"https://…\", \"randomURL\": \"https://…\"}.")
         }
     }
 

@@ -18,6 +18,12 @@ public struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
         case conflict
         /// No valid credentials.
         case unauthorized
+        /// Valid credentials, but the request lacks what they require (the CSRF token of a session).
+        case forbidden
+        /// A method the path does not answer.
+        case methodNotAllowed
+        /// A body in a media type the endpoint does not take.
+        case unsupportedMediaType
         /// Too many failed attempts from one client.
         case tooManyRequests
         /// The request target is longer than the server reads.
@@ -31,14 +37,14 @@ public struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
         public var exitCode: Int32 {
             switch self {
             case .notFound: 1
-            case .badInput: 64
+            case .badInput, .methodNotAllowed, .unsupportedMediaType: 64
             case .invalidData: 65
             case .missingInput: 66
             case .unavailable: 69
             case .internalError: 70
             case .io: 74
             case .conflict, .tooManyRequests: 75
-            case .unauthorized: 77
+            case .unauthorized, .forbidden: 77
             case .uriTooLong: 64
             }
         }
@@ -49,6 +55,9 @@ public struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
             case .badInput: 400
             case .conflict: 409
             case .unauthorized: 401
+            case .forbidden: 403
+            case .methodNotAllowed: 405
+            case .unsupportedMediaType: 415
             case .tooManyRequests: 429
             case .uriTooLong: 414
             case .unavailable: 503
@@ -57,17 +66,16 @@ public struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    public var kind: Kind
-    /// Stable and documented in openapi.json ("unknown_word", "bad_level").
-    public var code: String
+    /// Stable and documented in openapi.json; fixes the kind.
+    public var code: FailureCode
+    public var kind: Kind { code.kind }
     public var message: String
     public var suggestions: [String]
     /// What to do next at a terminal ("Run 'vocab validate' for the full list."). Only the CLI
     /// shows it: HTTP clients are programs, which act on the code instead.
     public var hint: String?
 
-    public init(_ kind: Kind, code: String, message: String, suggestions: [String] = [], hint: String? = nil) {
-        self.kind = kind
+    public init(_ code: FailureCode, _ message: String, suggestions: [String] = [], hint: String? = nil) {
         self.code = code
         self.message = message
         self.suggestions = suggestions

@@ -12,15 +12,15 @@ public enum InputRules {
     public static func text(_ value: String, name: String, pathSafe: Bool = true) throws(Failure) -> String {
         // Code points, as openapi.json's maxLength counts them, before any trimming.
         guard value.unicodeScalars.count <= Limits.textLength else {
-            throw Failure(.badInput, code: "too_long", message: "the \(name) is longer than \(Limits.textLength) characters.")
+            throw .tooLong(name)
         }
         let trimmed = trimmingSpaces(value)
-        guard !trimmed.isEmpty else { throw Failure(.badInput, code: "invalid_text", message: "the \(name) is empty.") }
+        guard !trimmed.isEmpty else { throw .invalidText(name, .empty) }
         if trimmed.unicodeScalars.contains(where: isForbidden) {
-            throw Failure(.badInput, code: "invalid_text", message: "the \(name) contains control characters.")
+            throw .invalidText(name, .controlCharacters)
         }
         if pathSafe, trimmed.contains("/") || trimmed.contains("\\") || trimmed == "." || trimmed == ".." {
-            throw Failure(.badInput, code: "path_traversal", message: "the \(name) may not contain '/' or '\\', nor be '.' or '..'.")
+            throw Failure(.pathTraversal, "the \(name) may not contain '/' or '\\', nor be '.' or '..'.")
         }
         return trimmed
     }
@@ -38,9 +38,7 @@ public enum InputRules {
     /// A level, in any case.
     public static func level(_ text: String) throws(Failure) -> Level {
         if let level = Level(rawValue: text.lowercased()) { return level }
-        let valid = Level.allCases.map(\.rawValue)
-        throw Failure(.badInput, code: "bad_level", message: "'\(Failure.quote(text))' is not a level; use one of \(valid.joined(separator: ", ")).",
-                      suggestions: closestOrAll(text, valid))
+        throw .badLevel(text, valid: Level.allCases.map(\.rawValue))
     }
 
     /// An accent, in any case, by name or alias (uk, us, en-gb, cmn…), among those `allowed`
@@ -50,18 +48,45 @@ public enum InputRules {
         let names = allowed.map(\.rawValue)
         let list = names.count == 2 ? names.joined(separator: " or ") : names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "")
         if Accent.parse(text) == .mandarin {
-            throw Failure(.badInput, code: "bad_accent",
-                          message: "catalog words are spoken in \(list); Mandarin is for dictionary titles (vocab say TITLE, GET /v1/moe/{title}/audio).",
+            throw Failure(.badAccent, "catalog words are spoken in \(list); Mandarin is for dictionary titles (vocab say TITLE, GET /v1/moe/{title}/audio).",
                           suggestions: names)
         }
-        throw Failure(.badInput, code: "bad_accent", message: "'\(Failure.quote(text))' is not an accent; use \(list).",
+        throw Failure(.badAccent, "'\(Failure.quote(text))' is not an accent; use \(list).",
                       suggestions: closestOrAll(text, names))
+    }
+
+    /// The range of an item's number: what a JSON number holds exactly (openapi.json states it).
+    public static let itemRange: ClosedRange<Int64> = 1...9_007_199_254_740_991
+    /// The range of a card's version.
+    public static let versionRange = 0...Int(Int32.max)
+
+    /// A saved item's number as a client sends it.
+    public static func item(_ id: Int64) throws(Failure) -> Int64 {
+        guard itemRange.contains(id) else { throw .badItem() }
+        return id
+    }
+
+    /// The card version a client read, when it sends one.
+    public static func version(_ version: Int?) throws(Failure) -> Int? {
+        if let version, !versionRange.contains(version) {
+            throw Failure(.badVersion, "the version must be a card's version, as the review queue gives it.")
+        }
+        return version
+    }
+
+    /// The id an offline client gives a rating: 1-100 code points (as openapi.json's maxLength
+    /// counts them), no control characters.
+    public static func clientID(_ id: String?) throws(Failure) -> String? {
+        if let id, id.isEmpty || id.unicodeScalars.count > 100 || id.unicodeScalars.contains(where: isForbidden) {
+            throw Failure(.badClientID, "clientId must be 1-100 characters without control characters.")
+        }
+        return id
     }
 
     /// A whole number given as text, within `range`.
     public static func integer(_ text: String, name: String, range: ClosedRange<Int>) throws(Failure) -> Int {
         guard let n = Int(trimmingSpaces(text)) else {
-            throw Failure(.badInput, code: "bad_number", message: "\(name) must be a whole number (got '\(Failure.quote(text))').")
+            throw Failure(.badNumber, "\(name) must be a whole number (got '\(Failure.quote(text))').")
         }
         return try bounded(n, name: name, range: range)
     }
@@ -72,11 +97,11 @@ public enum InputRules {
         let range = Limits.speedHundredths
         let allowed = "between \(Double(range.lowerBound) / 100) and \(Double(range.upperBound) / 100), e.g. 0.75 for slower speech"
         guard trimmed.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2E }), let value = Double(trimmed), value.isFinite else {
-            throw Failure(.badInput, code: "bad_speed", message: "the speed must be a number \(allowed) (got '\(Failure.quote(text))').")
+            throw Failure(.badSpeed, "the speed must be a number \(allowed) (got '\(Failure.quote(text))').")
         }
         let hundredths = (value * 100).rounded()
         guard abs(value * 100 - hundredths) < 1e-6, hundredths >= Double(range.lowerBound), hundredths <= Double(range.upperBound) else {
-            throw Failure(.badInput, code: "bad_speed", message: "the speed must be \(allowed), to the hundredth (got '\(Failure.quote(text))').")
+            throw Failure(.badSpeed, "the speed must be \(allowed), to the hundredth (got '\(Failure.quote(text))').")
         }
         return Double(Int(hundredths)) / 100
     }
@@ -84,7 +109,7 @@ public enum InputRules {
     /// A number already parsed, within `range`.
     public static func bounded(_ n: Int, name: String, range: ClosedRange<Int>) throws(Failure) -> Int {
         guard range.contains(n) else {
-            throw Failure(.badInput, code: "out_of_range", message: "\(name) must be between \(range.lowerBound) and \(range.upperBound) (got \(n)).")
+            throw Failure(.outOfRange, "\(name) must be between \(range.lowerBound) and \(range.upperBound) (got \(n)).")
         }
         return n
     }

@@ -95,18 +95,18 @@ public struct ReadingQuery: Sendable, Equatable {
 
     public init(pinyin: String?, bopomofo: String?, tones: ToneMatching = .ignore) throws(Failure) {
         guard (pinyin == nil) != (bopomofo == nil) else {
-            throw Failure(.badInput, code: "bad_reading", message: "give exactly one of pinyin or bopomofo.")
+            throw Failure(.badReading, "give exactly one of pinyin or bopomofo.")
         }
         if let pinyin {
             _ = try InputRules.text(pinyin, name: "pinyin", pathSafe: false)
             guard !ReadingKey.pinyin(pinyin).isEmpty else {
-                throw Failure(.badInput, code: "bad_reading", message: "pinyin needs pinyin letters, like xing or xíng (got '\(Failure.quote(pinyin))').")
+                throw Failure(.badReading, "pinyin needs pinyin letters, like xing or xíng (got '\(Failure.quote(pinyin))').")
             }
         }
         if let bopomofo {
             _ = try InputRules.text(bopomofo, name: "bopomofo", pathSafe: false)
             guard !ReadingKey.bopomofo(bopomofo).isEmpty else {
-                throw Failure(.badInput, code: "bad_reading", message: "bopomofo needs zhuyin letters, like ㄒㄧㄥ (got '\(Failure.quote(bopomofo))').")
+                throw Failure(.badReading, "bopomofo needs zhuyin letters, like ㄒㄧㄥ (got '\(Failure.quote(bopomofo))').")
             }
         }
         self.pinyin = pinyin
@@ -138,7 +138,7 @@ public enum RadicalInput {
     public static func check(_ text: String) throws -> String {
         let r = try InputRules.text(text, name: "radical")
         guard r.unicodeScalars.count == 1, r.unicodeScalars.allSatisfy({ $0.value > 0x7F }) else {
-            throw Failure(.badInput, code: "bad_radical", message: "give one radical character, like 水 or 氵 (got '\(Failure.quote(text))').")
+            throw Failure(.badRadical, "give one radical character, like 水 or 氵 (got '\(Failure.quote(text))').")
         }
         return r
     }
@@ -167,7 +167,7 @@ public enum RadicalListing {
         if let filed, filed != typed {
             hint = "\(typed) itself is filed under the radical \(filed): try 'vocab radical \(filed)'."
         }
-        return Failure(.notFound, code: "unknown_radical", message: "no characters under the radical \(Failure.quote(typed)).", hint: hint)
+        return Failure(.unknownRadical, "no characters under the radical \(Failure.quote(typed)).", hint: hint)
     }
 }
 

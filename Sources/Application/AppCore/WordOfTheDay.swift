@@ -27,8 +27,7 @@ public struct CalendarDay: Sendable, Equatable, CustomStringConvertible {
         guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
               let year = digits(0..<4), let month = digits(5..<7), let day = digits(8..<10),
               year >= 1, (1...12).contains(month), (1...Self.days(inMonth: month, of: year)).contains(day) else {
-            throw Failure(.badInput, code: "bad_date",
-                          message: "the date must be a day written YYYY-MM-DD, like 2026-03-01 (got '\(Failure.quote(text))').")
+            throw Failure(.badDate, "the date must be a day written YYYY-MM-DD, like 2026-03-01 (got '\(Failure.quote(text))').")
         }
         self.year = year
         self.month = month
@@ -98,8 +97,8 @@ public struct MOEWordOfTheDay: Encodable, Sendable {
 
     private init(day: CalendarDay, seed: UInt64, entry: DictionaryEntry?) throws {
         guard let entry else {
-            throw Failure(.missingInput, code: "empty_dictionary",
-                          message: "the imported dictionary has no entries; import dict-revised.json again (vocab import moe PATH).")
+            throw Failure(.emptyDictionary, "the imported dictionary has no entries.",
+                          hint: "Import dict-revised.json again: vocab import moe PATH.")
         }
         date = day.description
         self.seed = seed

@@ -208,7 +208,7 @@ struct AudioCheckCommand: AsyncParsableCommand {
             report.printBroken()
         }
         if !report.broken.isEmpty {
-            throw Failure(.invalidData, code: "broken_clips", message: "\(report.broken.count) broken clip(s); the tiers fall back past them.",
+            throw Failure(.brokenClips, "\(report.broken.count) broken clip(s); the tiers fall back past them.",
                           hint: "'vocab audio status' shows the coverage.")
         }
     }

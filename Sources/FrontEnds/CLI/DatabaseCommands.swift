@@ -35,8 +35,7 @@ struct DatabaseOptions: ParsableArguments {
     func withDatabase<T>(_ options: GlobalOptions, _ body: (ServerDatabase, [String]) async throws -> T) async throws -> T {
         let services = options.services
         guard case .postgres(let url, _) = try DatabaseChoice.resolve(flag: database, config: try services.config()) else {
-            throw Failure(.badInput, code: "no_database",
-                          message: "no database named: use --database postgres://user@host:port/name, $\(DatabaseChoice.variable) or \"databaseURL\" in config.json.")
+            throw Failure(.noDatabase, "no database named: use --database postgres://user@host:port/name, $\(DatabaseChoice.variable) or \"databaseURL\" in config.json.")
         }
         let server = try ServerDatabase(url: url, maximumConnections: 4)
         server.database.start()
@@ -138,7 +137,7 @@ struct DatabaseCopyUsersCommand: AsyncParsableCommand {
     func run() async throws {
         let path = from ?? options.services.home.userDatabase
         guard FileManager.default.fileExists(atPath: path) else {
-            throw Failure(.missingInput, code: "missing_file", message: "there is no learner file at \(Failure.quote(path)).")
+            throw Failure(.missingFile, "there is no learner file at \(Failure.quote(path)).")
         }
         let snapshot = try await SQLiteLearnerStore(path: path).snapshot()
         try await database.withDatabase(options) { server, _ in

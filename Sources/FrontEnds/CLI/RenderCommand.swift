@@ -193,7 +193,7 @@ struct RenderCommand: AsyncParsableCommand {
                 text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
             } else {
                 guard let data = FileManager.default.contents(atPath: moe) else {
-                    throw Failure(.missingInput, code: "missing_file", message: "cannot read the title list \(moe).")
+                    throw Failure(.missingFile, "cannot read the title list \(moe).")
                 }
                 text = String(decoding: data, as: UTF8.self)
             }
@@ -202,7 +202,7 @@ struct RenderCommand: AsyncParsableCommand {
                 guard !trimmed.isEmpty, !trimmed.hasPrefix("#") else { continue }
                 let (title, reading) = ClipNaming.splitTitle(trimmed)
                 guard let title else {
-                    throw Failure(.badInput, code: "bad_title", message: "'\(Failure.quote(trimmed))' in \(moe) is not a Mandarin title (one title a line, a reading may follow).")
+                    throw Failure(.badTitle, "'\(Failure.quote(trimmed))' in \(moe) is not a Mandarin title (one title a line, a reading may follow).")
                 }
                 wanted.append((title, reading))
             }

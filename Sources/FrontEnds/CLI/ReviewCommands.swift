@@ -237,7 +237,7 @@ struct ExportCommand: AsyncParsableCommand {
         let fromCatalog = from == .catalog || category != nil || level != nil
         let items = fromCatalog ? try await service.exportItems(category: category, level: level?.level) : try await service.exportItems(of: learner)
         guard !items.isEmpty else {
-            throw Failure(.notFound, code: "nothing_to_export", message: fromCatalog ? "no catalog words match." : "the library of \(learner.name) is empty.")
+            throw Failure(.nothingToExport, fromCatalog ? "no catalog words match." : "the library of \(learner.name) is empty.")
         }
         let deck = fromCatalog ? "vocab::" + ([category, level?.level.rawValue].compactMap { $0 }.joined(separator: " ").nonEmpty ?? "catalog")
                                : "vocab::\(learner.name)"

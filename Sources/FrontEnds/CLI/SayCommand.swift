@@ -129,11 +129,9 @@ struct SayCommand: AsyncParsableCommand {
             switch try playClip(clip.path) {
             case .played(let name): player = name
             case .noPlayer:
-                playFailure = Failure(.unavailable, code: "no_player",
-                                      message: "no audio player found (install pulseaudio-utils, alsa-utils or sox); the clip is at \(clip.path)")
+                playFailure = Failure(.noPlayer, "no audio player found (install pulseaudio-utils, alsa-utils or sox); the clip is at \(clip.path)")
             case .failed(let reasons):
-                playFailure = Failure(.unavailable, code: "playback_failed",
-                                      message: "the clip could not be played (\(reasons.joined(separator: "; ")); is there a sound device?); it is at \(clip.path)")
+                playFailure = Failure(.playbackFailed, "the clip could not be played (\(reasons.joined(separator: "; ")); is there a sound device?); it is at \(clip.path)")
             }
         }
         // The clip is written either way: report it, then the failure to play it.

@@ -168,11 +168,11 @@ struct UsersPasswdCommand: AsyncParsableCommand {
             password = try Self.prompt("New password for \(learner.name): ")
             try PasswordRules.check(password)
             guard try Self.prompt("Again: ") == password else {
-                throw Failure(.badInput, code: "password_mismatch", message: "the two passwords differ; nothing was changed.")
+                throw Failure(.passwordMismatch, "the two passwords differ; nothing was changed.")
             }
         } else {
             guard let line = readLine(strippingNewline: true) else {
-                throw Failure(.missingInput, code: "no_password", message: "no password on standard input; nothing was changed.")
+                throw Failure(.noPassword, "no password on standard input; nothing was changed.")
             }
             password = line
         }
@@ -200,7 +200,7 @@ struct UsersPasswdCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("\n".utf8))
         }
         guard let line = readLine(strippingNewline: true) else {
-            throw Failure(.missingInput, code: "no_password", message: "no password given; nothing was changed.")
+            throw Failure(.noPassword, "no password given; nothing was changed.")
         }
         return line
     }

@@ -17,9 +17,10 @@ public struct APIError: HTTPResponseError, Sendable, CustomStringConvertible {
         self.headers = headers
     }
 
-    init(status: HTTPResponse.Status, code: String, message: String, headers: HTTPFields = [:]) {
-        self.failure = Failure(status.code >= 500 ? .internalError : .badInput, code: code, message: message)
-        self.headers = headers
+    /// Hummingbird's own errors keep their status (413 for a body too large, …).
+    init(passing status: HTTPResponse.Status, message: String) {
+        self.failure = Failure(status.code >= 500 ? .internal : .badRequest, message)
+        self.headers = [:]
         self.statusOverride = status
     }
 
@@ -40,7 +41,7 @@ public struct APIError: HTTPResponseError, Sendable, CustomStringConvertible {
 
     /// JSON, never cached.
     func response() -> Response {
-        let body = Body(error: .init(code: failure.code, message: failure.message, suggestions: failure.suggestions))
+        let body = Body(error: .init(code: failure.code.rawValue, message: failure.message, suggestions: failure.suggestions))
         let bytes = (try? JSONCoding.encode(body)) ?? Array(#"{"error":{"code":"internal","message":"","suggestions":[]}}"#.utf8)
         var fields = headers
         fields[.contentType] = MediaType.json

@@ -72,7 +72,7 @@ struct AudioRoutes: Sendable {
     /// are unchanged, else from the clip store, rendered when missing or stale.
     func serve(_ subject: ClipRequest, format: AudioFormat, request: Request) async throws -> Representation {
         guard let clips else {
-            throw Failure(.unavailable, code: "audio_unavailable", message: "no audio tier is available on this server.")
+            throw Failure(.audioUnavailable, "no audio tier is available on this server.")
         }
         let inputs = try await BlockingWork.run { clips.pronouncer.inputs(of: subject) }
         let memoryKey = "\(subject.key(format: format).relativePath)\u{0}\(inputs)"
@@ -103,7 +103,7 @@ struct AudioRoutes: Sendable {
 
     static func format(_ text: String) throws -> AudioFormat {
         if let format = AudioFormat(rawValue: text.lowercased()) { return format }
-        throw Failure(.badInput, code: "bad_format", message: "'\(Failure.quote(text))' is not an audio format; use wav, ogg or flac.",
+        throw Failure(.badFormat, "'\(Failure.quote(text))' is not an audio format; use wav, ogg or flac.",
                       suggestions: InputRules.closestOrAll(text, AudioFormat.allCases.map(\.rawValue)))
     }
 

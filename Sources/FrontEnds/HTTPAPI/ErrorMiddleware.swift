@@ -24,16 +24,16 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return e
         case let e as HTTPError:
             switch e.status {
-            case .notFound: return APIError(Failure(.notFound, code: "not_found", message: "no such endpoint; see openapi.json for the API."))
-            case .uriTooLong: return APIError(Failure(.uriTooLong, code: "uri_too_long", message: "the request target is too long."))
+            case .notFound: return APIError(Failure(.notFound, "no such endpoint; see openapi.json for the API."))
+            case .uriTooLong: return APIError(Failure(.uriTooLong, "the request target is too long."))
             default:
-                return APIError(status: e.status, code: e.status.code < 500 ? "bad_request" : "internal", message: e.body ?? e.status.reasonPhrase)
+                return APIError(passing: e.status, message: e.body ?? e.status.reasonPhrase)
             }
         default:
             var failure = FailureClassifier.classify(error)
             // Internal details (file paths, SQL) are for the log, not for clients.
             if failure.kind == .internalError || failure.kind == .io || failure.kind == .invalidData {
-                failure = Failure(failure.kind, code: "internal", message: "the server could not answer; the failure is in its log.")
+                failure = Failure(.internal, "the server could not answer; the failure is in its log.")
             }
             return APIError(failure)
         }

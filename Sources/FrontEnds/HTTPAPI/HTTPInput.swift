@@ -6,13 +6,10 @@ import HTTPTransport
 enum HTTPInput {
     /// A path segment as text: percent-decoded and checked.
     static func pathText(_ raw: Substring?, name: String) throws -> String {
-        guard let raw else { throw Failure(.badInput, code: "missing_parameter", message: "the \(name) is missing.") }
-        guard raw.utf8.count <= Limits.textLength * 12 else {
-            throw Failure(.badInput, code: "too_long", message: "the \(name) is longer than \(Limits.textLength) characters.")
-        }
-        guard let decoded = TextScanning.percentDecode(raw) else {
-            throw Failure(.badInput, code: "invalid_text", message: "the \(name) is not valid percent-encoded UTF-8.")
-        }
+        guard let raw else { throw Failure.missingParameter(name) }
+        // Each code point may take 4 bytes, 12 characters percent-encoded.
+        guard raw.utf8.count <= Limits.textLength * 12 else { throw Failure.tooLong(name) }
+        guard let decoded = TextScanning.percentDecode(raw) else { throw Failure.invalidText(name, .notPercentEncoded) }
         return try InputRules.text(decoded, name: name)
     }
 }
@@ -38,10 +35,10 @@ struct QueryParameters: Sendable {
     subscript(_ name: String) -> String? {
         get throws {
             if repeated.contains(name) {
-                throw Failure(.badInput, code: "repeated_parameter", message: "give \(name) once.")
+                throw Failure(.repeatedParameter, "give \(name) once.")
             }
             if malformed.contains(name) {
-                throw Failure(.badInput, code: "invalid_text", message: "\(name) is not valid percent-encoded UTF-8.")
+                throw Failure.invalidText(name, .notPercentEncoded)
             }
             return values[name]
         }

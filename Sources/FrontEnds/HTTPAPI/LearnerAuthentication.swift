@@ -30,7 +30,7 @@ public struct VocabRequestContext: AuthRequestContext, RemoteAddressRequestConte
 extension APIError {
     /// 401 with the challenge RFC 6750 asks for.
     static func unauthorized(_ message: String) -> APIError {
-        APIError(Failure(.unauthorized, code: "unauthorized", message: message), headers: [.wwwAuthenticate: #"Bearer realm="vocab""#])
+        APIError(Failure(.unauthorized, message), headers: [.wwwAuthenticate: #"Bearer realm="vocab""#])
     }
 }
 
@@ -126,8 +126,8 @@ enum SessionCookie {
         guard request.method != .get, request.method != .head else { return }
         let expected = Array(Sessions.csrf(for: session).utf8)
         guard let sent = request.headers[csrfHeader], Self.equal(Array(sent.utf8), expected) else {
-            throw APIError(status: .forbidden, code: "csrf_token_missing",
-                           message: "a request signed in by the session cookie that changes data needs the session's X-CSRF-Token header.")
+            throw APIError(Failure(.csrfTokenMissing,
+                                   "a request signed in by the session cookie that changes data needs the session's X-CSRF-Token header."))
         }
     }
 
@@ -163,8 +163,7 @@ final class FailedAttempts: Sendable {
     func check(_ context: VocabRequestContext) throws -> String {
         let address = context.remoteAddress?.ipAddress ?? "unknown"
         if let wait = blocked(address) {
-            throw APIError(Failure(.tooManyRequests, code: "too_many_attempts",
-                                   message: "too many failed sign-ins from this address; try again in \(wait) s."),
+            throw APIError(Failure(.tooManyAttempts, "too many failed sign-ins from this address; try again in \(wait) s."),
                            headers: [.retryAfter: "\(wait)"])
         }
         return address

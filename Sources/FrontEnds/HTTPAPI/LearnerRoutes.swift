@@ -20,8 +20,6 @@ struct LearnerRoutes: Sendable {
     static let maxBody = 64 << 10
     /// Item numbers and card versions as openapi.json documents them (item numbers stay exact in
     /// every JSON client's numbers).
-    static let itemRange: ClosedRange<Int64> = 1...9_007_199_254_740_991
-    static let versionRange = 0...Int(Int32.max)
 
     func collection() -> RouteCollection<VocabRequestContext> {
         let routes = RouteCollection(context: VocabRequestContext.self)
@@ -62,7 +60,7 @@ struct LearnerRoutes: Sendable {
         var source = LearningService.Source.auto
         if let raw = body.source {
             guard let parsed = LearningService.Source(rawValue: raw) else {
-                throw Failure(.badInput, code: "bad_source", message: "'\(Failure.quote(raw))' is not a source; use auto, catalog, moe or dictionary.",
+                throw Failure(.badSource, "'\(Failure.quote(raw))' is not a source; use auto, catalog, moe or dictionary.",
                               suggestions: InputRules.closestOrAll(raw, LearningService.Source.allCases.map(\.rawValue)))
             }
             source = parsed
@@ -83,12 +81,9 @@ struct LearnerRoutes: Sendable {
 
     func remove(_ context: VocabRequestContext) async throws -> Response {
         let learner = try context.learner()
-        guard let id = Int64(try HTTPInput.pathText(context.parameters["item"], name: "item")), Self.itemRange.contains(id) else {
-            throw Failure(.badInput, code: "bad_item", message: "give the item's number, as GET /v1/me/library lists it.")
-        }
-        guard try await learning.store.remove(id, of: learner.id) else {
-            throw Failure(.notFound, code: "unknown_item", message: "there is no item \(id) in this library.")
-        }
+        guard let number = Int64(try HTTPInput.pathText(context.parameters["item"], name: "item")) else { throw Failure.badItem() }
+        let id = try InputRules.item(number)
+        guard try await learning.store.remove(id, of: learner.id) else { throw Failure.unknownItem(id) }
         return Response(status: .noContent, headers: [.cacheControl: "no-store"])
     }
 
@@ -174,18 +169,7 @@ struct LearnerRoutes: Sendable {
         let learner = try context.learner()
         let body = try await Self.decode(RateRequest.self, from: request, context: context, plain: RateRequest.plain)
         guard let rating = body.rating.rating else {
-            throw Failure(.badInput, code: "bad_rating", message: "rating must be 1-4 or again, hard, good, easy.")
-        }
-        // The ranges openapi.json states: checked before anything else, a repeated clientId included.
-        guard Self.itemRange.contains(body.item) else {
-            throw Failure(.badInput, code: "bad_item", message: "item must be an item's number, as GET /v1/me/library lists it.")
-        }
-        if let version = body.version, !Self.versionRange.contains(version) {
-            throw Failure(.badInput, code: "bad_version", message: "version must be a card's version, as GET /v1/me/review/next gives it.")
-        }
-        // Code points, as openapi.json's maxLength counts them.
-        if let id = body.clientId, id.isEmpty || id.unicodeScalars.count > 100 || id.unicodeScalars.contains(where: InputRules.isForbidden) {
-            throw Failure(.badInput, code: "bad_client_id", message: "clientId must be 1-100 characters without control characters.")
+            throw Failure(.badRating, "rating must be 1-4 or again, hard, good, easy.")
         }
         do {
             let result = try await learning.rate(item: body.item, rating: rating, for: learner, expectedVersion: body.version, clientID: body.clientId,
@@ -193,8 +177,8 @@ struct LearnerRoutes: Sendable {
             guard let json = result.json else { return try Self.json(result) }   // the encoder's own error
             return Self.json(body: ByteBuffer(string: json))
         } catch LearnerError.stale(let current) {
-            let conflict = Conflict(error: .init(code: "stale_card", message: "the card changed since it was read; here is its current state.",
-                                                 suggestions: []), card: CardBody(current))
+            let failure = Failure.staleCard(current.version)
+            let conflict = Conflict(error: .init(code: failure.code.rawValue, message: failure.message, suggestions: []), card: CardBody(current))
             return try Self.json(conflict, status: .conflict)
         }
     }
@@ -235,15 +219,15 @@ struct LearnerRoutes: Sendable {
         do {
             buffer = try await request.collectBody(upTo: maxBody)
         } catch {
-            throw APIError(Failure(.badInput, code: "body_too_large", message: "the request body is larger than \(maxBody) bytes."))
+            throw APIError(Failure(.bodyTooLarge, "the request body is larger than \(maxBody) bytes."))
         }
         if let plain, let value = buffer.withUnsafeReadableBytes({ plain($0.assumingMemoryBound(to: UInt8.self)) }) { return value }
         do {
             return try JSONDecoder().decode(T.self, from: Data(buffer.readableBytesView))
         } catch let error as DecodingError {
-            throw Failure(.badInput, code: "bad_json", message: "the body is not the JSON this endpoint takes: \(Self.describe(error)).")
+            throw Failure(.badJSON, "the body is not the JSON this endpoint takes: \(Self.describe(error)).")
         } catch {
-            throw Failure(.badInput, code: "bad_json", message: "the body is not valid JSON.")
+            throw Failure(.badJSON, "the body is not valid JSON.")
         }
     }
 

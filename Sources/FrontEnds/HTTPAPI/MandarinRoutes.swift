@@ -66,7 +66,7 @@ struct MandarinRoutes: Sendable {
         case nil, "ignore": tones = .ignore
         case "exact": tones = .exact
         case let other?:
-            throw Failure(.badInput, code: "bad_tones", message: "tones must be exact or ignore (got '\(Failure.quote(other))').")
+            throw Failure(.badTones, "tones must be exact or ignore (got '\(Failure.quote(other))').")
         }
         let reading = try ReadingQuery(pinyin: try query["pinyin"], bopomofo: try query["bopomofo"], tones: tones)
         let limit = try query.integer("limit", range: Limits.characters, default: Limits.defaultSearch)
@@ -86,7 +86,7 @@ struct MandarinRoutes: Sendable {
         let count = try query.integer("count", range: Limits.random, default: Limits.defaultRandom)
         let given = try query["seed"].map { text in
             guard let seed = UInt64(text) else {
-                throw Failure(.badInput, code: "bad_number", message: "seed must be a whole number from 0 to \(UInt64.max) (got '\(Failure.quote(text))').")
+                throw Failure(.badNumber, "seed must be a whole number from 0 to \(UInt64.max) (got '\(Failure.quote(text))').")
             }
             return seed
         }

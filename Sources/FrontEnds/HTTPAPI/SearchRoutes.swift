@@ -26,7 +26,7 @@ struct SearchRoutes: Sendable {
     func search(_ request: Request, context: VocabRequestContext) async throws -> Representation {
         let query = QueryParameters(request.uri.query)
         guard let text = try query["q"] else {
-            throw Failure(.badInput, code: "missing_parameter", message: "give the text to search for as ?q=.")
+            throw Failure(.missingParameter, "give the text to search for as ?q=.")
         }
         let limit = try query.integer("limit", range: Limits.search, default: Limits.defaultSearch)
         let offset = try query.integer("offset", range: Limits.offset, default: 0)

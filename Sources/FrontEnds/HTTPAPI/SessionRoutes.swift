@@ -36,7 +36,7 @@ struct SessionRoutes: Sendable {
         let address = try attempts.check(context)
         // A cross-site HTML form cannot send JSON, so it cannot sign a browser in to another account.
         guard request.headers[.contentType]?.lowercased().hasPrefix("application/json") == true else {
-            throw APIError(status: .unsupportedMediaType, code: "json_only", message: "send the name and password as JSON (Content-Type: application/json).")
+            throw APIError(Failure(.jsonOnly, "send the name and password as JSON (Content-Type: application/json)."))
         }
         let body = try await LearnerRoutes.decode(SignInRequest.self, from: request, context: context)
         guard let (learner, session) = try await learning.signIn(name: body.name, password: body.password) else {

@@ -135,7 +135,8 @@ public struct VocabServer: Sendable {
         router.add(middleware: requestLog(VocabRequestContext.self))
         router.add(middleware: ErrorMiddleware())
         router.add(middleware: RepeatedRequests(cache: cache))
-        router.add(middleware: RequestGuard())
+        let allowed = AllowedMethods()
+        router.add(middleware: RequestGuard(allowed: allowed))
         router.add(middleware: WebAppMiddleware(assets: web, cache: cache))
         router.get("/healthz") { _, _ in try await health() }
         router.addRoutes(CatalogRoutes(catalog: catalog, cache: cache).collection(), atPath: "/v1")
@@ -144,6 +145,7 @@ public struct VocabServer: Sendable {
         router.addRoutes(SearchRoutes(search: services.search(catalog: catalog, dictionary: dictionary), learning: learning, attempts: attempts, cache: cache).collection(), atPath: "/v1")
         router.addRoutes(SessionRoutes(learning: learning, attempts: attempts).collection(), atPath: "/v1")
         router.addRoutes(LearnerRoutes(learning: learning, exports: ExportService(clips: clips), attempts: attempts).collection(), atPath: "/v1")
+        allowed.load(router.routes.map { ($0.path.description, $0.method) })
         return router
     }
 
@@ -198,8 +200,7 @@ public struct VocabServer: Sendable {
             let applied = try await postgres.migrate()
             for step in applied { logger.notice("schema", metadata: ["applied": "\(step)"]) }
             guard try await postgres.hasCatalog() else {
-                throw Failure(.missingInput, code: "no_catalog",
-                              message: "\(postgres.database.displayURL) has no catalog yet: load it with 'vocab db push --database URL'.")
+                throw Failure(.noCatalog, "\(postgres.database.displayURL) has no catalog yet: load it with 'vocab db push --database URL'.")
             }
         }
         let cache = responses

@@ -79,6 +79,6 @@ public struct WebAssets: Sendable {
 
 /// The web app's files are not where the program expects them: a broken installation.
 func missing(_ path: String) -> Failure {
-    Failure(.missingInput, code: "web_app_missing", message: "the web app's files are missing (\(path)).",
+    Failure(.webAppMissing, "the web app's files are missing (\(path)).",
             hint: "Reinstall vocab ('make install' copies the web app beside vocab-full).")
 }

@@ -38,7 +38,7 @@ struct InputRulesTests {
             _ = try InputRules.integer("11", name: "limit", range: 1...10)
             Issue.record("no error")
         } catch {
-            #expect(error.code == "out_of_range")
+            #expect(error.code == .outOfRange)
             #expect(error.exitCode == 64 && error.httpStatus == 400)
         }
         #expect(throws: Failure.self) { try InputRules.integer("x", name: "limit", range: 1...10) }
@@ -52,7 +52,7 @@ struct InputRulesTests {
             _ = try InputRules.level("flyer")
             Issue.record("no error")
         } catch {
-            #expect(error.code == "bad_level")
+            #expect(error.code == .badLevel)
             #expect(error.suggestions == ["flyers"])
         }
     }

@@ -79,7 +79,7 @@ struct ClipServiceTests {
         do {
             _ = try MandarinClips.request(title: "行", reading: "hang7", dictionary: dictionary)
         } catch let failure as Failure {
-            #expect(failure.code == "unknown_reading")
+            #expect(failure.code == .unknownReading)
             #expect(failure.suggestions == ["xíng", "háng", "xìng", "hàng"])
         }
 

@@ -15,7 +15,7 @@ struct FailureClassifierTests {
         let expected: [Failure.Kind: (Int32, Int)] = [
             .notFound: (1, 404), .badInput: (64, 400), .invalidData: (65, 500), .missingInput: (66, 404), .unavailable: (69, 503),
             .conflict: (75, 409), .unauthorized: (77, 401), .tooManyRequests: (75, 429), .uriTooLong: (64, 414), .io: (74, 500),
-            .internalError: (70, 500),
+            .internalError: (70, 500), .forbidden: (77, 403), .methodNotAllowed: (64, 405), .unsupportedMediaType: (64, 415),
         ]
         for kind in Failure.Kind.allCases {
             #expect(kind.exitCode == expected[kind]?.0 && kind.httpStatus == expected[kind]?.1, "\(kind)")
@@ -41,8 +41,14 @@ struct FailureClassifierTests {
         ]
         for (error, kind, code) in cases {
             let failure = FailureClassifier.classify(error)
-            #expect(failure.kind == kind && failure.code == code, "\(error) → \(failure)")
+            #expect(failure.kind == kind && failure.code.rawValue == code, "\(error) → \(failure)")
             #expect(!failure.description.unicodeScalars.contains { $0.value == 0x1B }, "no raw escape in \(failure.description)")
+        }
+        // What an HTTP body carries (the message, never the hint) names no server path and no command.
+        for error in [MOEError.notImported(database: "/srv/vocab/moe.sqlite"), .notPushed(database: "postgres://db/vocab")] {
+            let failure = FailureClassifier.classify(error)
+            #expect(!failure.message.contains("/") && !failure.message.contains("vocab "), "\(failure.message)")
+            #expect(failure.description.contains("vocab import moe PATH"), "the terminal still says what to run")
         }
         struct Unknown: Error {}
         #expect(FailureClassifier.known(Unknown()) == nil)

@@ -87,7 +87,7 @@ struct LearningServiceTests {
             _ = try await box.learning.save("quokka", for: me) { _ in .known(headword: "cat", partOfSpeech: nil, definition: "x", phonetic: nil) }
             Issue.record("saved an answer about another word")
         } catch let failure as Failure {
-            #expect(failure.code == "unknown_word" && failure.message.contains("'cat'"))
+            #expect(failure.code == .unknownWord && failure.message.contains("'cat'"))
         }
         do {
             _ = try await box.learning.save("elefant", for: me) { _ in .unknown }

@@ -148,7 +148,7 @@ struct SearchServiceTests {
         let page = try await Self.search(box, "catt")
         #expect(page.total == 0 && page.suggestions.contains("cat"))
         let failure = try #require(await service.miss(page))
-        #expect(failure.kind == .notFound && failure.exitCode == 1 && failure.code == "no_match")
+        #expect(failure.kind == .notFound && failure.exitCode == 1 && failure.code == .noMatch)
         #expect(failure.description.contains("nothing matches 'catt' in the catalog, the Mandarin dictionary or your library") && failure.description.contains("cat"))
         let hanzi = try await Self.search(box, "行人", source: "catalog")
         let elsewhere = try #require(await service.miss(hanzi))
@@ -163,11 +163,11 @@ struct SearchServiceTests {
         func refusal(_ make: () throws(Failure) -> SearchRequest) -> Failure? {
             do { _ = try make(); return nil } catch { return error }
         }
-        #expect(refusal { () throws(Failure) in try SearchRequest(text: "cat", source: "web") }?.code == "bad_source")
+        #expect(refusal { () throws(Failure) in try SearchRequest(text: "cat", source: "web") }?.code == .badSource)
         #expect(refusal { () throws(Failure) in try SearchRequest(text: "cat", source: "mo") }?.suggestions.contains("moe") == true)
-        #expect(refusal { () throws(Failure) in try SearchRequest(text: "  ") }?.code == "invalid_text")
-        #expect(refusal { () throws(Failure) in try SearchRequest(text: "cat", limit: 101) }?.code == "out_of_range")
-        #expect(refusal { () throws(Failure) in try SearchRequest(text: "cat", offset: -1) }?.code == "out_of_range")
+        #expect(refusal { () throws(Failure) in try SearchRequest(text: "  ") }?.code == .invalidText)
+        #expect(refusal { () throws(Failure) in try SearchRequest(text: "cat", limit: 101) }?.code == .outOfRange)
+        #expect(refusal { () throws(Failure) in try SearchRequest(text: "cat", offset: -1) }?.code == .outOfRange)
         #expect(refusal { () throws(Failure) in try SearchRequest(text: "cat", source: "library", limit: 100, offset: 100_000) } == nil)
         #expect(try SearchRequest(text: "cat", source: "ALL").source == nil)
 

@@ -26,7 +26,7 @@ struct SignInTests {
             _ = try await learning.signIn(name: "ann", password: "correct horse battery")
             Issue.record("a sign-in ran while the gate was full")
         } catch let failure as Failure {
-            #expect(failure.kind == .tooManyRequests && failure.code == "sign_in_busy")
+            #expect(failure.kind == .tooManyRequests && failure.code == .signInBusy)
         }
         release.signal()
         try await holder.value

@@ -56,6 +56,24 @@ struct InputSafetyTests {
         }
     }
 
+    @Test("every documented path refuses the methods it does not answer with 405 and an Allow header read from the router's own table")
+    func allowFollowsTheRouter() async throws {
+        let byPath = Dictionary(grouping: try OpenAPITests.document().operations, by: \.path).mapValues { Set($0.map(\.method)) }
+        let order = ["GET", "HEAD", "POST", "DELETE"]
+        try await withServer { s in
+            for (path, documented) in byPath {
+                // A plausible value for each parameter: the guard answers before any lookup.
+                let target = path.replacingOccurrences(of: #"\{[^}]+\}"#, with: "1", options: .regularExpression)
+                let methods = documented.union(documented.contains("GET") ? ["HEAD"] : [])
+                for method in ["PUT", "PATCH"] + order where !methods.contains(method) {
+                    let r = try await s.request(method, target)
+                    #expect(r.status == 405, "\(method) \(target)")
+                    #expect(r.header("allow") == order.filter(methods.contains).joined(separator: ", "), "\(method) \(target)")
+                }
+            }
+        }
+    }
+
     @Test("other methods get 405 with Allow; unknown paths a JSON 404; HEAD works")
     func methodsAndRoutes() async throws {
         try await withServer { s in

@@ -1,3 +1,4 @@
+import AppCore
 import Audio
 import Catalog
 import HTTPAPI
@@ -24,6 +25,15 @@ struct OpenAPITests {
         let documented = Set(doc.operations.map { "\($0.method) \($0.path)" })
         #expect(registered == documented, "only in server: \(registered.subtracting(documented)); only in document: \(documented.subtracting(registered))")
         #expect(registered.count == 26)
+    }
+
+    @Test("the error codes openapi.json lists are exactly those an HTTP body can carry")
+    func errorCodesMatch() throws {
+        let object = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: Repository.root + "/openapi.json"))) as? [String: Any]
+        let error = ((((object?["components"] as? [String: Any])?["schemas"] as? [String: Any])?["Error"] as? [String: Any])?["properties"] as? [String: Any])?["error"] as? [String: Any]
+        let documented = Set(((error?["properties"] as? [String: Any])?["code"] as? [String: Any])?["enum"] as? [String] ?? [])
+        let served = Set(FailureCode.allCases.filter(\.reachesHTTP).map(\.rawValue))
+        #expect(documented == served, "only documented: \(documented.subtracting(served)); only served: \(served.subtracting(documented))")
     }
 
     @Test("examples and schemas in the document are well formed; /v1/me asks for the bearer token or the session cookie, the rest is public")

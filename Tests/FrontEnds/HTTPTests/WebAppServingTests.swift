@@ -109,7 +109,7 @@ struct WebAppServingTests {
             _ = try await WebAssets.load(from: dir.file("nowhere"))
             Issue.record("loaded from a folder that does not exist")
         } catch let failure as Failure {
-            #expect(failure.code == "web_app_missing" && failure.kind.exitCode == 66)
+            #expect(failure.code == .webAppMissing && failure.kind.exitCode == 66)
         }
     }
 }
