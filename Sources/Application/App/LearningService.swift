@@ -15,7 +15,6 @@ import Vocabulary
 public struct LearningService: Sendable {
     public let store: any LearnerStore
     public let catalog: CatalogService
-    let services: VocabServices
     /// The Mandarin dictionary Mandarin words are saved, shown and quizzed from (moe.sqlite, or
     /// on `serve --database` the database's copy).
     let mandarin: any MandarinDictionary
@@ -24,14 +23,13 @@ public struct LearningService: Sendable {
     /// Password checks (bcrypt) running and queued at once, for this service's whole life.
     let passwordChecks: WorkGate
 
-    public init(store: any LearnerStore, catalog: CatalogService, services: VocabServices, days: LocalDays,
-                mandarin: (any MandarinDictionary)? = nil, passwordChecks: WorkGate = PasswordRules.gate(),
+    public init(store: any LearnerStore, catalog: CatalogService, mandarin: any MandarinDictionary, days: LocalDays,
+                passwordChecks: WorkGate = PasswordRules.gate(),
                 now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) {
         self.passwordChecks = passwordChecks
         self.store = store
         self.catalog = catalog
-        self.services = services
-        self.mandarin = mandarin ?? services.mandarinDictionary()
+        self.mandarin = mandarin
         self.reviewer = Reviewer(store: store, days: days)
         self.now = now
     }

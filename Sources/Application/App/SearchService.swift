@@ -120,13 +120,12 @@ public struct SearchPage: Sendable, Equatable, Encodable {
 /// The search itself. The catalog and the library are small and matched in memory; the
 /// Mandarin dictionary returns its candidate titles and readings, which are ranked the same way.
 public struct SearchService: Sendable {
-    let services: VocabServices
     let catalog: CatalogService
     /// moe.sqlite, or on `serve --database` the database's copy.
     let dictionary: any MandarinDictionary
+    var crossSource: CrossSource { CrossSource(catalog: catalog, dictionary: dictionary) }
 
-    public init(services: VocabServices, catalog: CatalogService, dictionary: any MandarinDictionary) {
-        self.services = services
+    public init(catalog: CatalogService, dictionary: any MandarinDictionary) {
         self.catalog = catalog
         self.dictionary = dictionary
     }
@@ -205,9 +204,9 @@ public struct SearchService: Sendable {
             // CrossSource names the command that finds it, when a lookup would.
             switch page.sources.first {
             case .catalog?:
-                do { _ = try await services.catalogWords(page.query, in: catalog) } catch { failure.hint = FailureClassifier.classify(error).hint }
+                do { _ = try await crossSource.catalogWords(page.query) } catch { failure.hint = FailureClassifier.classify(error).hint }
             case .moe?:
-                do { _ = try await services.mandarinEntries(page.query) } catch { failure.hint = FailureClassifier.classify(error).hint }
+                do { _ = try await crossSource.mandarinEntries(page.query) } catch { failure.hint = FailureClassifier.classify(error).hint }
             default: break
             }
             if failure.hint == nil, let all = try? await search(try SearchRequest(text: page.query, limit: 1), library: nil), all.total > 0 {
@@ -330,19 +329,12 @@ public struct SearchService: Sendable {
     func suggestions(for text: String, in sources: [SearchSource]) async -> [String] {
         var out: [String] = []
         if sources.contains(.catalog) {
-            do { _ = try await services.catalogWords(text, in: catalog) } catch { out += FailureClassifier.classify(error).suggestions }
+            do { _ = try await crossSource.catalogWords(text) } catch { out += FailureClassifier.classify(error).suggestions }
         }
         if sources.contains(.moe), LearningService.hasHan(text) {
             out += (try? await dictionary.suggestions(for: text, limit: 8)) ?? []
         }
         var seen: Set<String> = []
         return out.filter { seen.insert($0).inserted }.prefix(8).map { $0 }
-    }
-}
-
-extension VocabServices {
-    /// The search over a catalog this process opened (or the server's).
-    public func search(catalog: CatalogService, dictionary: (any MandarinDictionary)? = nil) -> SearchService {
-        SearchService(services: self, catalog: catalog, dictionary: dictionary ?? mandarinDictionary())
     }
 }

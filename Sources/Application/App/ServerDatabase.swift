@@ -59,6 +59,22 @@ public final class ServerDatabase: Sendable {
         mandarin = PostgresMandarinDictionary(database: database)
     }
 
+    /// For one command: starts the pool, checks the database answers, applies the schema steps
+    /// it lacks (given to `body` as `migrate` returns them), runs `body`, and closes the pool
+    /// whatever happens.
+    public func whileRunning<T>(_ body: ([String]) async throws -> T) async throws -> T {
+        database.start()
+        do {
+            try await database.checkReachable()
+            let result = try await body(try await migrate())
+            await database.shutdown()
+            return result
+        } catch {
+            await database.shutdown()
+            throw error
+        }
+    }
+
     /// Applies the schema steps the database lacks; returns them as "learners 1: …".
     @discardableResult
     public func migrate() async throws -> [String] {

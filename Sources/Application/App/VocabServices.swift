@@ -14,8 +14,9 @@ import SQLiteDB
 import Store
 import Synchronization
 
-/// The composition root: the one place that knows how vocab's parts fit together. The CLI,
-/// the server and the tests all build their services from here, so a part is wired once.
+/// The parts of vocab and how they are made: speech (one synthesizer a process), the clip
+/// tiers, the stores in the home folder. `VocabApp` assembles the running system from them;
+/// nothing else holds on to this container.
 public final class VocabServices: Sendable {
     public let environment: VocabEnvironment
     public var home: HomeLayout { environment.home }
@@ -28,12 +29,6 @@ public final class VocabServices: Sendable {
 
     // MARK: Catalog
 
-    /// Opens (and if needed rebuilds) the catalog. The CLI caches answers in a file that outlives
-    /// the process; the server in memory.
-    public func openCatalog(force: Bool = false, cache: VocabEnvironment.CacheChoice = .file) async throws -> (CatalogService, CatalogIndexer.Status) {
-        try await environment.openCatalog(force: force, cache: cache)
-    }
-
     /// The indexed catalog itself (rebuilt first if the category files changed), for copying elsewhere.
     public func catalogStore() async throws -> (store: SQLiteDocumentStore, status: CatalogIndexer.Status) {
         try DurableFile.createDirectory(home.root)
@@ -41,12 +36,6 @@ public final class VocabServices: Sendable {
     }
 
     // MARK: PostgreSQL
-
-    /// The shared database of `vocab serve --database`: statements that cannot get a connection
-    /// and finish within 5 s are given up as unavailable (HTTP 503).
-    public func serverDatabase(url: String, logger: Logger) throws -> ServerDatabase {
-        try ServerDatabase(url: url, maximumConnections: 20, deadline: .seconds(5), logger: logger)
-    }
 
     /// The catalog as `vocab db push` loaded it, its answers cached in memory.
     public func catalog(on database: ServerDatabase) -> CatalogService {
@@ -171,7 +160,6 @@ public final class VocabServices: Sendable {
     /// The imported dictionary behind the seam the server asks (`ServerDatabase.mandarin` on PostgreSQL).
     public func mandarinDictionary() -> any MandarinDictionary { SQLiteMandarinDictionary(path: home.moeDatabase) }
 
-    public var isMandarinImported: Bool { FileManager.default.fileExists(atPath: home.moeDatabase) }
 
     // MARK: Learning
 
@@ -189,7 +177,8 @@ public final class VocabServices: Sendable {
 
     /// The learning service over a learner store; days start at this machine's local midnight.
     public func learning(catalog: CatalogService, store: any LearnerStore, mandarin: (any MandarinDictionary)? = nil) -> LearningService {
-        LearningService(store: store, catalog: catalog, services: self, days: LocalDays(utcOffset: TimeZone.current.secondsFromGMT()), mandarin: mandarin)
+        LearningService(store: store, catalog: catalog, mandarin: mandarin ?? mandarinDictionary(),
+                        days: LocalDays(utcOffset: TimeZone.current.secondsFromGMT()))
     }
 
     /// `config.json` in the home folder: a missing file is an empty configuration; a broken

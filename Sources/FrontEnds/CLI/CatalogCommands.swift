@@ -92,7 +92,7 @@ struct ShowCommand: AsyncParsableCommand {
 
     func run() async throws {
         let catalog = try await options.openCatalog()
-        let words = try await options.services.catalogWords(word, in: catalog)
+        let words = try await CrossSource(catalog: catalog, dictionary: options.services.mandarinDictionary()).catalogWords(word)
         if options.json {
             try Output.json(WordEntries(word: words.first?.word ?? word, entries: words))
             return
@@ -197,7 +197,7 @@ struct SearchCommand: AsyncParsableCommand {
         }
         let request = try SearchRequest(text: text ?? "", source: source, limit: limit, offset: offset)
         let catalog = try await options.openCatalog()
-        let service = options.services.search(catalog: catalog)
+        let service = SearchService(catalog: catalog, dictionary: options.services.mandarinDictionary())
         let page = try await service.search(request, library: try await library())
         if options.json {
             try Output.json(page)
@@ -216,8 +216,7 @@ struct SearchCommand: AsyncParsableCommand {
         if let user {
             var named = LearnerOption()
             named.user = user
-            let (learning, learner) = try await options.learning(named)
-            return try await learning.store.items(of: learner.id)
+            return try await options.withLearning(named) { learning, learner in try await learning.store.items(of: learner.id) }
         }
         guard FileManager.default.fileExists(atPath: services.home.userDatabase) else { return [] }
         let store = try services.learnerStore()

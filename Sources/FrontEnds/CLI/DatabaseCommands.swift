@@ -38,17 +38,7 @@ struct DatabaseOptions: ParsableArguments {
             throw Failure(.noDatabase, "no database named: use --database postgres://user@host:port/name, $\(DatabaseChoice.variable) or \"databaseURL\" in config.json.")
         }
         let server = try ServerDatabase(url: url, maximumConnections: 4)
-        server.database.start()
-        do {
-            try await server.database.checkReachable()
-            let applied = try await server.migrate()
-            let result = try await body(server, applied)
-            await server.database.shutdown()
-            return result
-        } catch {
-            await server.database.shutdown()
-            throw error
-        }
+        return try await server.whileRunning { applied in try await body(server, applied) }
     }
 }
 

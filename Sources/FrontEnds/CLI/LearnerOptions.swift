@@ -6,19 +6,29 @@ import CLICore
 import Foundation
 import Learners
 
-/// Which learner a learning command acts for.
+/// Which learner a learning command acts for, and where learners are kept.
 struct LearnerOption: ParsableArguments, Sendable {
     @Option(name: .long, help: ArgumentHelp("Act for this learner (see 'vocab users list'); default: your own, \"me\".", valueName: "name"))
     var user: String?
+
+    @OptionGroup var database: DatabaseOptions
 }
 
 extension GlobalOptions {
-    /// The learning service over the user file and the current catalog, and the learner named.
-    func learning(_ learner: LearnerOption) async throws -> (LearningService, Learner) {
-        let catalog = try await openCatalog()
+    /// The running system for one command, on the database the one rule chooses (`flag`, then
+    /// $VOCAB_DATABASE_URL, then config.json, else the embedded files), as `vocab serve` finds it.
+    func withApp<T>(database flag: String?, _ body: (VocabApp) async throws -> T) async throws -> T {
         let services = self.services
-        let service = services.learning(catalog: catalog, store: try services.learnerStore())
-        return (service, try await service.learner(named: learner.user))
+        let app = try await VocabApp.build(services: services, database: try VocabApp.databaseChoice(flag: flag, services: services), use: .command)
+        if let status = app.catalogStatus { CatalogOpening.report(status, verbose: verbose) }
+        return try await app.run(body)
+    }
+
+    /// The learning service of that system and the learner named.
+    func withLearning<T>(_ learner: LearnerOption, _ body: (LearningService, Learner) async throws -> T) async throws -> T {
+        try await withApp(database: learner.database.database) { app in
+            try await body(app.learning, try await app.learning.learner(named: learner.user))
+        }
     }
 }
 

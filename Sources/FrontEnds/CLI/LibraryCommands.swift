@@ -67,38 +67,39 @@ struct LibraryAddCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let (service, learner) = try await options.learning(self.learner)
-        // Built lazily: catalog words never need the network, nor a valid dictionary setting.
-        let services = options.services, dictionary = self.dictionary, verbose = options.verbose
-        let saved = try await service.save(word, for: learner, source: source, entry: entry, reading: reading, allReadings: allReadings) { text in
-            do {
-                let definitions = try dictionary.definitionService(services, store: try services.userStore(), verbose: verbose)
-                let answer = try await definitions.define(text)
-                guard let (pos, definition) = answer.entries.firstDefinition else { return .unknown }
-                return .known(headword: answer.entries.first?.word ?? text, partOfSpeech: pos, definition: definition,
-                              phonetic: answer.entries.lazy.compactMap(\.bestPhonetic).first)
-            } catch {
-                return .unavailable(reason: "\(error)")
+        try await options.withLearning(self.learner) { service, learner in
+            // Built lazily: catalog words never need the network, nor a valid dictionary setting.
+            let services = options.services, dictionary = self.dictionary, verbose = options.verbose
+            let saved = try await service.save(word, for: learner, source: source, entry: entry, reading: reading, allReadings: allReadings) { text in
+                do {
+                    let definitions = try dictionary.definitionService(services, store: try services.userStore(), verbose: verbose)
+                    let answer = try await definitions.define(text)
+                    guard let (pos, definition) = answer.entries.firstDefinition else { return .unknown }
+                    return .known(headword: answer.entries.first?.word ?? text, partOfSpeech: pos, definition: definition,
+                                  phonetic: answer.entries.lazy.compactMap(\.bestPhonetic).first)
+                } catch {
+                    return .unavailable(reason: "\(error)")
+                }
             }
-        }
-        if options.json {
-            struct Report: Encodable { let status: String; let item: LibraryItemBody }
-            var reports: [Report] = []
+            if options.json {
+                struct Report: Encodable { let status: String; let item: LibraryItemBody }
+                var reports: [Report] = []
+                for s in saved {
+                    guard let card = try await service.store.card(of: s.item.id, learner: learner.id) else { continue }
+                    reports.append(Report(status: s.inserted ? "added" : "alreadySaved", item: await service.body(of: s.item, card: card, level: nil)))
+                }
+                try Output.json(reports)
+                return
+            }
             for s in saved {
-                guard let card = try await service.store.card(of: s.item.id, learner: learner.id) else { continue }
-                reports.append(Report(status: s.inserted ? "added" : "alreadySaved", item: await service.body(of: s.item, card: card, level: nil)))
+                let from = switch s.item.key.source {
+                case .catalog: "from the catalog (\(s.item.key.entry))"
+                case .moe: "from the Mandarin dictionary, read \(s.item.key.reading)"
+                case .dictionary, .text: "from the online dictionary"
+                }
+                let word = Failure.quote(s.item.word, limit: 100)
+                Output.line(s.inserted ? "Saved '\(word)' \(from)." : "'\(word)' is already in the library \(from) (saved \(Output.dateText(epoch: s.item.savedAt))).")
             }
-            try Output.json(reports)
-            return
-        }
-        for s in saved {
-            let from = switch s.item.key.source {
-            case .catalog: "from the catalog (\(s.item.key.entry))"
-            case .moe: "from the Mandarin dictionary, read \(s.item.key.reading)"
-            case .dictionary, .text: "from the online dictionary"
-            }
-            let word = Failure.quote(s.item.word, limit: 100)
-            Output.line(s.inserted ? "Saved '\(word)' \(from)." : "'\(word)' is already in the library \(from) (saved \(Output.dateText(epoch: s.item.savedAt))).")
         }
     }
 }
@@ -117,28 +118,29 @@ struct LibraryListCommand: AsyncParsableCommand {
     @OptionGroup var options: GlobalOptions
 
     func run() async throws {
-        let (service, learner) = try await options.learning(self.learner)
-        if options.json {
-            try Output.json(try await service.libraryBody(of: learner))
-            return
+        try await options.withLearning(self.learner) { service, learner in
+            if options.json {
+                try Output.json(try await service.libraryBody(of: learner))
+                return
+            }
+            let items = try await service.library(of: learner)
+            if items.isEmpty {
+                Output.line("The library is empty. Save words with 'vocab library add <word>'.")
+                return
+            }
+            var rows: [(String, String, String)] = []
+            for (item, card) in items {
+                let content = await service.content(of: item, level: nil)
+                let meaning = content.vi ?? content.senses.first?.text ?? ""
+                let short = Output.displayWidth(meaning) > 34 ? String(meaning.prefix(32)) + "…" : meaning
+                let due = card.card.phase == .new ? "new" : "due " + Output.until(card.card.due)
+                rows.append((Output.itemLabel(item), short, due))
+            }
+            let w1 = min(40, rows.map { Output.displayWidth($0.0) }.max() ?? 0) + 2
+            let w2 = (rows.map { Output.displayWidth($0.1) }.max() ?? 0) + 2
+            for r in rows { Output.line(Output.pad(r.0, w1) + Output.pad(r.1, w2) + r.2) }
+            Output.line("\(items.count) item\(items.count == 1 ? "" : "s") saved.")
         }
-        let items = try await service.library(of: learner)
-        if items.isEmpty {
-            Output.line("The library is empty. Save words with 'vocab library add <word>'.")
-            return
-        }
-        var rows: [(String, String, String)] = []
-        for (item, card) in items {
-            let content = await service.content(of: item, level: nil)
-            let meaning = content.vi ?? content.senses.first?.text ?? ""
-            let short = Output.displayWidth(meaning) > 34 ? String(meaning.prefix(32)) + "…" : meaning
-            let due = card.card.phase == .new ? "new" : "due " + Output.until(card.card.due)
-            rows.append((Output.itemLabel(item), short, due))
-        }
-        let w1 = min(40, rows.map { Output.displayWidth($0.0) }.max() ?? 0) + 2
-        let w2 = (rows.map { Output.displayWidth($0.1) }.max() ?? 0) + 2
-        for r in rows { Output.line(Output.pad(r.0, w1) + Output.pad(r.1, w2) + r.2) }
-        Output.line("\(items.count) item\(items.count == 1 ? "" : "s") saved.")
     }
 }
 
@@ -157,17 +159,18 @@ struct LibraryShowCommand: AsyncParsableCommand {
     @OptionGroup var options: GlobalOptions
 
     func run() async throws {
-        let (service, learner) = try await options.learning(self.learner)
-        let hits = try await service.items(matching: word, of: learner)
-        var bodies: [LibraryItemBody] = []
-        for (item, card) in hits { bodies.append(await service.body(of: item, card: card, level: nil)) }
-        if options.json {
-            try Output.json(bodies)
-            return
-        }
-        for (i, body) in bodies.enumerated() {
-            if i > 0 { Output.line() }
-            ItemCard.lines(body).forEach { Output.line($0) }
+        try await options.withLearning(self.learner) { service, learner in
+            let hits = try await service.items(matching: word, of: learner)
+            var bodies: [LibraryItemBody] = []
+            for (item, card) in hits { bodies.append(await service.body(of: item, card: card, level: nil)) }
+            if options.json {
+                try Output.json(bodies)
+                return
+            }
+            for (i, body) in bodies.enumerated() {
+                if i > 0 { Output.line() }
+                ItemCard.lines(body).forEach { Output.line($0) }
+            }
         }
     }
 }
@@ -193,14 +196,15 @@ struct LibraryRemoveCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let (service, learner) = try await options.learning(self.learner)
-        let removed = try await service.remove(word, of: learner)
-        if options.json {
-            struct Report: Encodable { let removed: [String] }
-            try Output.json(Report(removed: removed.map(\.key.description)))
-            return
+        try await options.withLearning(self.learner) { service, learner in
+            let removed = try await service.remove(word, of: learner)
+            if options.json {
+                struct Report: Encodable { let removed: [String] }
+                try Output.json(Report(removed: removed.map(\.key.description)))
+                return
+            }
+            for item in removed { Output.line("Removed '\(Failure.quote(Output.itemLabel(item), limit: 100))' from the library.") }
         }
-        for item in removed { Output.line("Removed '\(Failure.quote(Output.itemLabel(item), limit: 100))' from the library.") }
     }
 }
 

@@ -150,7 +150,9 @@ struct LookupCommand: AsyncParsableCommand {
     func run() async throws {
         let listing = MOELookupListing(title: title, compounds: compounds, readingStyle: readingStyle, limit: limit, offset: offset, json: options.json)
         if compounds { return try listing.writeCompounds(from: options.services.mandarin()) }
-        try listing.write(try await options.services.mandarinEntries(title))
+        let options = self.options
+        let cross = CrossSource(catalog: { try await options.openCatalog() }, dictionary: options.services.mandarinDictionary())
+        try listing.write(try await cross.mandarinEntries(title))
     }
 }
 

@@ -79,11 +79,11 @@ struct QuizCommand: AsyncParsableCommand {
         let language = AnswerLanguage(rawValue: answers.rawValue)!
         var source = QuizSource.catalog
         if from == .library {
-            let services = options.services
-            let learning = services.learning(catalog: catalog, store: try services.learnerStore())
-            let learner = try await learning.learner(named: self.learner.user)
-            let (items, distractors) = try await learning.quizItems(of: learner, answers: language)
-            source = .items(items, extraDistractors: distractors, label: "\(learner.name == Learner.localName ? "your" : learner.name + "'s") library has no saved words")
+            source = try await options.withLearning(learner) { learning, learner in
+                let (items, distractors) = try await learning.quizItems(of: learner, answers: language)
+                return QuizSource.items(items, extraDistractors: distractors,
+                                        label: "\(learner.name == Learner.localName ? "your" : learner.name + "'s") library has no saved words")
+            }
         }
         let builder = try await QuizPlanner(catalog: catalog)
             .builder(source: source, category: category, level: level?.level, answers: language)

@@ -40,66 +40,67 @@ struct ReviewCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let (service, learner) = try await options.learning(self.learner)
-        let screen = ReviewScreen(json: options.json, interactive: isatty(STDIN_FILENO) != 0)
-        let input = LineReader()
-        let clips = play ? ClipService(store: options.services.clipStore, pronouncer: options.services.pronouncer().pronouncer) : nil
-        var results: [RatingResult] = []
-        var undone = 0
-        var shown = 0
-        var rated: [(ReviewCard)] = []
-        session: while shown < limit {
-            let batch = try await service.nextCards(for: learner, limit: min(50, limit - shown))
-            guard let card = batch.cards.first else {
-                screen.say(results.isEmpty ? "Nothing to review now." + (batch.nextDue.map { " The next card is due \(Output.until($0))." } ?? "")
-                                           : "All done for now." + (batch.nextDue.map { " The next card is due \(Output.until($0))." } ?? ""))
-                break
-            }
-            shown += 1
-            screen.front(card, remaining: batch.due + min(batch.newAllowance, batch.cards.count))
-            if let clips { await ReviewScreen.play(card, clips: clips, catalog: service.catalog) }
-            if screen.interactive {
-                screen.prompt("Enter shows the answer")
-                guard case .line(let line) = input.nextLine(timeout: nil) else { break }
-                if line.trimmingCharacters(in: .whitespaces).lowercased() == "q" { break }
-            }
-            screen.back(card)
-            while true {
-                screen.prompt("1 Again · 2 Hard · 3 Good · 4 Easy · u undo · q stop")
-                guard case .line(let raw) = input.nextLine(timeout: nil) else { break session }
-                let text = raw.trimmingCharacters(in: .whitespaces).lowercased()
-                screen.echo(text)
-                if text == "q" { break session }
-                if text == "u" {
-                    do {
-                        let (entry, item) = try await service.undo(for: learner)
-                        undone += 1
-                        if !results.isEmpty { results.removeLast() }
-                        if !rated.isEmpty { rated.removeLast() }
-                        screen.say("  Undone: \(item.map(\.word) ?? "the last card") back to how it was before rating \(RatingName.name(entry.rating)).")
-                        shown = max(0, shown - 1)
-                        continue session
-                    } catch let failure as Failure {
-                        screen.say("  \(failure.message)")
+        try await options.withLearning(self.learner) { service, learner in
+            let screen = ReviewScreen(json: options.json, interactive: isatty(STDIN_FILENO) != 0)
+            let input = LineReader()
+            let clips = play ? ClipService(store: options.services.clipStore, pronouncer: options.services.pronouncer().pronouncer) : nil
+            var results: [RatingResult] = []
+            var undone = 0
+            var shown = 0
+            var rated: [(ReviewCard)] = []
+            session: while shown < limit {
+                let batch = try await service.nextCards(for: learner, limit: min(50, limit - shown))
+                guard let card = batch.cards.first else {
+                    screen.say(results.isEmpty ? "Nothing to review now." + (batch.nextDue.map { " The next card is due \(Output.until($0))." } ?? "")
+                                               : "All done for now." + (batch.nextDue.map { " The next card is due \(Output.until($0))." } ?? ""))
+                    break
+                }
+                shown += 1
+                screen.front(card, remaining: batch.due + min(batch.newAllowance, batch.cards.count))
+                if let clips { await ReviewScreen.play(card, clips: clips, catalog: service.catalog) }
+                if screen.interactive {
+                    screen.prompt("Enter shows the answer")
+                    guard case .line(let line) = input.nextLine(timeout: nil) else { break }
+                    if line.trimmingCharacters(in: .whitespaces).lowercased() == "q" { break }
+                }
+                screen.back(card)
+                while true {
+                    screen.prompt("1 Again · 2 Hard · 3 Good · 4 Easy · u undo · q stop")
+                    guard case .line(let raw) = input.nextLine(timeout: nil) else { break session }
+                    let text = raw.trimmingCharacters(in: .whitespaces).lowercased()
+                    screen.echo(text)
+                    if text == "q" { break session }
+                    if text == "u" {
+                        do {
+                            let (entry, item) = try await service.undo(for: learner)
+                            undone += 1
+                            if !results.isEmpty { results.removeLast() }
+                            if !rated.isEmpty { rated.removeLast() }
+                            screen.say("  Undone: \(item.map(\.word) ?? "the last card") back to how it was before rating \(RatingName.name(entry.rating)).")
+                            shown = max(0, shown - 1)
+                            continue session
+                        } catch let failure as Failure {
+                            screen.say("  \(failure.message)")
+                            continue
+                        }
+                    }
+                    guard let rating = RatingName.parse(text) else {
+                        screen.say("  Rate with 1-4 (Again, Hard, Good, Easy), u to undo, q to stop.")
                         continue
                     }
+                    let result = try await service.rate(item: card.item, rating: rating, for: learner, expectedVersion: card.version)
+                    results.append(result)
+                    rated.append(card)
+                    screen.say("  \(RatingName.name(rating).capitalized): next \(Output.until(result.due)).")
+                    break
                 }
-                guard let rating = RatingName.parse(text) else {
-                    screen.say("  Rate with 1-4 (Again, Hard, Good, Easy), u to undo, q to stop.")
-                    continue
-                }
-                let result = try await service.rate(item: card.item, rating: rating, for: learner, expectedVersion: card.version)
-                results.append(result)
-                rated.append(card)
-                screen.say("  \(RatingName.name(rating).capitalized): next \(Output.until(result.due)).")
-                break
             }
-        }
-        screen.say("")
-        screen.say("Reviewed \(results.count) card\(results.count == 1 ? "" : "s")" + (undone > 0 ? " (\(undone) rating\(undone == 1 ? "" : "s") undone)" : "") + ".")
-        if options.json {
-            struct Report: Encodable { let learner: String; let ratings: [RatingResult]; let undone: Int }
-            try Output.json(Report(learner: learner.name, ratings: results, undone: undone))
+            screen.say("")
+            screen.say("Reviewed \(results.count) card\(results.count == 1 ? "" : "s")" + (undone > 0 ? " (\(undone) rating\(undone == 1 ? "" : "s") undone)" : "") + ".")
+            if options.json {
+                struct Report: Encodable { let learner: String; let ratings: [RatingResult]; let undone: Int }
+                try Output.json(Report(learner: learner.name, ratings: results, undone: undone))
+            }
         }
     }
 }
@@ -164,27 +165,28 @@ struct ProgressCommand: AsyncParsableCommand {
     @OptionGroup var options: GlobalOptions
 
     func run() async throws {
-        let (service, learner) = try await options.learning(self.learner)
-        let progress = try await service.progress(of: learner)
-        if options.json {
-            try Output.json(progress)
-            return
-        }
-        let r = progress.report
-        Output.line("Progress of \(progress.learner)")
-        Output.line("  Due          today \(r.dueToday) · tomorrow \(r.dueTomorrow) · next 7 days \(r.dueNext7Days) · new \(r.new)")
-        Output.line("  Library      \(r.items) item\(r.items == 1 ? "" : "s"), \(r.learned) learned")
-        let total = r.reviewsPerDay.reduce(0) { $0 + $1.reviews }
-        let bars = r.reviewsPerDay.map { d in Self.bar(d.reviews, max: r.reviewsPerDay.map(\.reviews).max() ?? 0) }.joined()
-        Output.line("  Reviews      \(total) in 30 days  \(bars)")
-        Output.line("  Retention    " + (r.retention.map { String(format: "%.0f%% of %d reviews", $0 * 100, r.reviewsInRetention) } ?? "no reviews past learning yet"))
-        Output.line("  Streak       \(r.streak) day\(r.streak == 1 ? "" : "s")")
-        let rows = progress.categories.filter { $0.saved > 0 }
-        if !rows.isEmpty {
-            Output.line("  Learned by category and level")
-            let width = (rows.map { Output.displayWidth($0.category) }.max() ?? 8) + 2
-            for row in rows {
-                Output.line("    \(Output.pad(row.category, width))\(Output.pad(row.level.rawValue, 10))\(row.learned) of \(row.words) learned, \(row.saved) saved")
+        try await options.withLearning(self.learner) { service, learner in
+            let progress = try await service.progress(of: learner)
+            if options.json {
+                try Output.json(progress)
+                return
+            }
+            let r = progress.report
+            Output.line("Progress of \(progress.learner)")
+            Output.line("  Due          today \(r.dueToday) · tomorrow \(r.dueTomorrow) · next 7 days \(r.dueNext7Days) · new \(r.new)")
+            Output.line("  Library      \(r.items) item\(r.items == 1 ? "" : "s"), \(r.learned) learned")
+            let total = r.reviewsPerDay.reduce(0) { $0 + $1.reviews }
+            let bars = r.reviewsPerDay.map { d in Self.bar(d.reviews, max: r.reviewsPerDay.map(\.reviews).max() ?? 0) }.joined()
+            Output.line("  Reviews      \(total) in 30 days  \(bars)")
+            Output.line("  Retention    " + (r.retention.map { String(format: "%.0f%% of %d reviews", $0 * 100, r.reviewsInRetention) } ?? "no reviews past learning yet"))
+            Output.line("  Streak       \(r.streak) day\(r.streak == 1 ? "" : "s")")
+            let rows = progress.categories.filter { $0.saved > 0 }
+            if !rows.isEmpty {
+                Output.line("  Learned by category and level")
+                let width = (rows.map { Output.displayWidth($0.category) }.max() ?? 8) + 2
+                for row in rows {
+                    Output.line("    \(Output.pad(row.category, width))\(Output.pad(row.level.rawValue, 10))\(row.learned) of \(row.words) learned, \(row.saved) saved")
+                }
             }
         }
     }
@@ -233,24 +235,25 @@ struct ExportCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let (service, learner) = try await options.learning(self.learner)
-        let fromCatalog = from == .catalog || category != nil || level != nil
-        let items = fromCatalog ? try await service.exportItems(category: category, level: level?.level) : try await service.exportItems(of: learner)
-        guard !items.isEmpty else {
-            throw Failure(.nothingToExport, fromCatalog ? "no catalog words match." : "the library of \(learner.name) is empty.")
+        try await options.withLearning(self.learner) { service, learner in
+            let fromCatalog = from == .catalog || category != nil || level != nil
+            let items = fromCatalog ? try await service.exportItems(category: category, level: level?.level) : try await service.exportItems(of: learner)
+            guard !items.isEmpty else {
+                throw Failure(.nothingToExport, fromCatalog ? "no catalog words match." : "the library of \(learner.name) is empty.")
+            }
+            let deck = fromCatalog ? "vocab::" + ([category, level?.level.rawValue].compactMap { $0 }.joined(separator: " ").nonEmpty ?? "catalog")
+                                   : "vocab::\(learner.name)"
+            let services = options.services
+            let exporter = ExportService(clips: ClipService(store: services.clipStore, pronouncer: services.pronouncer().pronouncer))
+            let summary = try await exporter.export(items, deck: deck, format: resolvedFormat!, to: URL(fileURLWithPath: out).standardizedFileURL.path)
+            if options.json {
+                try Output.json(summary)
+                return
+            }
+            Output.line("Exported \(summary.notes) note\(summary.notes == 1 ? "" : "s")" + (summary.format == "apkg" ? " with \(summary.clips) clip\(summary.clips == 1 ? "" : "s")" : "")
+                        + " to \(summary.path) (deck \(summary.deck)).")
+            for (item, reason) in summary.missingClips.sorted(by: { $0.key < $1.key }).prefix(10) { Output.error("  no clip for \(item): \(reason)") }
         }
-        let deck = fromCatalog ? "vocab::" + ([category, level?.level.rawValue].compactMap { $0 }.joined(separator: " ").nonEmpty ?? "catalog")
-                               : "vocab::\(learner.name)"
-        let services = options.services
-        let exporter = ExportService(clips: ClipService(store: services.clipStore, pronouncer: services.pronouncer().pronouncer))
-        let summary = try await exporter.export(items, deck: deck, format: resolvedFormat!, to: URL(fileURLWithPath: out).standardizedFileURL.path)
-        if options.json {
-            try Output.json(summary)
-            return
-        }
-        Output.line("Exported \(summary.notes) note\(summary.notes == 1 ? "" : "s")" + (summary.format == "apkg" ? " with \(summary.clips) clip\(summary.clips == 1 ? "" : "s")" : "")
-                    + " to \(summary.path) (deck \(summary.deck)).")
-        for (item, reason) in summary.missingClips.sorted(by: { $0.key < $1.key }).prefix(10) { Output.error("  no clip for \(item): \(reason)") }
     }
 }
 

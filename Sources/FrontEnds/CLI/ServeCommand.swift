@@ -79,7 +79,7 @@ struct ServeCommand: AsyncParsableCommand {
         let settings = ServerSettings(host: host, port: port, logLevel: logLevel.level, version: Vocab.configuration.version ?? "0.1.0",
                                       connections: connections)
         let services = options.services
-        let choice = try DatabaseChoice.resolve(flag: database, config: try services.config())
+        let choice = try VocabApp.databaseChoice(flag: database, services: services)
         let server = try await VocabServer.make(services: services, settings: settings, database: choice)
         try await server.run()
     }

@@ -30,22 +30,10 @@ struct UsersCommand: AsyncParsableCommand {
 }
 
 extension GlobalOptions {
-    func learningService() async throws -> LearningService {
-        let catalog = try await openCatalog()
-        return services.learning(catalog: catalog, store: try services.learnerStore())
-    }
-
-    /// The learning service on the embedded user.sqlite, or on the shared PostgreSQL database
-    /// when one is named the way `vocab serve` finds it (`--database`, `$VOCAB_DATABASE_URL`,
-    /// config.json's `databaseURL`): a learner added here is one `serve` can sign in.
+    /// The learning service where `vocab serve` finds learners: a learner added here is one
+    /// `serve` can sign in.
     func withLearningService<T>(_ database: DatabaseOptions, _ body: (LearningService) async throws -> T) async throws -> T {
-        guard case .postgres = try DatabaseChoice.resolve(flag: database.database, config: try services.config()) else {
-            return try await body(try await learningService())
-        }
-        let services = self.services
-        return try await database.withDatabase(self) { server, _ in
-            try await body(services.learning(catalog: services.catalog(on: server), store: server.learners, mandarin: server.mandarin))
-        }
+        try await withApp(database: database.database) { app in try await body(app.learning) }
     }
 }
 

@@ -1,16 +1,23 @@
 import AppCore
 import Catalog
 
-extension VocabEnvironment {
-    /// Opens the catalog for a command, telling the user on standard error when it had to be
-    /// rebuilt or is stale (even without --verbose: both are rare and worth knowing).
-    public func openCatalog(verbose: Bool, force: Bool = false) async throws -> CatalogService {
-        let (catalog, status) = try await openCatalog(force: force)
+/// Tells the user on standard error when the catalog had to be rebuilt or is stale (even
+/// without --verbose: both are rare and worth knowing).
+public enum CatalogOpening {
+    public static func report(_ status: CatalogIndexer.Status, verbose: Bool) {
         if let notice = status.notice {
             Output.error("vocab: \(notice)")
         } else if verbose {
             Output.error("vocab: catalog up to date.")
         }
+    }
+}
+
+extension VocabEnvironment {
+    /// Opens the catalog for a command and reports how it was found.
+    public func openCatalog(verbose: Bool, force: Bool = false) async throws -> CatalogService {
+        let (catalog, status) = try await openCatalog(force: force)
+        CatalogOpening.report(status, verbose: verbose)
         return catalog
     }
 }

@@ -54,6 +54,7 @@ public struct VocabServer: Sendable {
     let clips: ClipService?
     let speech: Bool
     let learning: LearningService
+    let search: SearchService
     let attempts = FailedAttempts()
     let web: WebAssets
     let logger: Logger
@@ -65,36 +66,32 @@ public struct VocabServer: Sendable {
     /// The Mandarin dictionary: moe.sqlite, or on PostgreSQL the one `vocab db push` loaded.
     let dictionary: any MandarinDictionary
 
-    /// Opens what the server needs from `services`: the catalog (its answers cached in memory)
-    /// and the audio tiers, created once for the process. Notices (a rebuilt or stale catalog,
-    /// speech unavailable) go to the log.
-    ///
-    /// With a PostgreSQL `database` the catalog and the learners are the database's: nothing is
-    /// read from it here, because its pool runs only once `run()` starts the services.
+    /// The server of `services` on `database`: builds the running system (`VocabApp`) for a
+    /// server, its log going to `logSink`, and serves it.
     public static func make(services: VocabServices, settings: ServerSettings, database: DatabaseChoice = .embedded,
                             logSink: @escaping @Sendable (String) -> Void = LogfmtLogHandler.standardError) async throws -> VocabServer {
+        let logger = Self.logger(settings, logSink: logSink)
+        let app = try await VocabApp.build(services: services, database: database, use: .server, logger: logger)
+        return try await make(app: app, settings: settings, logger: logger)
+    }
+
+    public static func logger(_ settings: ServerSettings, logSink: @escaping @Sendable (String) -> Void = LogfmtLogHandler.standardError) -> Logger {
         let level = settings.logLevel
-        let logger = Logger(label: "vocab.http") { LogfmtLogHandler(label: $0, level: level, sink: logSink) }
+        return Logger(label: "vocab.http") { LogfmtLogHandler(label: $0, level: level, sink: logSink) }
+    }
+
+    /// Serves the running system `app` and adds only what a server has: answers kept in memory
+    /// (on PostgreSQL emptied by the change channel), the voice's processes started early, the
+    /// web app. Notices (a rebuilt or stale catalog, speech unavailable) go to the log. On
+    /// PostgreSQL nothing is read here: the pool runs only once `run()` starts the services.
+    public static func make(app: VocabApp, settings: ServerSettings, logger: Logger) async throws -> VocabServer {
+        let services = app.services
         let responses = ResponseCache()
-        let catalog: CatalogService, learning: LearningService, postgres: ServerDatabase?, listener: PostgresChangeListener?
-        let dictionary: any MandarinDictionary
-        switch database {
-        case .embedded:
-            let (opened, status) = try await services.openCatalog(cache: .memory)
-            if let notice = status.notice { logger.notice("catalog", metadata: ["note": "\(notice)"]) }
-            catalog = opened
-            learning = services.learning(catalog: catalog, store: try services.learnerStore())
-            (postgres, listener) = (nil, nil)
-            dictionary = services.mandarinDictionary()
-        case .postgres(let url, _):
-            let server = try services.serverDatabase(url: url, logger: logger)
-            catalog = services.catalog(on: server)
-            learning = services.learning(catalog: catalog, store: server.learners, mandarin: server.mandarin)
-            postgres = server
-            dictionary = server.mandarin
-            // Another instance changed the catalog or pushed a dictionary, or this one may have
-            // missed notifications: the answers kept in memory may be stale.
-            listener = PostgresChangeListener(database: server.database, onChange: { payload in
+        if let notice = app.catalogStatus?.notice { logger.notice("catalog", metadata: ["note": "\(notice)"]) }
+        // Another instance changed the catalog or pushed a dictionary, or this one may have
+        // missed notifications: the answers kept in memory may be stale.
+        let listener = app.postgres.map { server in
+            PostgresChangeListener(database: server.database, onChange: { payload in
                 if payload == "documents:" + ServerDatabase.catalogSpace || payload == ServerDatabase.mandarinChange { responses.removeAll() }
             }, onConnect: { responses.removeAll() })
         }
@@ -114,10 +111,10 @@ public struct VocabServer: Sendable {
         if let speechUnavailable {
             logger.warning("speech synthesis is unavailable; serving recorded and legacy clips only", metadata: ["reason": "\(speechUnavailable)"])
         }
-        return VocabServer(settings: settings, services: services, catalog: catalog,
+        return VocabServer(settings: settings, services: services, catalog: app.catalog,
                            clips: ClipService(store: services.clipStore, pronouncer: pronouncer), speech: speechUnavailable == nil,
-                           learning: learning, web: try await WebAssets.load(), logger: logger,
-                           postgres: postgres, responses: responses, listener: listener, dictionary: dictionary)
+                           learning: app.learning, search: app.search, web: try await WebAssets.load(), logger: logger,
+                           postgres: app.postgres, responses: responses, listener: listener, dictionary: app.dictionary)
     }
 
     func requestLog<Context: RequestContext>(_ context: Context.Type = Context.self) -> RequestLog<Context> {
@@ -142,7 +139,7 @@ public struct VocabServer: Sendable {
         router.addRoutes(CatalogRoutes(catalog: catalog, cache: cache).collection(), atPath: "/v1")
         router.addRoutes(AudioRoutes(catalog: catalog, services: services, dictionary: dictionary, clips: clips, cache: cache, freshness: UInt64(max(0, settings.audioFreshness) * 1e9)).collection(), atPath: "/v1")
         router.addRoutes(MandarinRoutes(dictionary: dictionary, cache: cache).collection(), atPath: "/v1")
-        router.addRoutes(SearchRoutes(search: services.search(catalog: catalog, dictionary: dictionary), learning: learning, attempts: attempts, cache: cache).collection(), atPath: "/v1")
+        router.addRoutes(SearchRoutes(search: search, learning: learning, attempts: attempts, cache: cache).collection(), atPath: "/v1")
         router.addRoutes(SessionRoutes(learning: learning, attempts: attempts).collection(), atPath: "/v1")
         router.addRoutes(LearnerRoutes(learning: learning, exports: ExportService(clips: clips), attempts: attempts).collection(), atPath: "/v1")
         allowed.load(router.routes.map { ($0.path.description, $0.method) })

@@ -13,6 +13,7 @@ struct AppSandbox {
     let services: VocabServices
     let catalog: CatalogService
     let learning: LearningService
+    let app: VocabApp
 
     init(mandarin: Bool = true, catalog write: (TemporaryDirectory) throws -> Void = { try LearningFixtures.writeCatalog(in: $0) }) async throws {
         dir = try TemporaryDirectory("app")
@@ -21,7 +22,10 @@ struct AppSandbox {
         if mandarin { _ = try MOEImporter(databasePath: dir.file("home/moe.sqlite")).importFile(at: Repository.moeSample) }
         services = VocabServices(environment: VocabEnvironment(categoriesDirectory: dir.file("Categories"), audioDirectory: dir.file("Audio"),
                                                                home: HomeLayout(root: dir.file("home"))))
-        catalog = try await services.openCatalog(cache: .memory).0
-        learning = services.learning(catalog: catalog, store: try services.learnerStore())
+        // Built as the server builds it: one application value over the embedded files.
+        let app = try await VocabApp.build(services: services, database: .embedded, use: .server)
+        catalog = app.catalog
+        learning = app.learning
+        self.app = app
     }
 }

@@ -32,7 +32,7 @@ struct ClipServiceTests {
     }
 
     @Test func aClipIsMadeAgainWhenASourceIsAddedReplacedOrRemoved() async throws {
-        let (catalog, _) = try await services.openCatalog()
+        let (catalog, _) = try await services.environment.openCatalog()
         let clips = ClipService(store: services.clipStore, pronouncer: services.pronouncer().pronouncer)
         let (cat, _) = await services.clipSubject("cat", accent: .british, catalog: catalog)
 

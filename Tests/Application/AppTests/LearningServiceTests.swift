@@ -106,7 +106,7 @@ struct LearningServiceTests {
         _ = try await box.learning.save("cat", for: me)
         try box.dir.write("Categories/animals.json", try String(contentsOfFile: box.dir.file("Categories/animals.json"), encoding: .utf8)
             .replacingOccurrences(of: "con mèo", with: "mèo nhà"))
-        let (rebuilt, status) = try await box.services.openCatalog(force: true, cache: .none)
+        let (rebuilt, status) = try await box.services.environment.openCatalog(force: true, cache: .none)
         #expect(status != .upToDate)
         let learning = box.services.learning(catalog: rebuilt, store: try box.services.learnerStore())
         let (item, _) = try #require(try await learning.library(of: me).first)

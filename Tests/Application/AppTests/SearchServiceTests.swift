@@ -19,7 +19,7 @@ struct SearchServiceTests {
 
     static func search(_ box: AppSandbox, _ text: String, source: String? = nil, limit: Int = 30, offset: Int = 0,
                        library: [SavedItem]? = []) async throws -> SearchPage {
-        try await box.services.search(catalog: box.catalog).search(try SearchRequest(text: text, source: source, limit: limit, offset: offset),
+        try await box.app.search.search(try SearchRequest(text: text, source: source, limit: limit, offset: offset),
                                                                     library: library)
     }
 
@@ -144,7 +144,7 @@ struct SearchServiceTests {
     func miss() async throws {
         let box = try await AppSandbox()
         defer { box.dir.remove() }
-        let service = box.services.search(catalog: box.catalog)
+        let service = box.app.search
         let page = try await Self.search(box, "catt")
         #expect(page.total == 0 && page.suggestions.contains("cat"))
         let failure = try #require(await service.miss(page))

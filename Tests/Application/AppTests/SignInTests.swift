@@ -12,7 +12,7 @@ struct SignInTests {
         let box = try await AppSandbox(mandarin: false)
         defer { box.dir.remove() }
         let gate = WorkGate(limit: 1, waiting: 0)
-        let learning = LearningService(store: box.learning.store, catalog: box.catalog, services: box.services,
+        let learning = LearningService(store: box.learning.store, catalog: box.catalog, mandarin: box.app.dictionary,
                                        days: LocalDays(utcOffset: 0), passwordChecks: gate)
         let (ann, _) = try await learning.addLearner(named: "ann")
         try await learning.setPassword("correct horse battery", for: ann)

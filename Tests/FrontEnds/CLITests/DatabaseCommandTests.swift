@@ -36,15 +36,28 @@ struct DatabaseCommandTests {
         #expect(fromVariable.status == 0 && fromVariable.stdout.contains("up to date"), "\(fromVariable.stdout)\(fromVariable.stderr)")
     }
 
-    @Test("users finds the database as serve does: with only $VOCAB_DATABASE_URL set, a learner is added to PostgreSQL, not user.sqlite")
-    func usersFollowTheEnvironment() throws {
+    @Test("every learner command finds the database as serve does: with only $VOCAB_DATABASE_URL set, users, library, review and export act on PostgreSQL, not user.sqlite")
+    func learnerCommandsFollowTheEnvironment() throws {
         var environment = runner.environment
         environment["VOCAB_DATABASE_URL"] = url
-        let added = try runProcess(Repository.vocabExecutable, ["users", "add", "ben", "--json"], environment: environment)
-        #expect(added.status == 0, "\(added.stderr)")
+        func vocab(_ args: [String], input: String? = nil) throws -> ProcessResult {
+            let result = try runProcess(Repository.vocabExecutable, args, environment: environment, input: input)
+            #expect(result.status == 0, "\(args): \(result.stderr)")
+            return result
+        }
+        _ = try vocab(["users", "add", "ben", "--json"])
         #expect(try sql("SELECT name FROM learners WHERE name = 'ben'") == "ben", "ben is in PostgreSQL")
-        let listed = try runProcess(Repository.vocabExecutable, ["users", "list"], environment: environment)
-        #expect(listed.stdout.contains("ben"), "\(listed.stdout)")
+        #expect(try vocab(["users", "list"]).stdout.contains("ben"))
+        _ = try vocab(["db", "push"])
+        _ = try vocab(["library", "add", "cat", "--user", "ben"])
+        #expect(try sql("SELECT count(*) FROM items i JOIN learners l ON l.id = i.learner_id WHERE l.name = 'ben'") == "1")
+        #expect(try vocab(["library", "list", "--user", "ben"]).stdout.contains("cat"))
+        let review = try vocab(["review", "--user", "ben", "--json"], input: "3\n")
+        #expect(review.stdout.contains("\"rating\""), "\(review.stdout)")
+        #expect(try sql("SELECT count(*) FROM reviews r JOIN learners l ON l.id = r.learner_id WHERE l.name = 'ben'") == "1")
+        let exported = try vocab(["export", "--user", "ben", "--out", runner.home.file("ben.apkg"), "--json"])
+        #expect(exported.stdout.contains("\"notes\" : 1") || exported.stdout.contains("\"notes\":1"), "\(exported.stdout)")
+
         let embedded = try runner.run("users", "list")
         #expect(!embedded.stdout.contains("ben"), "and not in user.sqlite: \(embedded.stdout)")
     }

@@ -40,9 +40,8 @@ struct LearnerData: Sendable {
     var store: any LearnerStore { learning.store }
 
     static func open(_ server: TestServer) async throws -> LearnerData {
-        let services = TestServer.services(server.dir)
-        let (catalog, _) = try await services.openCatalog(cache: .memory)
-        return LearnerData(learning: services.learning(catalog: catalog, store: try services.learnerStore()))
+        let app = try await VocabApp.build(services: TestServer.services(server.dir), database: .embedded, use: .server)
+        return LearnerData(learning: app.learning)
     }
 
     func add(_ name: String) async throws -> TestLearner {
