@@ -219,7 +219,7 @@ let package = Package(
                     path: "Tests/Application/AppTests"),
         .testTarget(name: "HTTPTransportTests", dependencies: ["HTTPTransport", "TestSupport"], path: "Tests/FrontEnds/HTTPTransportTests"),
         // CLITests and HTTPTests run the built `vocab` and `vocab-full` programs (swift build --build-tests builds them).
-        .testTarget(name: "CLITests", dependencies: ["TestSupport", "SQLiteDB"], path: "Tests/FrontEnds/CLITests"),
+        .testTarget(name: "CLITests", dependencies: ["TestSupport", "SQLiteDB", "CLICore"], path: "Tests/FrontEnds/CLITests"),
         .testTarget(name: "HTTPTests", dependencies: [
             "HTTPAPI", "HTTPTransport", "App", "AppCore", "Catalog", "Cache", "Audio", "AudioFile", "ClipProcessing", "HTTPFetch", "Mandarin", "Speech",
             "Learners", "FSRS", "SQLiteDB", "WebApp",

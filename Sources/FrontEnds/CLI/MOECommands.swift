@@ -151,7 +151,8 @@ struct LookupCommand: AsyncParsableCommand {
         let listing = MOELookupListing(title: title, compounds: compounds, readingStyle: readingStyle, limit: limit, offset: offset, json: options.json)
         if compounds { return try listing.writeCompounds(from: options.services.mandarin()) }
         let options = self.options
-        let cross = CrossSource(catalog: { try await options.openCatalog() }, dictionary: options.services.mandarinDictionary())
+        // Only for a miss's hint: a catalog rebuilt on the way is not worth a notice here.
+        let cross = CrossSource(catalog: { try await options.environment.openCatalog().0 }, dictionary: options.services.mandarinDictionary())
         try listing.write(try await cross.mandarinEntries(title))
     }
 }

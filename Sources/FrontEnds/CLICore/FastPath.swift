@@ -34,20 +34,29 @@ public enum FastPath {
         }
     }
 
-    /// What one command takes besides the options every command shares.
-    private struct Grammar {
-        var positional: Int
-        var values: Set<String> = []
-        var flags: Set<String> = []
+    /// What one command takes besides the options every command shares, and the ranges of its
+    /// numbers. A test compares it with argument-parser's definitions (`--experimental-dump-help`)
+    /// and the full program's refusals, so the two cannot drift apart.
+    public struct Grammar: Sendable {
+        public var positional: Int
+        public var values: Set<String> = []
+        public var flags: Set<String> = []
+        public var limits: [String: ClosedRange<Int>] = [:]
     }
 
-    private static let grammars: [String: Grammar] = [
-        "words": Grammar(positional: 1, values: ["--level", "--limit", "--offset"]),
+    /// The options every command shares: values and flags.
+    public static let sharedValues: Set<String> = ["--categories", "--home"]
+    public static let sharedFlags: Set<String> = ["--json", "--verbose"]
+
+    public static let grammars: [String: Grammar] = [
+        "words": Grammar(positional: 1, values: ["--level", "--limit", "--offset"], limits: ["--limit": Limits.page, "--offset": Limits.offset]),
         "categories": Grammar(positional: 0, values: ["--level"]),
-        "lookup": Grammar(positional: 1, values: ["--reading-style", "--limit", "--offset"], flags: ["--compounds"]),
-        "strokes": Grammar(positional: 1, values: ["--radical", "--limit", "--offset"]),
-        "radical": Grammar(positional: 1, values: ["--limit", "--offset"]),
-        "search": Grammar(positional: 0, values: ["--pinyin", "--bopomofo", "--limit", "--offset", "--reading-style"], flags: ["--tones"]),
+        "lookup": Grammar(positional: 1, values: ["--reading-style", "--limit", "--offset"], flags: ["--compounds"],
+                          limits: ["--limit": Limits.characters, "--offset": Limits.offset]),
+        "strokes": Grammar(positional: 1, values: ["--radical", "--limit", "--offset"], limits: ["--limit": Limits.characters, "--offset": Limits.offset]),
+        "radical": Grammar(positional: 1, values: ["--limit", "--offset"], limits: ["--limit": Limits.characters, "--offset": Limits.offset]),
+        "search": Grammar(positional: 0, values: ["--pinyin", "--bopomofo", "--limit", "--offset", "--reading-style"], flags: ["--tones"],
+                          limits: ["--limit": Limits.characters, "--offset": Limits.offset]),
     ]
 
     /// The arguments after the command name, split by its grammar.
@@ -55,19 +64,21 @@ public enum FastPath {
         var positional: [String] = []
         var values: [String: String] = [:]
         var flags: Set<String> = []
+        let grammar: Grammar
 
         init?(_ arguments: ArraySlice<String>, _ grammar: Grammar) {
+            self.grammar = grammar
             var i = arguments.startIndex
             while i < arguments.endIndex {
                 let arg = arguments[i]
                 let name = arg == "-v" ? "--verbose" : arg
-                if grammar.values.contains(name) || name == "--categories" || name == "--home" {
+                if grammar.values.contains(name) || FastPath.sharedValues.contains(name) {
                     // A value that looks like an option is one to argument-parser (or a number it
                     // refuses): the full program says which.
                     guard i + 1 < arguments.endIndex, !arguments[i + 1].hasPrefix("-"), values[name] == nil else { return nil }
                     values[name] = arguments[i + 1]
                     i += 1
-                } else if grammar.flags.contains(name) || name == "--json" || name == "--verbose" {
+                } else if grammar.flags.contains(name) || FastPath.sharedFlags.contains(name) {
                     guard flags.insert(name).inserted else { return nil }
                 } else {
                     guard !arg.hasPrefix("-") else { return nil }
@@ -78,9 +89,9 @@ public enum FastPath {
             guard positional.count == grammar.positional else { return nil }
         }
 
-        func number(_ name: String, in range: ClosedRange<Int>, default value: Int) -> Int? {
+        func number(_ name: String, default value: Int) -> Int? {
             guard let text = values[name] else { return value }
-            guard let n = Int(text), range.contains(n) else { return nil }
+            guard let n = Int(text), let range = grammar.limits[name], range.contains(n) else { return nil }
             return n
         }
 
@@ -108,36 +119,36 @@ public enum FastPath {
         }
         switch name {
         case "words":
-            guard let limit = p.number("--limit", in: Limits.page, default: Limits.defaultPage),
-                  let offset = p.number("--offset", in: Limits.offset, default: 0) else { return nil }
+            guard let limit = p.number("--limit", default: Limits.defaultPage),
+                  let offset = p.number("--offset", default: 0) else { return nil }
             return .words(WordsListing(category: p.positional[0], level: level, limit: limit, offset: offset, json: p.json, verbose: verbose))
         case "categories":
             return .categories(CategoriesListing(level: level, json: p.json, verbose: verbose))
         case "lookup":
             let title = p.positional[0]
             guard (try? InputRules.text(title, name: "word or character")) != nil, let style = p.readingStyle(),
-                  let limit = p.number("--limit", in: Limits.characters, default: Limits.defaultCharacters),
-                  let offset = p.number("--offset", in: Limits.offset, default: 0) else { return nil }
+                  let limit = p.number("--limit", default: Limits.defaultCharacters),
+                  let offset = p.number("--offset", default: 0) else { return nil }
             return .lookup(MOELookupListing(title: title, compounds: p.flags.contains("--compounds"), readingStyle: style,
                                             limit: limit, offset: offset, json: p.json))
         case "strokes":
             guard let strokes = MOEStrokesListing.count(p.positional),
-                  let limit = p.number("--limit", in: Limits.characters, default: Limits.defaultCharacters),
-                  let offset = p.number("--offset", in: Limits.offset, default: 0) else { return nil }
+                  let limit = p.number("--limit", default: Limits.defaultCharacters),
+                  let offset = p.number("--offset", default: 0) else { return nil }
             let radical = p.values["--radical"]
             if let radical, !RadicalInput.isOneCharacter(radical) { return nil }
             return .strokes(MOEStrokesListing(strokes: strokes, radical: radical, limit: limit, offset: offset, json: p.json))
         case "radical":
             guard RadicalInput.isOneCharacter(p.positional[0]),
-                  let limit = p.number("--limit", in: Limits.characters, default: Limits.defaultCharacters),
-                  let offset = p.number("--offset", in: Limits.offset, default: 0) else { return nil }
+                  let limit = p.number("--limit", default: Limits.defaultCharacters),
+                  let offset = p.number("--offset", default: 0) else { return nil }
             return .radical(MOERadicalListing(radical: p.positional[0], limit: limit, offset: offset, json: p.json))
         case "search":
             guard let query = try? ReadingQuery(pinyin: p.values["--pinyin"], bopomofo: p.values["--bopomofo"],
                                                 tones: p.flags.contains("--tones") ? .exact : .ignore),
                   let style = p.readingStyle(),
-                  let limit = p.number("--limit", in: Limits.characters, default: Limits.defaultSearch),
-                  let offset = p.number("--offset", in: Limits.offset, default: 0) else { return nil }
+                  let limit = p.number("--limit", default: Limits.defaultSearch),
+                  let offset = p.number("--offset", default: 0) else { return nil }
             return .readingSearch(MOEReadingSearch(query: query, limit: limit, offset: offset, readingStyle: style, json: p.json))
         default:
             return nil
