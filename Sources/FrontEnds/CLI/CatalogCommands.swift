@@ -52,21 +52,11 @@ struct WordsCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Only words of this level (starters, movers, flyers).")
     var level: LevelOption?
 
-    @Option(name: .long, parsing: .unconditional, help: "At most this many words (\(Limits.page.lowerBound)-\(Limits.page.upperBound)).")
-    var limit: Int = Limits.defaultPage
-
-    @Option(name: .long, parsing: .unconditional, help: "Skip this many words first.")
-    var offset: Int = 0
-
+    @OptionGroup var page: PageOptions<WordPage>
     @OptionGroup var options: GlobalOptions
 
-    func validate() throws {
-        _ = try checked { () throws(Failure) in try InputRules.bounded(limit, name: "--limit", range: Limits.page) }
-        _ = try checked { () throws(Failure) in try InputRules.bounded(offset, name: "--offset", range: Limits.offset) }
-    }
-
     func run() async throws {
-        try await WordsListing(category: category, level: level?.level, limit: limit, offset: offset,
+        try await WordsListing(category: category, level: level?.level, limit: page.limit, offset: page.offset,
                                json: options.json, verbose: options.verbose).run(in: options.environment)
     }
 }
@@ -151,11 +141,7 @@ struct SearchCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Mandarin readings in bopomofo (zhuyin), tones optional.")
     var bopomofo: String?
 
-    @Option(name: .long, parsing: .unconditional, help: "At most this many results (\(Limits.search.lowerBound)-\(Limits.search.upperBound); readings up to \(Limits.characters.upperBound)).")
-    var limit: Int = Limits.defaultSearch
-
-    @Option(name: .long, parsing: .unconditional, help: "Skip this many first (\(Limits.offset.lowerBound)-\(Limits.offset.upperBound)).")
-    var offset: Int = 0
+    @OptionGroup var page: PageOptions<SearchResultsPage>
 
     @Flag(name: .long, help: "Readings: match the tones typed in the query exactly.")
     var tones = false
@@ -171,10 +157,10 @@ struct SearchCommand: AsyncParsableCommand {
     private var readings: Bool { pinyin != nil || bopomofo != nil }
 
     func validate() throws {
+        // Text search pages are shorter than reading searches.
         _ = try checked { () throws(Failure) in
-            try InputRules.bounded(limit, name: "--limit", range: readings ? Limits.characters : Limits.search)
+            try InputRules.bounded(page.limit, name: "--limit", range: readings ? Limits.characters : Limits.search)
         }
-        _ = try checked { () throws(Failure) in try InputRules.bounded(offset, name: "--offset", range: Limits.offset) }
         guard [text, pinyin, bopomofo].compactMap({ $0 }).count == 1 else {
             throw ValidationError("Give exactly one of TEXT, --pinyin or --bopomofo.")
         }
@@ -185,17 +171,17 @@ struct SearchCommand: AsyncParsableCommand {
             throw ValidationError("--tones goes with --pinyin or --bopomofo.")
         }
         if let text {
-            _ = try checked { () throws(Failure) in try SearchRequest(text: text, source: source, limit: limit, offset: offset) }
+            _ = try checked { () throws(Failure) in try SearchRequest(text: text, source: source, limit: page.limit, offset: page.offset) }
         }
     }
 
     func run() async throws {
         if readings {
             let query = try ReadingQuery(pinyin: pinyin, bopomofo: bopomofo, tones: tones ? .exact : .ignore)
-            return try MOEReadingSearch(query: query, limit: limit, offset: offset, readingStyle: readingStyle, json: options.json)
+            return try MOEReadingSearch(query: query, limit: page.limit, offset: page.offset, readingStyle: readingStyle, json: options.json)
                 .run(in: options.services.mandarin())
         }
-        let request = try SearchRequest(text: text ?? "", source: source, limit: limit, offset: offset)
+        let request = try SearchRequest(text: text ?? "", source: source, limit: page.limit, offset: page.offset)
         let catalog = try await options.openCatalog()
         let service = SearchService(catalog: catalog, dictionary: options.services.mandarinDictionary())
         let page = try await service.search(request, library: try await library())

@@ -133,22 +133,16 @@ struct LookupCommand: AsyncParsableCommand {
     @Option(name: .customLong("reading-style"), help: "Readings shown: pinyin, bopomofo or both.")
     var readingStyle: ReadingStyle = .both
 
-    @Option(name: .long, parsing: .unconditional, help: "With --compounds: at most this many words (\(Limits.characters.lowerBound)-\(Limits.characters.upperBound)).")
-    var limit: Int = Limits.defaultCharacters
-
-    @Option(name: .long, parsing: .unconditional, help: "With --compounds: skip this many words first.")
-    var offset: Int = 0
+    @OptionGroup var page: PageOptions<CompoundPage>
 
     @OptionGroup var options: GlobalOptions
 
     func validate() throws {
         _ = try checked { () throws(Failure) in try InputRules.text(title, name: "word or character") }
-        _ = try checked { () throws(Failure) in try InputRules.bounded(limit, name: "--limit", range: Limits.characters) }
-        _ = try checked { () throws(Failure) in try InputRules.bounded(offset, name: "--offset", range: Limits.offset) }
     }
 
     func run() async throws {
-        let listing = MOELookupListing(title: title, compounds: compounds, readingStyle: readingStyle, limit: limit, offset: offset, json: options.json)
+        let listing = MOELookupListing(title: title, compounds: compounds, readingStyle: readingStyle, limit: page.limit, offset: page.offset, json: options.json)
         if compounds { return try listing.writeCompounds(from: options.services.mandarin()) }
         let options = self.options
         // Only for a miss's hint: a catalog rebuilt on the way is not worth a notice here.
@@ -183,11 +177,7 @@ struct StrokesCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Only characters under this radical (水, or a variant such as 氵).")
     var radical: String?
 
-    @Option(name: .long, parsing: .unconditional, help: "At most this many characters (\(Limits.characters.lowerBound)-\(Limits.characters.upperBound)).")
-    var limit: Int = Limits.defaultCharacters
-
-    @Option(name: .long, parsing: .unconditional, help: "Skip this many characters first (\(Limits.offset.lowerBound)-\(Limits.offset.upperBound)).")
-    var offset: Int = 0
+    @OptionGroup var page: PageOptions<CharacterPage>
 
     @OptionGroup var options: GlobalOptions
 
@@ -199,13 +189,11 @@ struct StrokesCommand: AsyncParsableCommand {
         guard MOEStrokesListing.count(words) != nil else {
             throw ValidationError("The stroke count must be a whole number of 1 or more, like 6 (got '\(Failure.quote(count))').")
         }
-        _ = try checked { () throws(Failure) in try InputRules.bounded(limit, name: "--limit", range: Limits.characters) }
-        _ = try checked { () throws(Failure) in try InputRules.bounded(offset, name: "--offset", range: Limits.offset) }
         if let radical { try MOERadicalInput.validate(radical) }
     }
 
     func run() async throws {
-        try MOEStrokesListing(strokes: strokes, radical: radical, limit: limit, offset: offset, json: options.json)
+        try MOEStrokesListing(strokes: strokes, radical: radical, limit: page.limit, offset: page.offset, json: options.json)
             .run(in: options.services.mandarin())
     }
 }
@@ -229,22 +217,16 @@ struct RadicalCommand: AsyncParsableCommand {
     @Argument(help: "One radical character, such as 水.")
     var radical: String
 
-    @Option(name: .long, parsing: .unconditional, help: "At most this many characters (\(Limits.characters.lowerBound)-\(Limits.characters.upperBound)).")
-    var limit: Int = Limits.defaultCharacters
-
-    @Option(name: .long, parsing: .unconditional, help: "Skip this many characters first (\(Limits.offset.lowerBound)-\(Limits.offset.upperBound)).")
-    var offset: Int = 0
+    @OptionGroup var page: PageOptions<CharacterPage>
 
     @OptionGroup var options: GlobalOptions
 
     func validate() throws {
         try MOERadicalInput.validate(radical)
-        _ = try checked { () throws(Failure) in try InputRules.bounded(limit, name: "--limit", range: Limits.characters) }
-        _ = try checked { () throws(Failure) in try InputRules.bounded(offset, name: "--offset", range: Limits.offset) }
     }
 
     func run() async throws {
-        try MOERadicalListing(radical: radical, limit: limit, offset: offset, json: options.json).run(in: options.services.mandarin())
+        try MOERadicalListing(radical: radical, limit: page.limit, offset: page.offset, json: options.json).run(in: options.services.mandarin())
     }
 }
 
