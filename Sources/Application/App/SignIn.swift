@@ -29,6 +29,12 @@ public enum PasswordRules {
     /// whether or not the name exists.
     static let decoy = Bcrypt.hash("vocab decoy password", cost: cost)
 
+    /// Computes the decoy before the first sign-in: made lazily, the first unknown name after a
+    /// start took a hash longer than a wrong password, telling that the name does not exist.
+    public static func prepare() async {
+        _ = try? await BlockingWork.run { decoy }
+    }
+
     /// One check per core at a time, and a short queue: a sign-in waits at most four checks'
     /// time (about a second) behind others, and beyond that is told to retry, so a burst of sign-ins cannot
     /// take the cores every other request needs.

@@ -87,6 +87,7 @@ public struct VocabServer: Sendable {
     public static func make(app: VocabApp, settings: ServerSettings, logger: Logger) async throws -> VocabServer {
         let services = app.services
         let responses = ResponseCache()
+        await PasswordRules.prepare()
         if let notice = app.catalogStatus?.notice { logger.notice("catalog", metadata: ["note": "\(notice)"]) }
         // Another instance changed the catalog or pushed a dictionary, or this one may have
         // missed notifications: the answers kept in memory may be stale.
