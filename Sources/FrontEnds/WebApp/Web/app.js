@@ -48,7 +48,7 @@ function categoryName(c) { return c.name[language()] ?? c.name.en; }
 // MARK: audio
 
 // Plays a word's clip; the error when it could not be played (null when it played).
-async function play(word, accent, button, speed) {
+async function play(word, accent, button, speed, quiet = false) {
   player.src = catalog.audioURL(word, accent, speed);
   player.dataset.word = word;
   player.dataset.accent = accent;
@@ -59,7 +59,7 @@ async function play(word, accent, button, speed) {
     return null;
   } catch (e) {
     // A browser that waits for a first tap before playing sound is not a failure to report.
-    if (e.name !== "NotAllowedError") say(t("play.failed", { word, reason: e.message }));
+    if (e.name !== "NotAllowedError" && !quiet) say(t("play.failed", { word, reason: e.message }));
     return e;
   } finally {
     button?.removeAttribute("aria-busy");

@@ -51,6 +51,12 @@ function levelOf(ui, query) {
 
 const levelSuffix = (level) => (level ? `?level=${level}` : "");
 
+// A catalog entry's id, as the catalog makes it (StoredWord.id): its first category and its word
+// lower-cased with every character but letters and digits made a hyphen ("animals/polar-bear").
+function entryId(w) {
+  return `${w.categories[0]}/${[...w.word.toLowerCase()].map((c) => (/[\p{L}\p{N}\p{M}]/u.test(c) ? c : "-")).join("")}`;
+}
+
 // The words a game can use: {word, picture, vi, sense, entry or item}, with the page's title.
 async function pool(ui, source, level) {
   if (source === "mine") {
@@ -72,7 +78,7 @@ async function pool(ui, source, level) {
   }
   const body = await catalog.words(source, level || undefined, 1000, 0);
   const words = shuffle(body.words.filter((w) => w.picture).map((w) => ({
-    word: w.word, picture: w.picture, vi: w.vi, sense: w.sense, entry: `${w.categories[0]}/${w.word}`,
+    word: w.word, picture: w.picture, vi: w.vi, sense: w.sense, entry: entryId(w),
   })));
   return {
     title: `${body.category.icon} ${ui.categoryName(body.category)} · ${ui.LEVELS[level] ?? t("level.allLevels")}`,
@@ -180,6 +186,9 @@ function answer(round, w, right) {
   }));
 }
 
+// A clip played without being asked for: a failure is not reported (listen and choose writes the word instead).
+const autoplay = (ui, word) => ui.play(word, "british", null, undefined, true);
+
 // Runs `then` after a pause, unless another round or page came meanwhile.
 function later(round, then, ms) {
   const token = round.token;
@@ -230,7 +239,7 @@ function listen(round) {
       } else {
         button.classList.add("not-this");
         feedback.textContent = t("game.itWas", { word: w.word });
-        ui.play(w.word, "british");
+        autoplay(ui, w.word);
         const next = h("button", { type: "button", class: "primary next", id: "next", onclick: question }, t("game.next"));
         round.area.append(h("p", {}, next));
         next.focus();
@@ -249,7 +258,7 @@ function listen(round) {
       const i = Number(e.key) - 1;
       if (i >= 0 && i < buttons.length) { e.preventDefault(); choose(options[i], buttons[i]); }
     });
-    ui.play(w.word, "british").then((error) => {
+    autoplay(ui, w.word).then((error) => {
       // Without the clip (offline and never heard), the word is written instead of spoken.
       if (error && error.name !== "NotAllowedError" && round.area.contains(hear)) {
         hear.after(h("p", { class: "written", id: "written" }, w.word));
@@ -311,7 +320,7 @@ function spell(round) {
         answer(round, w, !missed);
         word.classList.add("done");
         feedback.textContent = missed ? t("game.spelled", { word: w.word }) : t("game.great", { word: w.word });
-        ui.play(w.word, "british");
+        autoplay(ui, w.word);
         hear.querySelector("#hear").focus();
         later(round, question, 1600);
       }
@@ -373,7 +382,7 @@ function match(round) {
     } else {
       feedback.textContent = t("game.great", { word: w.word });
     }
-    ui.play(first.w.word, "british");
+    autoplay(ui, first.w.word);
     left -= 1;
     if (left === 0) later(round, () => finish(round), 1200);
     else (pictures.find((b) => !b.classList.contains("matched")) ?? words.find((b) => !b.classList.contains("matched")))?.focus();
