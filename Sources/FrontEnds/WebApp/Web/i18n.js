@@ -143,7 +143,7 @@ export const STRINGS = {
     "game.mineNote": "Every first answer counts as a review of that word.",
     "game.categoryNote": "The words you play join your words, and every first answer counts as a review.",
     "game.tooFew": "This game needs {minimum} words with pictures, and this topic has {count} at this level. Let's play another topic!",
-    "game.tooFewMine": "{count} of your words have a picture, and the games need {minimum}. Play a topic: its words join yours!",
+    "game.tooFewMine": "The games need {minimum} words with pictures, and your words have {count}. Play a topic: its words join yours!",
     "game.tryCategory": "Play with a topic",
     "game.counter": "{n} of {total}",
     "game.hear": "🔊 Listen again",
