@@ -4,7 +4,6 @@ import { api, APIError, catalog, me, session, setCSRF, enc } from "./api.js";
 import { barChart, meter } from "./charts.js";
 import { queueRating, flushQueue, pendingCount } from "./offline.js";
 import { t, language, setLanguage, translatePage } from "./i18n.js";
-import { gamePage, chooserPage } from "./games.js";
 
 const main = document.getElementById("main");
 const status = document.getElementById("status");
@@ -528,7 +527,11 @@ async function route() {
       case "library": return await libraryPage();
       case "review": return await reviewPage();
       case "progress": return await progressPage();
-      case "play": return await (b === undefined ? chooserPage(ui, a, query) : gamePage(ui, a, b, query));
+      case "play": {
+        // The games are loaded when first played: the first page does not carry them.
+        const { gamePage, chooserPage } = await import("./games.js");
+        return await (b === undefined ? chooserPage(ui, a, query) : gamePage(ui, a, b, query));
+      }
       default: show(t("notFound.title"), h("p", {}, h("a", { href: "#/" }, t("notFound.back"))));
     }
   } catch (e) {
