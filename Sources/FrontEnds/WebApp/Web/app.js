@@ -57,8 +57,9 @@ async function play(word, accent, button, speed, quiet = false) {
     await player.play();
     return null;
   } catch (e) {
-    // A browser that waits for a first tap before playing sound is not a failure to report.
-    if (e.name !== "NotAllowedError" && !quiet) say(t("play.failed", { word, reason: e.message }));
+    // A browser that waits for a first tap before playing sound, or a clip cut short by the next
+    // one, is not a failure to report.
+    if (e.name !== "NotAllowedError" && e.name !== "AbortError" && !quiet) say(t("play.failed", { word, reason: e.message }));
     return e;
   } finally {
     button?.removeAttribute("aria-busy");

@@ -260,7 +260,7 @@ function listen(round) {
     });
     autoplay(ui, w.word).then((error) => {
       // Without the clip (offline and never heard), the word is written instead of spoken.
-      if (error && error.name !== "NotAllowedError" && round.area.contains(hear)) {
+      if (error && error.name !== "NotAllowedError" && error.name !== "AbortError" && round.area.contains(hear)) {
         hear.after(h("p", { class: "written", id: "written" }, w.word));
       }
     });
