@@ -12,9 +12,9 @@ import { t } from "./i18n.js";
 import { queueRating, pendingCount } from "./offline.js";
 
 export const GAMES = {
-  listen: { icon: "👂", name: "game.listen", help: "game.listenHelp" },
-  spell: { icon: "🔤", name: "game.spell", help: "game.spellHelp" },
-  match: { icon: "🧩", name: "game.match", help: "game.matchHelp" },
+  listen: { icon: "👂", name: "game.listen", help: "game.listenHelp", color: "#2A9D8F" },
+  spell: { icon: "🔤", name: "game.spell", help: "game.spellHelp", color: "#E9C46A" },
+  match: { icon: "🧩", name: "game.match", help: "game.matchHelp", color: "#E76F51" },
 };
 const MINIMUM = 4;    // four pictures to choose from
 const ROUND = 5;      // questions in a round of listen and choose, and of look and spell
@@ -100,7 +100,7 @@ export async function chooserPage(ui, source, query) {
   ui.show(t("game.title"),
     h("p", { class: "game-sub" }, subtitle),
     h("ul", { class: "grid games", id: "games" }, Object.entries(GAMES).map(([id, g]) =>
-      h("li", {}, h("a", { class: "tile game-tile", href: `#/play/${id}/${enc(source)}${levelSuffix(level)}`, "data-game": id },
+      h("li", {}, h("a", { class: "tile game-tile", href: `#/play/${id}/${enc(source)}${levelSuffix(level)}`, "data-game": id, style: `--tile:${g.color}` },
         h("span", { class: "emoji", "aria-hidden": "true" }, g.icon),
         h("span", { class: "en" }, t(g.name)),
         h("span", { class: "vi" }, t(g.help)))))),
@@ -144,6 +144,8 @@ function start(round) {
   current = round.token;
   round.area = ui.h("section", { class: "game", id: "game", "data-game": round.game });
   ui.show(`${GAMES[round.game].icon} ${t(GAMES[round.game].name)}`, ui.h("p", { class: "game-sub" }, round.words.title), round.area);
+  // On a phone the header would take half the screen: the game starts at its title.
+  document.getElementById("main").scrollIntoView({ block: "start" });
   // The clips of the round are kept by the service worker, so the round can be played again offline.
   if (round.game !== "match") {
     navigator.serviceWorker?.controller?.postMessage({ type: "keep", urls: round.usable.slice(0, ROUND * 2).map((w) => catalog.audioURL(w.word, "british")) });
