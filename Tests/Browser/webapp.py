@@ -10,7 +10,7 @@ desktop widths go to --screenshots when given. The last line is `RESULT {json}` 
 measured figures and the offline rating's clientId, which the calling test checks in user.sqlite.
 
 Usage: webapp.py --vocab PATH --name NAME --password PW [--category animals --level starters
-       --words cat,dog] [--screenshots DIR]   (VOCAB_HOME, VOCAB_CATEGORIES, VOCAB_AUDIO as for vocab)
+       --words cat,dog] [--newcomer NAME [--game-category farm]] [--screenshots DIR]   (VOCAB_HOME, VOCAB_CATEGORIES, VOCAB_AUDIO as for vocab)
 """
 import argparse
 import base64
