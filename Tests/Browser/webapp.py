@@ -4,17 +4,20 @@
 It starts the server itself (the offline part stops and restarts it on the same port), signs a
 learner in, browses a category at a level, plays a clip, saves a word, reviews it with the
 keyboard, sees progress change, reviews a due card while the server is down and checks the
-queued rating is sent when it is back, and signs out. Screenshots of the main pages at phone and
+queued rating is sent when it is back, and signs out; then the games (games.py): played signed out,
+and signed in as the newcomer, each answer a review, offline too. Screenshots of the main pages at phone and
 desktop widths go to --screenshots when given. The last line is `RESULT {json}` with the
 measured figures and the offline rating's clientId, which the calling test checks in user.sqlite.
 
 Usage: webapp.py --vocab PATH --name NAME --password PW [--category animals --level starters
-       --words cat,dog] [--screenshots DIR]   (VOCAB_HOME, VOCAB_CATEGORIES, VOCAB_AUDIO as for vocab)
+       --words cat,dog] [--newcomer NAME [--game-category farm]] [--screenshots DIR]   (VOCAB_HOME, VOCAB_CATEGORIES, VOCAB_AUDIO as for vocab)
 """
 import argparse
 import base64
 import re
-import json, os, shutil, signal, socket, subprocess, sys, tempfile, time, urllib.request
+import json, os, shutil, signal, socket, subprocess, sys, tempfile, time, types, urllib.request
+
+import games
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
@@ -72,7 +75,8 @@ def main():
     ap.add_argument("--level", default="starters")
     ap.add_argument("--words", default="cat,dog", help="two words of the category at the level")
     ap.add_argument("--moe", help="a title of the imported Mandarin dictionary to open from search")
-    ap.add_argument("--newcomer", help="a learner with an empty library, signed in last: the first-time path")
+    ap.add_argument("--newcomer", help="a learner with an empty library, signed in last: the first-time path, then the games")
+    ap.add_argument("--game-category", help="a category with at least four pictured words at the level (default: --category)")
     ap.add_argument("--screenshots")
     args = ap.parse_args()
     first, second = args.words.split(",")[:2]
@@ -219,6 +223,11 @@ def main():
               f"the printed list holds all {len(listed)} words on {pages} page(s), without the header: missing {missing}")
         result["printPages"] = pages
         console_clean("while browsing signed out")
+        # The games, signed out: played to the end, nothing rated.
+        play = types.SimpleNamespace(driver=driver, wait=wait, check=check, go=go, fits_phone=fits_phone, shot=shot,
+                                     console_clean=console_clean, server=server)
+        game_category = args.game_category or args.category
+        games.signed_out(play, game_category, args.level)
         # Sign in with name and password.
         go("/signin")
         fits_phone("sign-in")
@@ -414,6 +423,8 @@ def main():
             expected = int(driver.execute_script(f"return (await (await fetch('/v1/categories/animals/words?level={args.level}&limit=1000')).json()).total"))
             check(added == expected, f"the library holds the {expected} animals at {args.level}: {added}")
             console_clean("on the first-time path")
+            # The games, signed in: each answer a review, offline too.
+            result.update(games.signed_in(play, game_category, args.level))
             driver.find_element(By.ID, "signout").click()
             wait.until(lambda d: "Signed out" in d.find_element(By.ID, "status").text)
     finally:

@@ -13,13 +13,18 @@ struct BrowserTests {
     static let python = "/usr/bin/python3"
     static let script = Repository.root + "/Tests/Browser/webapp.py"
 
-    @Test("sign in, browse a category at a level, play a clip, save words, review with the keyboard, see progress change, rate offline (sent once when the server is back), sign out; search from the header for a catalog word and a Mandarin entry, whose speech plays")
+    @Test("sign in, browse a category at a level, play a clip, save words, review with the keyboard, see progress change, rate offline (sent once when the server is back), sign out; search from the header for a catalog word and a Mandarin entry, whose speech plays; the three games with taps and keys, each answer a review, offline too")
     func journey() async throws {
         let tools = try await runProcessOnThread(Self.python, ["-c", "import selenium, shutil; assert shutil.which('chromium') and shutil.which('chromedriver')"])
         try #require(tools.status == 0, "Chromium, chromedriver or python3-selenium is missing: run scripts/install-deps test (\(tools.stderr))")
         let dir = try TemporaryDirectory("vocab-browser")
         defer { dir.remove() }
         try ServerFixture.write(in: dir)
+        // The games need four pictured words at a level: a farm of five. Animals has one picture (cat),
+        // so "Play with my words" after its starter set says kindly that there are too few.
+        try dir.write("Categories/farm.json", CatalogFixture.category("farm", name: "Farm", vi: "Nông trại", order: 3, words: [
+            ("cow", "🐄", "con bò"), ("duck", "🦆", "con vịt"), ("goat", "🐐", "con dê"), ("horse", "🐎", "con ngựa"), ("sheep", "🐑", "con cừu"),
+        ].map { CatalogFixture.word($0.0, category: "farm", vi: $0.2, extra: #", "picture": "\#($0.1)""#) }))
         let env = ["VOCAB_HOME": dir.file("home"), "VOCAB_CATEGORIES": dir.file("Categories"), "VOCAB_AUDIO": dir.file("Audio"),
                    // axe-core, installed by scripts/install-deps test; the script fails without it.
                    "VOCAB_AXE_JS": Repository.root + "/.build-tools/axe/axe_selenium_python/node_modules/axe-core/axe.min.js"]
@@ -34,7 +39,8 @@ struct BrowserTests {
 
         let run = try await runProcessOnThread(Self.python, [Self.script, "--vocab", Repository.vocabExecutable, "--name", "anna",
                                                              "--password", "correct horse battery", "--category", "animals",
-                                                             "--level", "starters", "--words", "cat,dog", "--moe", "好", "--newcomer", "ben"], environment: env)
+                                                             "--level", "starters", "--words", "cat,dog", "--moe", "好", "--newcomer", "ben",
+                                                             "--game-category", "farm"], environment: env)
         print(run.stdout)
         #expect(run.status == 0, "\(run.stdout.suffix(2000))\n\(run.stderr.suffix(4000))")
         let line = try #require(run.stdout.split(separator: "\n").last { $0.hasPrefix("RESULT ") }, "no RESULT line")
@@ -45,7 +51,18 @@ struct BrowserTests {
         // What the server stored: the rating made offline exactly once, beside the one made online.
         let db = try Database(path: dir.file("home/user.sqlite"), mode: .readOnly)
         #expect(try db.scalar("SELECT count(*) FROM reviews WHERE client_id = ?", [.text(clientID)])?.intValue == 1)
-        #expect(try db.scalar("SELECT count(*) FROM reviews")?.intValue == 2)
+        let anna = "(SELECT id FROM learners WHERE name = 'anna')", ben = "(SELECT id FROM learners WHERE name = 'ben')"
+        #expect(try db.scalar("SELECT count(*) FROM reviews WHERE learner_id = \(anna)")?.intValue == 2)
+        // The games ben played: each answer one review, one Again a round, the answers made offline once each.
+        let gameReviews = try #require(result["gameReviews"] as? Int)
+        #expect(gameReviews > 0)
+        #expect(try db.scalar("SELECT count(*) FROM reviews WHERE learner_id = \(ben)")?.intValue == gameReviews)
+        #expect(try db.scalar("SELECT count(*) FROM reviews WHERE learner_id = \(ben) AND rating = 1")?.intValue == (result["gameAgain"] as? Int))
+        let offlineAnswers = try #require(result["gameOfflineClientIds"] as? [String])
+        #expect(!offlineAnswers.isEmpty)
+        for id in offlineAnswers {
+            #expect(try db.scalar("SELECT count(*) FROM reviews WHERE client_id = ?", [.text(id)])?.intValue == 1)
+        }
         #expect(try db.scalar("SELECT count(*) FROM sessions")?.intValue == 0, "signing out ended the session")
     }
 }

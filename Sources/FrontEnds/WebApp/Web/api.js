@@ -57,5 +57,14 @@ export const me = {
   remove: (id) => api(`/v1/me/library/${id}`, { method: "DELETE" }),
   next: (limit = 10) => api(`/v1/me/review/next?limit=${limit}`),
   rate: (rating) => api("/v1/me/reviews", { method: "POST", body: rating }),
+  // A rating as review and the games make it, queued or not: a saved item's is sent as it is; a
+  // game's answer about a catalog word ({word, entry}, from a category's game) saves that entry
+  // first (saving it again changes nothing), then rates it.
+  answer: async ({ word, entry, ...rating }) => {
+    if (rating.item !== undefined) return me.rate(rating);
+    const saved = await api("/v1/me/library", { method: "POST", body: { word, source: "catalog", entry } });
+    const item = saved.items.find((i) => i.entry === entry) ?? saved.items[0];
+    return me.rate({ ...rating, item: item.id });
+  },
   progress: () => api("/v1/me/progress"),
 };

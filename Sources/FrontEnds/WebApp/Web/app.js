@@ -38,12 +38,16 @@ function show(title, ...content) {
 
 function levelQuery() { return state.level || undefined; }
 
+// A category's games at the chosen level.
+function playLink(id) { return `#/play/${enc(id)}${state.level ? `?level=${state.level}` : ""}`; }
+
 // A category's name in the interface's language.
 function categoryName(c) { return c.name[language()] ?? c.name.en; }
 
 // MARK: audio
 
-async function play(word, accent, button, speed) {
+// Plays a word's clip; the error when it could not be played (null when it played).
+async function play(word, accent, button, speed, quiet = false) {
   player.src = catalog.audioURL(word, accent, speed);
   player.dataset.word = word;
   player.dataset.accent = accent;
@@ -51,8 +55,12 @@ async function play(word, accent, button, speed) {
   button?.setAttribute("aria-busy", "true");
   try {
     await player.play();
+    return null;
   } catch (e) {
-    say(t("play.failed", { word, reason: e.message }));
+    // A browser that waits for a first tap before playing sound, or a clip cut short by the next
+    // one, is not a failure to report.
+    if (e.name !== "NotAllowedError" && e.name !== "AbortError" && !quiet) say(t("play.failed", { word, reason: e.message }));
+    return e;
   } finally {
     button?.removeAttribute("aria-busy");
   }
@@ -112,7 +120,9 @@ async function categoryPage(id, page) {
   const go = (p) => { location.hash = `#/category/${enc(id)}/${p}`; };
   show(`${body.category.icon} ${body.category.name.en}`,
     h("p", {}, t("category.count", { vi: body.category.name.vi, count: body.total, level: LEVELS[state.level] ?? t("level.allLevels") })),
-    h("p", {}, h("a", { href: `#/print/${enc(id)}`, class: "button", id: "print-link" }, t("category.print"))),
+    h("p", { class: "actions" },
+      h("a", { href: playLink(id), class: "button primary", id: "play-link" }, t("game.play")),
+      h("a", { href: `#/print/${enc(id)}`, class: "button", id: "print-link" }, t("category.print"))),
     h("ul", { class: "cards" }, body.words.map(wordCard)),
     h("nav", { class: "pager", "aria-label": t("pages") },
       h("button", { type: "button", disabled: page === 0, onclick: () => go(page - 1) }, t("page.previous")),
@@ -301,7 +311,9 @@ async function libraryPage() {
       route();
     } }, t("library.remove"))));
   if (body.items.length === 0) return show(t("library.title"), h("p", {}, t("library.empty")), await startPanel());
-  show(t("library.title"), h("p", {}, t("library.count", { count: body.items.length })), h("ul", { class: "cards" }, rows));
+  show(t("library.title"), h("p", {}, t("library.count", { count: body.items.length })),
+    h("p", { class: "actions" }, h("a", { href: "#/play/mine", class: "button primary", id: "play-mine" }, t("game.playMine"))),
+    h("ul", { class: "cards" }, rows));
 }
 
 // The first sets a new learner is offered: topics a young child knows, with pictures.
@@ -349,11 +361,12 @@ function when(seconds) {
 
 // Words a child knows for FSRS's four ratings (Again, Hard, Good, Easy: the same meaning).
 const RATINGS = [["again", "review.again"], ["hard", "review.hard"], ["good", "review.good"], ["easy", "review.easy"]];
-let reviewKeys = null;
+// The keys of the page shown (review, a game); cleared by every navigation.
+let pageKeys = null;
 
 async function reviewPage() {
   if (!(await requireUser())) return;
-  await flushQueue(me.rate).catch(() => {});
+  await flushQueue(me.answer).catch(() => {});
   let batch;
   try {
     batch = await me.next(10);
@@ -379,7 +392,9 @@ async function reviewPage() {
       return;
     }
     const next = batch.nextDue ? t("review.nextDue", { when: when(batch.nextDue) }) : t("review.nothingDue");
-    area.replaceChildren(h("p", { id: "done" }, t("review.done", { next })), h("p", {}, h("a", { href: "#/progress" }, t("review.seeProgress"))),
+    area.replaceChildren(h("p", { id: "done" }, t("review.done", { next })),
+      h("p", { class: "actions" }, h("a", { href: "#/play/mine", class: "button primary", id: "play-mine" }, t("game.playMine"))),
+      h("p", {}, h("a", { href: "#/progress" }, t("review.seeProgress"))),
       h("p", {}, h("a", { href: "#/library" }, t("review.addMore"))));
   };
   const showCard = () => {
@@ -431,7 +446,7 @@ async function reviewPage() {
     localStorage.setItem("vocab.queue", JSON.stringify({ ...batch, cards: cards.slice(i) }));
     showCard();
   };
-  reviewKeys = (e) => {
+  pageKeys = (e) => {
     if (e.target.closest("input, textarea")) return;
     if ((e.key === " " || e.key === "Enter") && !state.revealed && e.target.id !== "reveal") { e.preventDefault(); back(); }
     else if (e.key === " " && e.target.id === "reveal") { e.preventDefault(); back(); }
@@ -481,9 +496,18 @@ async function progressPage() {
 
 // MARK: routing
 
+// What the games use of this page (games.js).
+const ui = {
+  h, show, say, play, picture, senseLabel, categoryName, state, LEVELS, STARTER_SETS, requireUser,
+  keys: (handler) => { pageKeys = handler; },
+};
+
 async function route() {
-  reviewKeys = null;
-  const parts = location.hash.replace(/^#\/?/, "").split("/").map(decodeURIComponent);
+  pageKeys = null;
+  // A query after the path (#/play/listen/animals?level=starters) holds a page's options.
+  const [path, search] = location.hash.replace(/^#\/?/, "").split("?");
+  const query = new URLSearchParams(search ?? "");
+  const parts = path.split("/").map(decodeURIComponent);
   const [page, a, b] = parts;
   document.querySelectorAll("nav a").forEach((link) => {
     const target = link.getAttribute("href").replace(/^#\/?/, "").split("/")[0];
@@ -504,6 +528,11 @@ async function route() {
       case "library": return await libraryPage();
       case "review": return await reviewPage();
       case "progress": return await progressPage();
+      case "play": {
+        // The games are loaded when first played: the first page does not carry them.
+        const { gamePage, chooserPage } = await import("./games.js");
+        return await (b === undefined ? chooserPage(ui, a, query) : gamePage(ui, a, b, query));
+      }
       default: show(t("notFound.title"), h("p", {}, h("a", { href: "#/" }, t("notFound.back"))));
     }
   } catch (e) {
@@ -513,9 +542,9 @@ async function route() {
   }
 }
 
-document.addEventListener("keydown", (e) => reviewKeys?.(e));
+document.addEventListener("keydown", (e) => pageKeys?.(e));
 window.addEventListener("hashchange", route);
-window.addEventListener("online", () => flushQueue(me.rate).then((n) => n && say(t("review.sent", { count: n }))).catch(() => {}));
+window.addEventListener("online", () => flushQueue(me.answer).then((n) => n && say(t("review.sent", { count: n }))).catch(() => {}));
 
 for (const radio of document.querySelectorAll('input[name="level"]')) {
   radio.checked = radio.value === state.level;
@@ -559,6 +588,6 @@ try {
   signedIn(known && { ...known, csrf: sessionStorage.getItem("vocab.csrf") });
 }
 await route();
-flushQueue(me.rate).catch(() => {});
+flushQueue(me.answer).catch(() => {});
 performance.mark("vocab-ready");
 document.documentElement.dataset.ready = "true";
