@@ -36,6 +36,22 @@ public struct LearningService: Sendable {
 
     // MARK: Learners
 
+    /// Changes the settings a client may set: for now the interface language, one of
+    /// `LearnerSettings.languages`. Returns the learner as stored.
+    public func setLanguage(_ language: String, for learner: Learner) async throws -> Learner {
+        let code = language.lowercased()
+        guard LearnerSettings.languages.contains(code) else {
+            throw Failure(.badLanguage, "'\(Failure.quote(language))' is not an interface language; use \(LearnerSettings.languages.joined(separator: " or ")).",
+                          suggestions: LearnerSettings.languages)
+        }
+        var settings = learner.settings
+        settings.language = code
+        try await store.updateSettings(settings, of: learner.id)
+        var updated = learner
+        updated.settings = settings
+        return updated
+    }
+
     /// The learner a command acts for: the one named, or the command line's own (made on first use).
     public func learner(named name: String?) async throws -> Learner {
         if let name {

@@ -28,6 +28,7 @@ public enum FailureCode: String, CaseIterable, Sendable, Codable {
     case badFormat = "bad_format"
     case badItem = "bad_item"
     case badJSON = "bad_json"
+    case badLanguage = "bad_language"
     case badLevel = "bad_level"
     case badName = "bad_name"
     case badNumber = "bad_number"
@@ -105,7 +106,7 @@ public enum FailureCode: String, CaseIterable, Sendable, Codable {
         case .noClip, .noDefinition, .noMatch, .noReading, .noWords, .notFound, .notSaved, .nothingToExport,
              .nothingToUndo, .unknownCategory, .unknownEntry, .unknownItem, .unknownLearner, .unknownRadical,
              .unknownReading, .unknownTitle, .unknownWord: .notFound
-        case .badAccent, .badClientID, .badDatabaseURL, .badDate, .badFormat, .badItem, .badJSON, .badLevel,
+        case .badAccent, .badClientID, .badDatabaseURL, .badDate, .badFormat, .badItem, .badJSON, .badLanguage, .badLevel,
              .badName, .badNumber, .badPassword, .badRadical, .badRating, .badReading, .badRequest, .badReviewedAt,
              .badSource, .badSpeed, .badTitle, .badTones, .badURL, .badVersion, .bodyTooLarge, .invalidText,
              .longPassword, .missingParameter, .noDatabase, .outOfRange, .passwordMismatch, .pathTraversal,

@@ -26,6 +26,7 @@ struct LearnerRoutes: Sendable {
         // Only here: a public endpoint does not care what Authorization header a client sends.
         routes.add(middleware: LearnerAuthenticator(learning: learning, attempts: attempts))
         routes.get("me") { _, context in try Self.json(MeBody(try context.learner())) }
+        routes.patch("me/settings") { request, context in try await settings(request, context: context) }
         routes.get("me/library") { _, context in try await library(context) }
         routes.post("me/library") { request, context in try await save(request, context: context) }
         routes.delete("me/library/{item}") { _, context in try await remove(context) }
@@ -35,6 +36,16 @@ struct LearnerRoutes: Sendable {
         routes.get("me/export.apkg") { _, context in try await export(.apkg, context: context) }
         routes.get("me/export.csv") { _, context in try await export(.csv, context: context) }
         return routes
+    }
+
+    struct SettingsRequest: Decodable {
+        var language: String
+    }
+
+    func settings(_ request: Request, context: VocabRequestContext) async throws -> Response {
+        let learner = try context.learner()
+        let body = try await Self.decode(SettingsRequest.self, from: request, context: context)
+        return try Self.json(MeBody(try await learning.setLanguage(body.language, for: learner)))
     }
 
     func library(_ context: VocabRequestContext) async throws -> Response {

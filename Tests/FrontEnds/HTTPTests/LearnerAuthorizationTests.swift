@@ -22,6 +22,7 @@ struct LearnerAuthorizationTests {
 
     static let endpoints: [Endpoint] = [
         Endpoint(method: "GET", path: "/v1/me", target: { _ in "/v1/me" }),
+        Endpoint(method: "PATCH", path: "/v1/me/settings", target: { _ in "/v1/me/settings" }, json: { _ in #"{"language":"vi"}"# }),
         Endpoint(method: "GET", path: "/v1/me/library", target: { _ in "/v1/me/library" }),
         Endpoint(method: "POST", path: "/v1/me/library", target: { _ in "/v1/me/library" }, json: { _ in #"{"word":"cat"}"# }),
         Endpoint(method: "DELETE", path: "/v1/me/library/{item}", target: { "/v1/me/library/\($0)" }),
@@ -307,6 +308,13 @@ struct LearnerAuthorizationTests {
             return r.status == 201 && !ids.isEmpty && ids.isDisjoint(with: victimIDs) ? nil : "status \(r.status), items \(ids.sorted())"
         }
         matrix.record("POST /v1/me/library", column, "\(saved) own copy")
+        // Settings: the reader's own change, never the victim's.
+        let language = victim.name == "anna" ? "en" : "vi"
+        let setting = try await attempt("PATCH /v1/me/settings", "PATCH", "/v1/me/settings", json: #"{"language":"\#(language)"}"#) { r in
+            let name = try r.object()["name"] as? String
+            return r.status == 200 && name == reader.name ? nil : "status \(r.status), answered for \(name ?? "nobody")"
+        }
+        matrix.record("PATCH /v1/me/settings", column, "\(setting) own settings")
     }
 
     @Test("20 failed tokens from one address within a minute: 429 with Retry-After, for a valid token from that address too; other addresses and public endpoints unaffected")

@@ -65,7 +65,8 @@ struct LearnerData: Sendable {
     func snapshot(of learner: TestLearner) async throws -> String {
         let cards = try await store.cards(of: learner.id).map { "\($0.item) \($0.card)" }
         let reviews = try await store.reviews(of: learner.id, since: 0).map { "\($0)" }
-        return (cards + reviews).joined(separator: "\n")
+        let settings = "\(try await store.learner(id: learner.id)?.settings as Any)"
+        return (cards + reviews + [settings]).joined(separator: "\n")
     }
 }
 

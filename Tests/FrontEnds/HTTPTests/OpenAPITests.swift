@@ -24,7 +24,7 @@ struct OpenAPITests {
         let registered = Set(try await server.routeList())
         let documented = Set(doc.operations.map { "\($0.method) \($0.path)" })
         #expect(registered == documented, "only in server: \(registered.subtracting(documented)); only in document: \(documented.subtracting(registered))")
-        #expect(registered.count == 26)
+        #expect(registered.count == 27)
     }
 
     @Test("the error codes openapi.json lists are exactly those an HTTP body can carry")
@@ -198,6 +198,10 @@ struct OpenAPITests {
             }
             let a = anna.token
             #expect(try await call("GET", "/v1/me", token: a).object()["name"] as? String == "anna")
+            let vietnamese = try await call("PATCH", "/v1/me/settings", token: a, json: #"{"language":"vi"}"#)
+            #expect((try vietnamese.object()["settings"] as? [String: Any])?["language"] as? String == "vi")
+            #expect(try await call("PATCH", "/v1/me/settings", token: a, json: #"{"language":"fr"}"#).status == 400)
+            #expect(((try await call("GET", "/v1/me", token: a).object()["settings"] as? [String: Any])?["language"] as? String) == "vi", "kept")
             let cat = try await call("POST", "/v1/me/library", token: a, json: #"{"word":"cat"}"#)
             #expect(cat.status == 201)
             let catID = try #require(((try cat.object()["items"] as? [[String: Any]])?.first?["id"] as? NSNumber)?.int64Value)
@@ -236,7 +240,7 @@ struct OpenAPITests {
 
             let learnerOps = doc.operations.filter { $0.path.hasPrefix("/v1/me") }
             func target(_ op: OpenAPIDocument.Operation) -> String { op.path.replacingOccurrences(of: "{item}", with: "\(catID)") }
-            func body(_ op: OpenAPIDocument.Operation) -> String? { op.hasBody ? (op.path.hasSuffix("reviews") ? rating : #"{"word":"cat"}"#) : nil }
+            func body(_ op: OpenAPIDocument.Operation) -> String? { op.hasBody ? (op.path.hasSuffix("reviews") ? rating : op.path.hasSuffix("settings") ? #"{"language":"en"}"# : #"{"word":"cat"}"#) : nil }
             let long = "?pad=" + String(repeating: "x", count: 2100)
             for op in learnerOps {
                 #expect(try await call(op.method, op.path, target(op), token: nil, json: body(op)).status == 401)

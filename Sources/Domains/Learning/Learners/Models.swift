@@ -28,12 +28,18 @@ public struct LearnerSettings: Sendable, Codable, Equatable, Hashable {
     public var newPerDay: Int
     /// The Young Learners level whose example sentence a card shows, if chosen.
     public var level: String?
+    /// The web app's interface language ("en", "vi"), kept so it follows the learner to another device.
+    public var language: String?
 
-    public init(desiredRetention: Double = 0.9, newPerDay: Int = 20, level: String? = nil) {
+    public init(desiredRetention: Double = 0.9, newPerDay: Int = 20, level: String? = nil, language: String? = nil) {
         self.desiredRetention = desiredRetention
         self.newPerDay = newPerDay
         self.level = level
+        self.language = language
     }
+
+    /// The interface languages the web app speaks.
+    public static let languages = ["en", "vi"]
 
     public static let newPerDayRange = 0...500
 }
