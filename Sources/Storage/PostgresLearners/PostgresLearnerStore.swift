@@ -107,6 +107,15 @@ public final class PostgresLearnerStore: LearnerStore {
         }
     }
 
+    public func deleteLearner(_ learner: Int64) async throws -> Bool {
+        try await database.transaction { tx in
+            for table in LearnerCoding.ownedTables { try await tx.run("DELETE FROM \(unescaped: table) WHERE learner_id = \(learner)") }
+            let deleted = try await tx.rows("DELETE FROM learners WHERE id = \(learner) RETURNING 1").count > 0
+            try await Self.notify(learner: learner, in: tx)
+            return deleted
+        }
+    }
+
     public func setPasswordHash(_ hash: String?, of learner: Int64) async throws {
         try await database.transaction { tx in
             try await tx.run("UPDATE learners SET password_hash = \(hash) WHERE id = \(learner)")

@@ -222,6 +222,39 @@ struct LearnerStoreTests {
         }
     }
 
+    @Test("deleting a learner deletes every row of theirs (library, cards, ratings, tokens, sessions) and nothing of anyone else's",
+          arguments: Engine.allCases)
+    func deleteLearner(_ engine: Engine) async throws {
+        try await withStore(engine) { (store: any LearnerStore, fixture: LearnerStoreFixture) async throws in
+            let reviewer = Reviewer(store: store, days: LocalDays(utcOffset: 0))
+            var people: [Learner] = []
+            for name in ["zebedee", "anna"] {
+                let learner = try await store.createLearner(name: name, at: t0)
+                let item = try await store.save(ItemKey(.catalog, "animals/cat"), word: "cat", details: nil, for: learner.id, at: t0).item
+                _ = try await reviewer.rate(item: item.id, rating: .good, learner: learner, at: t0 + 60, clientID: "c-\(name)")
+                try await store.addToken(hash: Tokens.hash(Tokens.generate()), label: "phone", for: learner.id, at: t0)
+                try await store.addSession(hash: Sessions.hash(Sessions.generate()), for: learner.id, at: t0, expires: t0 + 3600)
+                people.append(learner)
+            }
+            let (zed, anna) = (people[0], people[1])
+            let annaBefore = (try await store.cards(of: anna.id).count, try await store.reviews(of: anna.id, since: 0).count)
+            #expect(try await store.deleteLearner(zed.id))
+            #expect(try await store.deleteLearner(zed.id) == false)
+            let gone = (try await store.learner(id: zed.id), try await store.learner(named: "zebedee"))
+            #expect(gone.0 == nil && gone.1 == nil)
+            let left = (try await store.items(of: zed.id).count, try await store.reviews(of: zed.id, since: 0).count)
+            #expect(left == (0, 0))
+            let annaAfter = (try await store.cards(of: anna.id).count, try await store.reviews(of: anna.id, since: 0).count)
+            #expect(annaAfter == annaBefore)
+            if engine == .postgres {
+                // The dump holds every live row: neither the name nor the client id is in it.
+                let bytes = try fixture.storedBytes()
+                #expect(bytes.range(of: Data("zebedee".utf8)) == nil && bytes.range(of: Data("c-zebedee".utf8)) == nil)
+                #expect(bytes.range(of: Data("c-anna".utf8)) != nil, "the dump is where ratings are")
+            }
+        }
+    }
+
     @Test("undo puts the card back as it was before the latest rating and removes the log row", arguments: Engine.allCases)
     func undo(_ engine: Engine) async throws {
         try await withStore(engine) { (store: any LearnerStore, fixture: LearnerStoreFixture) async throws in

@@ -6,6 +6,9 @@ import Synchronization
 /// How every engine keeps a learner's values: name keys, settings and the review log's card
 /// JSON are one rule, so a learner copied from user.sqlite to PostgreSQL reads back the same.
 public enum LearnerCoding {
+    /// Every table that keeps a learner's rows, by its learner column, children before parents:
+    /// deleting a learner deletes from each, so nothing of theirs is left in either engine.
+    public static let ownedTables = ["reviews", "cards", "items", "tokens", "sessions"]
     /// Settings as stored, decoded once per distinct text: every request looks its learner up,
     /// and most learners share a few settings.
     public static func settings(_ text: String?) -> LearnerSettings {

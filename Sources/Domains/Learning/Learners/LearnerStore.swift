@@ -17,6 +17,9 @@ public protocol LearnerStore: Sendable {
     /// Ends every credential of a learner: revokes their live tokens (returns how many) and ends
     /// their browser sessions, in one step.
     func revokeTokens(of learner: Int64, at time: Double) async throws -> Int
+    /// Deletes a learner and everything of theirs (`LearnerCoding.ownedTables`), in one step;
+    /// false when there was none.
+    func deleteLearner(_ learner: Int64) async throws -> Bool
     /// Sets (or clears) a learner's password hash and ends every session of theirs, in one step.
     func setPasswordHash(_ hash: String?, of learner: Int64) async throws
     func passwordHash(of learner: Int64) async throws -> String?

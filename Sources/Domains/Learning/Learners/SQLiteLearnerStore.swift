@@ -90,6 +90,14 @@ public final class SQLiteLearnerStore: LearnerStore {
         }
     }
 
+    public func deleteLearner(_ learner: Int64) async throws -> Bool {
+        try await write { db in
+            for table in LearnerCoding.ownedTables { try db.run("DELETE FROM \(table) WHERE learner_id = ?", [.integer(learner)]) }
+            try db.run("DELETE FROM learners WHERE id = ?", [.integer(learner)])
+            return db.changes > 0
+        }
+    }
+
     public func setPasswordHash(_ hash: String?, of learner: Int64) async throws {
         try await write { db in
             try db.run("UPDATE learners SET password_hash = ? WHERE id = ?", [hash.map { .text($0) } ?? .null, .integer(learner)])
