@@ -105,6 +105,9 @@ let package = Package(
             "FSRS", "SeededRandom", "Vocabulary", "SQLiteDB", "Store", "JSONReading", .product(name: "Crypto", package: "swift-crypto"),
         ], path: "Sources/Domains/Learning/Learners"),
 
+        // Classes: an adult's classes, children with picture passwords, assignments, progress.
+        .target(name: "Classes", dependencies: ["Learners", "FSRS", "Store"], path: "Sources/Domains/Learning/Classes"),
+
         // MARK: Storage adapters of the domains (Sources/Storage/Postgres*)
         // A domain's store protocol implemented on PostgresStore's pool: they sit with the other
         // PostgreSQL code and are chosen by the application layer; the rules stay in the domain.
@@ -127,6 +130,7 @@ let package = Package(
                 path: "Sources/Application/AppCore"),
         // The composition root: builds the services for the CLI, the server and the tests.
         .target(name: "App", dependencies: [
+            "Classes",
             "AppCore", "Catalog", "Cache", "Store", "Audio", "AudioFile", "ClipProcessing", "Speech", "HTTPFetch", "Mandarin",
             "Definitions", "Quiz", "SQLiteDB", "FileAccess", "Offloading", "Vocabulary", "Learners", "FSRS", "SeededRandom", "TextMatching",
             "AnkiExport", "PostgresStore", "PostgresLearners", "PostgresMandarin", "JSONReading", .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -215,7 +219,7 @@ let package = Package(
         .testTarget(name: "LearningTests", dependencies: ["Definitions", "Quiz", "Learners", "FSRS", "SeededRandom", "HTTPFetch", "Store", "Catalog", "TestSupport"],
                     path: "Tests/Domains/LearningTests"),
         .testTarget(name: "AppCoreTests", dependencies: ["AppCore", "Catalog", "TestSupport"], path: "Tests/Application/AppCoreTests"),
-        .testTarget(name: "AppTests", dependencies: ["App", "AppCore", "Catalog", "Audio", "Speech", "Mandarin", "Learners", "FSRS", "SeededRandom", "Quiz", "FileAccess", "Store", "SQLiteDB", "Offloading", "TestSupport"],
+        .testTarget(name: "AppTests", dependencies: ["App", "AppCore", "Classes", "Catalog", "Audio", "Speech", "Mandarin", "Learners", "FSRS", "SeededRandom", "Quiz", "FileAccess", "Store", "SQLiteDB", "Offloading", "TestSupport"],
                     path: "Tests/Application/AppTests"),
         .testTarget(name: "HTTPTransportTests", dependencies: ["HTTPTransport", "TestSupport"], path: "Tests/FrontEnds/HTTPTransportTests"),
         // CLITests and HTTPTests run the built `vocab` and `vocab-full` programs (swift build --build-tests builds them).

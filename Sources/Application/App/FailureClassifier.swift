@@ -2,6 +2,7 @@ import AppCore
 import Audio
 import AudioFile
 import Catalog
+import Classes
 import Definitions
 import FileAccess
 import Foundation
@@ -31,6 +32,8 @@ public enum FailureClassifier {
             return catalog(e)
         case let e as MOEError:
             return mandarin(e)
+        case let e as ClassError:
+            return classes(e)
         case let e as LearnerError:
             switch e {
             case .unknownLearner(let name):
@@ -101,6 +104,20 @@ public enum FailureClassifier {
             return Failure(.invalidCatalog, e.description, hint: "\nRun 'vocab validate' for the full list.")
         case .missingCategories:
             return Failure(.missingCategories, e.description)
+        }
+    }
+
+    static func classes(_ e: ClassError) -> Failure {
+        switch e {
+        case .unknownClass: Failure(.unknownClass, e.description)
+        case .adultsOnly: Failure(.adultsOnly, e.description)
+        case .unknownChild: Failure(.unknownChild, e.description)
+        case .unknownAssignment: Failure(.unknownAssignment, e.description)
+        case .childNameTaken: Failure(.childNameTaken, e.description)
+        case .childShared: Failure(.childShared, e.description)
+        case .badName: Failure(.badName, e.description)
+        case .badPictures: Failure(.badPictures, e.description)
+        case .tooMany: Failure(.tooMany, e.description)
         }
     }
 

@@ -66,13 +66,19 @@ extension LearningService {
                 && !password.unicodeScalars.contains(where: InputRules.isForbidden)
         }
         guard matches, let learner else { return nil }
+        return (learner, try await startSession(for: learner))
+    }
+
+    /// A new browser session for a learner whose credentials were checked.
+    public func startSession(for learner: Learner) async throws -> String {
         let token = Sessions.generate()
         let time = now()
         try await store.addSession(hash: Sessions.hash(token), for: learner.id, at: time, expires: time + Sessions.lifetime)
-        return (learner, token)
+        return token
     }
 
-    private func passwordWork<T: Sendable>(_ body: @escaping @Sendable () -> T) async throws -> T {
+    /// Runs password work (bcrypt) in turn with every other check of this service.
+    public func passwordWork<T: Sendable>(_ body: @escaping @Sendable () -> T) async throws -> T {
         do {
             return try await passwordChecks.run(body)
         } catch let full as GateFull {

@@ -1,9 +1,11 @@
 import AppCore
 import Catalog
+import Classes
 import Learners
 import Logging
 import Mandarin
 import PostgresStore
+import Store
 
 /// The running system, built once from its environment: the catalog, the learners and the
 /// Mandarin dictionary on the engine one rule chose (`DatabaseChoice`: the flag, then
@@ -24,6 +26,8 @@ public struct VocabApp: Sendable {
     /// moe.sqlite, or the database's copy that `vocab db push` loaded.
     public let dictionary: any MandarinDictionary
     public let learning: LearningService
+    /// Classes, children and assignments, kept as documents beside the learners.
+    public let classes: ClassService
     /// The shared database when the rule chose PostgreSQL. Its pool runs inside `run` (a
     /// command) or in the server's service group.
     public let postgres: ServerDatabase?
@@ -43,8 +47,9 @@ public struct VocabApp: Sendable {
         case .embedded:
             let (catalog, status) = try await services.environment.openCatalog(cache: use == .server ? .memory : .file)
             let dictionary = services.mandarinDictionary()
+            let learning = services.learning(catalog: catalog, store: try services.learnerStore(), mandarin: dictionary)
             return VocabApp(services: services, database: database, catalog: catalog, catalogStatus: status, dictionary: dictionary,
-                            learning: services.learning(catalog: catalog, store: try services.learnerStore(), mandarin: dictionary),
+                            learning: learning, classes: ClassService(learning: learning, book: ClassBook(documents: try services.userStore())),
                             postgres: nil)
         case .postgres(let url, _):
             // A server gives up on statements that cannot get a connection and finish within 5 s
@@ -53,8 +58,9 @@ public struct VocabApp: Sendable {
                 ? try ServerDatabase(url: url, maximumConnections: 20, deadline: .seconds(5), logger: logger)
                 : try ServerDatabase(url: url, maximumConnections: 4)
             let catalog = services.catalog(on: server)
+            let learning = services.learning(catalog: catalog, store: server.learners, mandarin: server.mandarin)
             return VocabApp(services: services, database: database, catalog: catalog, catalogStatus: nil, dictionary: server.mandarin,
-                            learning: services.learning(catalog: catalog, store: server.learners, mandarin: server.mandarin),
+                            learning: learning, classes: ClassService(learning: learning, book: ClassBook(documents: server.documents)),
                             postgres: server)
         }
     }

@@ -100,6 +100,15 @@ public enum FailureCode: String, CaseIterable, Sendable, Codable {
     case ioError = "io_error"
     // internalError
     case `internal` = "internal"
+    // classes
+    case unknownClass = "unknown_class"
+    case unknownChild = "unknown_child"
+    case unknownAssignment = "unknown_assignment"
+    case adultsOnly = "adults_only"
+    case childNameTaken = "child_name_taken"
+    case childShared = "child_shared"
+    case badPictures = "bad_pictures"
+    case tooMany = "too_many"
 
     public var kind: Failure.Kind {
         switch self {
@@ -124,6 +133,10 @@ public enum FailureCode: String, CaseIterable, Sendable, Codable {
         case .signInBusy, .tooManyAttempts: .tooManyRequests
         case .uriTooLong: .uriTooLong
         case .audioFailed, .databaseError, .ioError: .io
+        case .unknownClass, .unknownChild, .unknownAssignment: .notFound
+        case .adultsOnly: .forbidden
+        case .childNameTaken, .childShared: .conflict
+        case .badPictures, .tooMany: .badInput
         case .internal: .internalError
         }
     }
@@ -138,7 +151,7 @@ public enum FailureCode: String, CaseIterable, Sendable, Codable {
         default: break
         }
         switch self {
-        case .badDatabaseURL, .badName, .badTitle, .badURL, .dictionaryWouldShrink, .emptyImport, .missingCategories,
+        case .badDatabaseURL, .badTitle, .badURL, .dictionaryWouldShrink, .emptyImport, .missingCategories,
              .nameTaken, .noCatalog, .noDatabase, .noDefinition, .noPassword, .noPlayer, .noWords, .notSaved,
              .passwordMismatch, .playbackFailed, .quizImpossible, .unknownLearner, .webAppMissing: return false
         default: return true

@@ -1,0 +1,376 @@
+import AppCore
+import Catalog
+import Classes
+import Foundation
+import HummingbirdBcrypt
+import Learners
+
+/// Classes for adults and children, the same for the CLI and the server: every method names
+/// who asks, and answers only about that adult's own classes or that child's own data. A class
+/// that is not the asker's is "unknown", exactly like one that does not exist.
+public struct ClassService: Sendable {
+    let learning: LearningService
+    let book: ClassBook
+    var store: any LearnerStore { learning.store }
+    var catalog: CatalogService { learning.catalog }
+
+    public init(learning: LearningService, book: ClassBook) {
+        self.learning = learning
+        self.book = book
+    }
+
+    /// bcrypt's cost for picture passwords: there are only 504 of them, so what protects one is
+    /// the sign-in limit, not the hash; a cheap hash keeps adding thirty children quick.
+    static let pictureCost: UInt8 = 6
+
+    // MARK: Who asks
+
+    /// The child account of a learner, if they are a child.
+    public func child(_ learner: Learner) async throws -> ChildAccount? { try await book.child(learner.id) }
+
+    func requireAdult(_ learner: Learner) async throws {
+        if try await book.child(learner.id) != nil { throw ClassError.adultsOnly }
+    }
+
+    func owned(_ code: String, by adult: Learner) async throws -> SchoolClass {
+        try await requireAdult(adult)
+        guard let normal = ClassRules.code(code), let found = try await book.schoolClass(normal), found.ownerID == adult.id else {
+            throw ClassError.unknownClass(Failure.quote(code, limit: 12))
+        }
+        return found
+    }
+
+    func member(_ childID: Int64, of schoolClass: SchoolClass) async throws -> (Learner, ChildAccount) {
+        guard try await book.members(of: schoolClass.code).contains(where: { $0.learnerID == childID }),
+              let account = try await book.child(childID), let learner = try await store.learner(id: childID) else {
+            throw ClassError.unknownChild(childID)
+        }
+        return (learner, account)
+    }
+
+    // MARK: Adults
+
+    /// A new adult account with a password, signed in: how a teacher or parent starts.
+    public func signUp(name: String, password: String) async throws -> (learner: Learner, session: String) {
+        try PasswordRules.check(password)
+        let (learner, _) = try await learning.addLearner(named: name)
+        try await learning.setPassword(password, for: learner)
+        return (learner, try await learning.startSession(for: learner))
+    }
+
+    public func createClass(named name: String, by adult: Learner) async throws -> SchoolClass {
+        try await requireAdult(adult)
+        let name = try ClassRules.className(name)
+        guard try await book.classes(ownedBy: adult.id).count < ClassRules.maxClassesPerAdult else {
+            throw ClassError.tooMany("an adult has at most \(ClassRules.maxClassesPerAdult) classes.")
+        }
+        var generator = SystemRandomNumberGenerator()
+        var code = ClassRules.newCode(using: &generator)
+        while try await book.schoolClass(code) != nil { code = ClassRules.newCode(using: &generator) }
+        let made = SchoolClass(code: code, name: name, ownerID: adult.id, createdAt: learning.now())
+        try await book.put(made)
+        return made
+    }
+
+    public func classes(of adult: Learner) async throws -> [ClassSummary] {
+        try await requireAdult(adult)
+        var out: [ClassSummary] = []
+        for c in try await book.classes(ownedBy: adult.id) {
+            out.append(ClassSummary(c, children: try await book.members(of: c.code).count, assignments: try await book.assignments(of: c.code).count))
+        }
+        return out
+    }
+
+    public func details(_ code: String, by adult: Learner) async throws -> ClassDetails {
+        let found = try await owned(code, by: adult)
+        var children: [ChildSummary] = []
+        for m in try await book.members(of: found.code) {
+            if let account = try await book.child(m.learnerID) { children.append(ChildSummary(id: m.learnerID, firstName: account.firstName)) }
+        }
+        return ClassDetails(code: found.code, name: found.name, createdAt: found.createdAt, children: children,
+                            assignments: try await book.assignments(of: found.code))
+    }
+
+    /// Deletes the class with its memberships and assignments; the children keep their accounts,
+    /// words and history (they may be in another class).
+    public func deleteClass(_ code: String, by adult: Learner) async throws {
+        let found = try await owned(code, by: adult)
+        try await book.deleteClass(found.code)
+    }
+
+    /// Adds a child by first name with a new picture password, returned once for the adult to
+    /// print; the class's assignments go into the child's library.
+    public func addChild(named firstName: String, to code: String, by adult: Learner) async throws -> NewChild {
+        let found = try await owned(code, by: adult)
+        let name = try ClassRules.firstName(firstName)
+        let members = try await book.members(of: found.code)
+        guard members.count < ClassRules.maxChildrenPerClass else {
+            throw ClassError.tooMany("a class has at most \(ClassRules.maxChildrenPerClass) children.")
+        }
+        for m in members {
+            if let other = try await book.child(m.learnerID), other.firstName.lowercased() == name.lowercased() { throw ClassError.childNameTaken(name) }
+        }
+        let learner = try await store.createLearner(name: ClassRules.learnerName(firstName: name, code: found.code), at: learning.now())
+        var generator = SystemRandomNumberGenerator()
+        let pictures = ClassRules.randomPictures(using: &generator)
+        let hash = try await pictureHash(pictures)
+        try await book.put(ChildAccount(learnerID: learner.id, firstName: name, pictureHash: hash, createdBy: adult.id))
+        try await book.add(Membership(classCode: found.code, learnerID: learner.id, addedAt: learning.now()))
+        for assignment in try await book.assignments(of: found.code) { try await apply(assignment, to: learner) }
+        return NewChild(id: learner.id, firstName: name, classCode: found.code, pictures: pictures)
+    }
+
+    /// Children from a roster: one first name a line (a header "name" or "first name" is
+    /// skipped, a second column ignored). Checked whole before anyone is added.
+    public func importChildren(csv: String, to code: String, by adult: Learner) async throws -> [NewChild] {
+        _ = try await owned(code, by: adult)
+        var names: [String] = []
+        for (number, line) in csv.split(whereSeparator: \.isNewline).enumerated() {
+            let first = String(line.split(separator: ",", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
+                .trimmingCharacters(in: CharacterSet(charactersIn: " \"\u{FEFF}"))
+            if first.isEmpty || (number == 0 && ["name", "first name", "firstname", "tên"].contains(first.lowercased())) { continue }
+            do { names.append(try ClassRules.firstName(first)) } catch {
+                throw ClassError.badName("line \(number + 1): \(error.description)")
+            }
+        }
+        var added: [NewChild] = []
+        for name in names { added.append(try await addChild(named: name, to: code, by: adult)) }
+        return added
+    }
+
+    /// A new picture password for a child of the adult's class (the old one stops working,
+    /// and so do the child's sessions).
+    public func resetPictures(of childID: Int64, in code: String, by adult: Learner) async throws -> NewChild {
+        let found = try await owned(code, by: adult)
+        var (learner, account) = try await member(childID, of: found)
+        var generator = SystemRandomNumberGenerator()
+        let pictures = ClassRules.randomPictures(using: &generator)
+        account.pictureHash = try await pictureHash(pictures)
+        try await book.put(account)
+        _ = try await store.revokeTokens(of: learner.id, at: learning.now())
+        learner = try await store.learner(id: learner.id) ?? learner
+        return NewChild(id: learner.id, firstName: account.firstName, classCode: found.code, pictures: pictures)
+    }
+
+    /// Adds a child of another class (a school's child to their family's class) with the
+    /// child's own sign-in: the adult proves the child agrees by knowing their pictures.
+    public func addExistingChild(to code: String, childCode: String, firstName: String, pictures: [Int], by adult: Learner) async throws -> ChildSummary {
+        let found = try await owned(code, by: adult)
+        guard let learner = try await verifyChild(code: childCode, firstName: firstName, pictures: pictures),
+              let account = try await book.child(learner.id) else { throw ClassError.badPictures("the class code, name or pictures are wrong.") }
+        for m in try await book.members(of: found.code) {
+            if m.learnerID == learner.id { return ChildSummary(id: learner.id, firstName: account.firstName) }
+            if let other = try await book.child(m.learnerID), other.firstName.lowercased() == account.firstName.lowercased() {
+                throw ClassError.childNameTaken(account.firstName)
+            }
+        }
+        try await book.add(Membership(classCode: found.code, learnerID: learner.id, addedAt: learning.now()))
+        for assignment in try await book.assignments(of: found.code) { try await apply(assignment, to: learner) }
+        return ChildSummary(id: learner.id, firstName: account.firstName)
+    }
+
+    /// Takes a child out of the class; their account, words and history stay.
+    public func removeChild(_ childID: Int64, from code: String, by adult: Learner) async throws {
+        let found = try await owned(code, by: adult)
+        _ = try await member(childID, of: found)
+        try await book.remove(childID, from: found.code)
+    }
+
+    /// Deletes a child the adult added, with everything of theirs, when no other adult's class
+    /// has them.
+    public func deleteChild(_ childID: Int64, in code: String, by adult: Learner) async throws {
+        let found = try await owned(code, by: adult)
+        let (_, account) = try await member(childID, of: found)
+        for m in try await book.memberships(of: childID) where m.classCode != found.code {
+            if try await book.schoolClass(m.classCode)?.ownerID != adult.id { throw ClassError.childShared(account.firstName) }
+        }
+        guard account.createdBy == adult.id else { throw ClassError.childShared(account.firstName) }
+        try await book.deleteChild(childID)
+        _ = try await store.deleteLearner(childID)
+    }
+
+    /// Sets words for the class: a category (at a level) or hand-picked words. Each child gets
+    /// them in their library.
+    public func assign(to code: String, category: String?, level: Level?, words: [String], dueAt: Double?, by adult: Learner) async throws -> Assignment {
+        let found = try await owned(code, by: adult)
+        var entries: [String] = []
+        var title: String
+        if let category {
+            let page = try await catalog.words(in: category, level: level, limit: ClassRules.maxAssignmentWords + 1)
+            guard page.total <= ClassRules.maxAssignmentWords else {
+                throw ClassError.tooMany("an assignment has at most \(ClassRules.maxAssignmentWords) words; choose a level.")
+            }
+            entries = page.rows.map(\.id)
+            title = page.category.name.en + (level.map { " · " + $0.rawValue.capitalized } ?? "")
+        } else {
+            guard !words.isEmpty, words.count <= ClassRules.maxAssignmentWords else {
+                throw ClassError.tooMany("give a category or 1-\(ClassRules.maxAssignmentWords) words.")
+            }
+            for word in words {
+                let text = try InputRules.text(word, name: "word", pathSafe: false)
+                entries += try await catalog.entries(for: text).map(\.id)
+            }
+            title = words.prefix(3).joined(separator: ", ") + (words.count > 3 ? "…" : "")
+        }
+        var seen: Set<String> = []
+        entries = entries.filter { seen.insert($0).inserted }
+        let assignment = Assignment(id: UUID().uuidString.lowercased(), classCode: found.code, title: title, category: category,
+                                    level: level?.rawValue, entries: entries, dueAt: dueAt, createdAt: learning.now())
+        try await book.put(assignment)
+        for m in try await book.members(of: found.code) {
+            if let learner = try await store.learner(id: m.learnerID) { try await apply(assignment, to: learner) }
+        }
+        return assignment
+    }
+
+    /// Removes an assignment; what the children saved and their history stay.
+    public func unassign(_ id: String, from code: String, by adult: Learner) async throws {
+        let found = try await owned(code, by: adult)
+        guard try await book.assignments(of: found.code).contains(where: { $0.id == id }) else { throw ClassError.unknownAssignment(Failure.quote(id)) }
+        try await book.deleteAssignment(id)
+    }
+
+    public func progress(of code: String, by adult: Learner) async throws -> ClassReport {
+        let found = try await owned(code, by: adult)
+        var data: [ClassProgress.ChildData] = []
+        for m in try await book.members(of: found.code) {
+            guard let account = try await book.child(m.learnerID) else { continue }
+            data.append(ClassProgress.ChildData(id: m.learnerID, firstName: account.firstName, cards: try await store.cards(of: m.learnerID),
+                                                reviews: try await store.reviews(of: m.learnerID, since: 0)))
+        }
+        let days = learning.reviewer.days
+        return ClassReport(code: found.code, name: found.name, children: data.map { ClassProgress.child($0, days: days) },
+                           hardWords: ClassProgress.hardWords(data),
+                           assignments: try await book.assignments(of: found.code).map { ClassProgress.assignment($0, children: data) })
+    }
+
+    // MARK: Children
+
+    /// A child's sign-in on a shared device: the class code, their first name and their
+    /// pictures. Nil when any of them is wrong (the caller cannot tell which).
+    public func signInChild(code: String, firstName: String, pictures: [Int]) async throws -> (learner: Learner, session: String)? {
+        guard let learner = try await verifyChild(code: code, firstName: firstName, pictures: pictures) else { return nil }
+        return (learner, try await learning.startSession(for: learner))
+    }
+
+    /// The child these sign-in details name, when all three are right; nil otherwise, in the
+    /// same time whichever was wrong.
+    func verifyChild(code: String, firstName: String, pictures: [Int]) async throws -> Learner? {
+        let secret = try? ClassRules.pictureSecret(pictures)
+        var stored: String?
+        var learner: Learner?
+        if let normal = ClassRules.code(code), try await book.schoolClass(normal) != nil {
+            for m in try await book.members(of: normal) {
+                if let account = try await book.child(m.learnerID), account.firstName.lowercased() == firstName.trimmingCharacters(in: .whitespaces).lowercased() {
+                    stored = account.pictureHash
+                    learner = try await store.learner(id: m.learnerID)
+                }
+            }
+        }
+        let hash = stored, decoy = Self.decoy
+        let matches = try await learning.passwordWork { Bcrypt.verify(secret ?? "none", hash: hash ?? decoy) && hash != nil && secret != nil }
+        return matches ? learner : nil
+    }
+
+    static let decoy = Bcrypt.hash("pictures:decoy", cost: pictureCost)
+
+    /// A child's assignments across their classes (a child in a school and a family class sees both).
+    public func assignments(for child: Learner) async throws -> [ChildAssignment] {
+        var out: [ChildAssignment] = []
+        for m in try await book.memberships(of: child.id) {
+            guard let c = try await book.schoolClass(m.classCode) else { continue }
+            let cards = try await store.cards(of: child.id)
+            let answered = Set(cards.filter { $0.card.card.reps > 0 && $0.item.key.source == .catalog }.map(\.item.key.entry))
+            for a in try await book.assignments(of: c.code) {
+                out.append(ChildAssignment(id: a.id, className: c.name, title: a.title, category: a.category, level: a.level,
+                                           words: a.entries.count, answered: a.entries.filter(answered.contains).count, dueAt: a.dueAt))
+            }
+        }
+        return out
+    }
+
+    // MARK: Helpers
+
+    func apply(_ assignment: Assignment, to learner: Learner) async throws {
+        for entry in assignment.entries {
+            guard let found = try await catalog.entry(id: entry) else { continue }
+            _ = try await learning.save(found.word.word, for: learner, source: .catalog, entry: entry)
+        }
+    }
+
+    func pictureHash(_ pictures: [Int]) async throws -> String {
+        let secret = try ClassRules.pictureSecret(pictures)
+        return try await learning.passwordWork { Bcrypt.hash(secret, cost: Self.pictureCost) }
+    }
+}
+
+// MARK: Answers
+
+public struct ClassSummary: Sendable, Codable, Equatable {
+    public var code: String
+    public var name: String
+    public var children: Int
+    public var assignments: Int
+
+    init(_ c: SchoolClass, children: Int, assignments: Int) {
+        code = c.code
+        name = c.name
+        self.children = children
+        self.assignments = assignments
+    }
+}
+
+public struct ChildSummary: Sendable, Codable, Equatable {
+    public var id: Int64
+    public var firstName: String
+}
+
+public struct ClassDetails: Sendable, Codable, Equatable {
+    public var code: String
+    public var name: String
+    public var createdAt: Double
+    public var children: [ChildSummary]
+    public var assignments: [Assignment]
+}
+
+/// A child just added or given new pictures: the only time the pictures are shown.
+public struct NewChild: Sendable, Codable, Equatable {
+    public var id: Int64
+    public var firstName: String
+    public var classCode: String
+    /// Positions in `ClassRules.pictures`, in order.
+    public var pictures: [Int]
+
+    public var pictureText: String { pictures.map { ClassRules.pictures[$0] }.joined(separator: " ") }
+}
+
+public struct ClassReport: Sendable, Codable, Equatable {
+    public var code: String
+    public var name: String
+    public var children: [ChildProgress]
+    public var hardWords: [HardWord]
+    public var assignments: [AssignmentProgress]
+
+    /// The class table as CSV for a spreadsheet: one row a child.
+    public var csv: String {
+        func field(_ s: String) -> String { s.contains(where: { ",\"\n".contains($0) }) ? "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : s }
+        var lines = ["name,days practised,words learned,words,answers,accuracy %,last active"]
+        for c in children {
+            let last = c.lastActive.map { ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: $0)) } ?? ""
+            lines.append([field(c.firstName), String(c.daysPractised), String(c.wordsLearned), String(c.words), String(c.answers),
+                          c.accuracy.map { String(Int(($0 * 100).rounded())) } ?? "", last].joined(separator: ","))
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+public struct ChildAssignment: Sendable, Codable, Equatable {
+    public var id: String
+    public var className: String
+    public var title: String
+    public var category: String?
+    public var level: String?
+    public var words: Int
+    public var answered: Int
+    public var dueAt: Double?
+}

@@ -1,0 +1,73 @@
+import Learners
+
+/// The rules of classes, the same for every engine and front end.
+public enum ClassRules {
+    /// Codes use letters and digits a child cannot confuse (no I, O, 0, 1).
+    public static let codeAlphabet = Array("ABCDEFGHJKLMNPQRSTUVWXYZ23456789")
+    public static let codeLength = 6
+
+    public static func newCode<G: RandomNumberGenerator>(using generator: inout G) -> String {
+        String((0..<codeLength).map { _ in codeAlphabet.randomElement(using: &generator)! })
+    }
+
+    /// A code as typed: any case, spaces and dashes ignored; nil when it cannot be one.
+    public static func code(_ text: String) -> String? {
+        let cleaned = text.uppercased().filter { $0 != " " && $0 != "-" }
+        guard cleaned.count == codeLength, cleaned.allSatisfy(codeAlphabet.contains) else { return nil }
+        return cleaned
+    }
+
+    /// The nine pictures a picture password is chosen from, in the order the sign-in page shows them.
+    public static let pictures = ["🐶", "🐱", "🐰", "🦊", "🐸", "🐟", "🍎", "🚗", "⭐"]
+    public static let pictureNames = ["dog", "cat", "rabbit", "fox", "frog", "fish", "apple", "car", "star"]
+    /// Three pictures in order: 504 sequences, guarded by the sign-in limits like passwords.
+    public static let picturesChosen = 3
+
+    /// The secret a picture password is: three different positions in `pictures`, in order.
+    public static func pictureSecret(_ picks: [Int]) throws(ClassError) -> String {
+        guard picks.count == picturesChosen, Set(picks).count == picturesChosen, picks.allSatisfy(pictures.indices.contains) else {
+            throw .badPictures("a picture password is \(picturesChosen) different pictures of the \(pictures.count), in order.")
+        }
+        return "pictures:" + picks.map(String.init).joined(separator: "-")
+    }
+
+    public static func randomPictures<G: RandomNumberGenerator>(using generator: inout G) -> [Int] {
+        Array(pictures.indices.shuffled(using: &generator).prefix(picturesChosen))
+    }
+
+    /// A child's first name as the adult types it: 1-30 letters, spaces, '-', '.' or '''.
+    public static func firstName(_ text: String) throws(ClassError) -> String {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let ok = (1...30).contains(trimmed.count)
+            && trimmed.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || " -.'".unicodeScalars.contains($0) || $0.properties.generalCategory == .nonspacingMark }
+        guard ok else { throw .badName("a child's first name is 1-30 letters (spaces, '-', '.' and ''' too), like Minh Anh.") }
+        return trimmed
+    }
+
+    /// The learner name a child gets: unique across the server, never typed by anyone.
+    public static func learnerName(firstName: String, code: String) -> String {
+        let letters = firstName.unicodeScalars.filter { $0.properties.isAlphabetic || $0 == " " }
+        return String(String.UnicodeScalarView(letters)).replacingOccurrences(of: " ", with: "-") + "." + code
+    }
+
+    public static func className(_ text: String) throws(ClassError) -> String {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard (1...60).contains(trimmed.count), !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw .badName("a class name is 1-60 characters, like 'Year 3 Blue' or 'Family'.")
+        }
+        return trimmed
+    }
+
+    public static let maxClassesPerAdult = 50
+    public static let maxChildrenPerClass = 60
+    public static let maxAssignmentWords = 200
+
+    /// A word counts as learned once its memory lasts three weeks (FSRS stability ≥ 21 days).
+    public static let learnedStability = 21.0
+}
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
