@@ -361,6 +361,11 @@ def main():
         fits_phone("search")
         check("null" not in driver.find_element(By.TAG_NAME, "main").text, "a one-page search prints no 'null'")
         hit.click()
+        # The search page's own h1 is visible until the word page replaces it: wait for the word.
+        try:
+            wait.until(lambda d: heading() == first)
+        except Exception:
+            pass
         check(heading() == first, f"the result opens the word page of {first}")
 
         # A Mandarin entry, found by the same box: its page, readings with senses, radical and

@@ -152,7 +152,7 @@ public enum FailureCode: String, CaseIterable, Sendable, Codable {
         }
         switch self {
         case .badDatabaseURL, .badTitle, .badURL, .dictionaryWouldShrink, .emptyImport, .missingCategories,
-             .nameTaken, .noCatalog, .noDatabase, .noDefinition, .noPassword, .noPlayer, .noWords, .notSaved,
+             .noCatalog, .noDatabase, .noDefinition, .noPassword, .noPlayer, .noWords, .notSaved,
              .passwordMismatch, .playbackFailed, .quizImpossible, .unknownLearner, .webAppMissing: return false
         default: return true
         }

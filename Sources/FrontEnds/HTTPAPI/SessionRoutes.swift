@@ -34,10 +34,7 @@ struct SessionRoutes: Sendable {
 
     func signIn(_ request: Request, context: VocabRequestContext) async throws -> Response {
         let address = try attempts.check(context)
-        // A cross-site HTML form cannot send JSON, so it cannot sign a browser in to another account.
-        guard request.headers[.contentType]?.lowercased().hasPrefix("application/json") == true else {
-            throw APIError(Failure(.jsonOnly, "send the name and password as JSON (Content-Type: application/json)."))
-        }
+        try Self.requireJSON(request)
         let body = try await LearnerRoutes.decode(SignInRequest.self, from: request, context: context)
         guard let (learner, session) = try await learning.signIn(name: body.name, password: body.password) else {
             attempts.fail(address)
@@ -46,6 +43,13 @@ struct SessionRoutes: Sendable {
         var response = try LearnerRoutes.json(SessionBody(id: learner.id, name: learner.name, csrf: Sessions.csrf(for: session)))
         response.headers[.setCookie] = SessionCookie.set(session)
         return response
+    }
+
+    /// A cross-site HTML form cannot send JSON, so it cannot sign a browser in to another account.
+    static func requireJSON(_ request: Request) throws {
+        guard request.headers[.contentType]?.lowercased().hasPrefix("application/json") == true else {
+            throw APIError(Failure(.jsonOnly, "send the sign-in as JSON (Content-Type: application/json)."))
+        }
     }
 
     func current(_ request: Request, context: VocabRequestContext) async throws -> Response {

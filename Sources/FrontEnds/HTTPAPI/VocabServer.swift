@@ -54,6 +54,7 @@ public struct VocabServer: Sendable {
     let clips: ClipService?
     let speech: Bool
     let learning: LearningService
+    let classes: ClassService
     let search: SearchService
     let attempts = FailedAttempts()
     let web: WebAssets
@@ -114,7 +115,7 @@ public struct VocabServer: Sendable {
         }
         return VocabServer(settings: settings, services: services, catalog: app.catalog,
                            clips: ClipService(store: services.clipStore, pronouncer: pronouncer), speech: speechUnavailable == nil,
-                           learning: app.learning, search: app.search, web: try await WebAssets.load(), logger: logger,
+                           learning: app.learning, classes: app.classes, search: app.search, web: try await WebAssets.load(), logger: logger,
                            postgres: app.postgres, responses: responses, listener: listener, dictionary: app.dictionary)
     }
 
@@ -142,6 +143,9 @@ public struct VocabServer: Sendable {
         router.addRoutes(MandarinRoutes(dictionary: dictionary, cache: cache).collection(), atPath: "/v1")
         router.addRoutes(SearchRoutes(search: search, learning: learning, attempts: attempts, cache: cache).collection(), atPath: "/v1")
         router.addRoutes(SessionRoutes(learning: learning, attempts: attempts).collection(), atPath: "/v1")
+        let classRoutes = ClassRoutes(classes: classes, learning: learning, attempts: attempts)
+        router.addRoutes(classRoutes.publicCollection(), atPath: "/v1")
+        router.addRoutes(classRoutes.collection(), atPath: "/v1")
         router.addRoutes(LearnerRoutes(learning: learning, exports: ExportService(clips: clips), attempts: attempts).collection(), atPath: "/v1")
         allowed.load(router.routes.map { ($0.path.description, $0.method) })
         return router

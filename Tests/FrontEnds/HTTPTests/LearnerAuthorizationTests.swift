@@ -22,6 +22,7 @@ struct LearnerAuthorizationTests {
 
     static let endpoints: [Endpoint] = [
         Endpoint(method: "GET", path: "/v1/me", target: { _ in "/v1/me" }),
+        Endpoint(method: "GET", path: "/v1/me/assignments", target: { _ in "/v1/me/assignments" }),
         Endpoint(method: "PATCH", path: "/v1/me/settings", target: { _ in "/v1/me/settings" }, json: { _ in #"{"language":"vi"}"# }),
         Endpoint(method: "GET", path: "/v1/me/library", target: { _ in "/v1/me/library" }),
         Endpoint(method: "POST", path: "/v1/me/library", target: { _ in "/v1/me/library" }, json: { _ in #"{"word":"cat"}"# }),
@@ -181,6 +182,10 @@ struct LearnerAuthorizationTests {
                 let me = try r.object()
                 if (me["id"] as? NSNumber)?.int64Value != reader.id || me["name"] as? String != reader.name { problems.append("names \(me)") }
                 cell = "self"
+            case "/v1/me/assignments":
+                // Neither is in a class: nothing of anyone's (ClassAPITests covers children).
+                if r.text != "[]" { problems.append("assignments \(r.text.prefix(80))") }
+                cell = "none"
             case "/v1/me/library":
                 let listed = ids(try r.object()["items"], key: "id")
                 if listed != own { problems.append("items \(listed.sorted()), own \(own.sorted())") }
