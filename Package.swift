@@ -176,7 +176,7 @@ let package = Package(
         ], path: "Sources/FrontEnds/HTTPAPI"),
         .target(name: "CLI", dependencies: [
             "App", "AppCore", "CLICore", "Catalog", "Store", "Cache", "Mandarin", "AudioFile", "Speech", "Audio", "HTTPFetch",
-            "Definitions", "Quiz", "Learners", "FSRS", "SeededRandom", "HTTPAPI", "HTTPTransport", "FileAccess",
+            "Definitions", "Quiz", "Learners", "Classes", "FSRS", "SeededRandom", "HTTPAPI", "HTTPTransport", "FileAccess",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], path: "Sources/FrontEnds/CLI"),
 

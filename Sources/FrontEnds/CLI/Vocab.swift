@@ -26,7 +26,7 @@ public struct Vocab: AsyncParsableCommand {
             CommandGroup(name: "Mandarin", subcommands: [ImportCommand.self, LookupCommand.self, StrokesCommand.self, RadicalCommand.self]),
             CommandGroup(name: "Learning", subcommands: [
                 LibraryCommand.self, ReviewCommand.self, ProgressCommand.self, ExportCommand.self, QuizCommand.self,
-                DefineCommand.self, RandomCommand.self, UsersCommand.self,
+                DefineCommand.self, RandomCommand.self, UsersCommand.self, ClassCommand.self,
             ]),
             CommandGroup(name: "Server", subcommands: [ServeCommand.self, DatabaseCommand.self]),
         ])
