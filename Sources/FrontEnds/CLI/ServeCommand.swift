@@ -7,6 +7,7 @@ import HTTPAPI
 import HTTPTransport
 
 extension ServerSettings.LogLevel: ExpressibleByArgument {}
+extension ServerSettings.LogFormat: ExpressibleByArgument {}
 
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -49,6 +50,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Log level: trace, debug, info (one line per request), notice, warning, error, critical.")
     var logLevel: ServerSettings.LogLevel = .info
 
+    @Option(name: .long, help: "Log lines as text (logfmt) or json (one object a line); each request's lines carry its X-Request-Id.")
+    var logFormat: ServerSettings.LogFormat = .text
+
     @Option(name: .long, parsing: .unconditional, help: "Open connections at most; more are answered 503 at once (16-100000).")
     var maxConnections = ConnectionLimits().maxConnections
 
@@ -77,7 +81,7 @@ struct ServeCommand: AsyncParsableCommand {
         var connections = ConnectionLimits()
         connections.maxConnections = maxConnections
         let settings = ServerSettings(host: host, port: port, logLevel: logLevel.level, version: Vocab.configuration.version ?? "0.1.0",
-                                      connections: connections)
+                                      connections: connections, logFormat: logFormat)
         let services = options.services
         let choice = try VocabApp.databaseChoice(flag: database, services: services)
         let server = try await VocabServer.make(services: services, settings: settings, database: choice)

@@ -27,8 +27,14 @@ public struct ServerSettings: Sendable {
     /// runs is served after at most this long.
     public var audioFreshness: Double
 
+    /// Readable logfmt lines (the default) or JSON lines for a log collector.
+    public var logFormat: LogFormat = .text
+
+    public enum LogFormat: String, CaseIterable, Sendable { case text, json }
+
     public init(host: String = "127.0.0.1", port: Int = 8080, logLevel: Logger.Level = .info, version: String = "0.1.0",
-                connections: ConnectionLimits = ConnectionLimits(), audioFreshness: Double = 1) {
+                connections: ConnectionLimits = ConnectionLimits(), audioFreshness: Double = 1, logFormat: LogFormat = .text) {
+        self.logFormat = logFormat
         self.host = host
         self.port = port
         self.logLevel = logLevel
@@ -78,7 +84,10 @@ public struct VocabServer: Sendable {
 
     public static func logger(_ settings: ServerSettings, logSink: @escaping @Sendable (String) -> Void = LogfmtLogHandler.standardError) -> Logger {
         let level = settings.logLevel
-        return Logger(label: "vocab.http") { LogfmtLogHandler(label: $0, level: level, sink: logSink) }
+        switch settings.logFormat {
+        case .text: return Logger(label: "vocab.http") { LogfmtLogHandler(label: $0, level: level, sink: logSink) }
+        case .json: return Logger(label: "vocab.http") { JSONLogHandler(label: $0, level: level, sink: logSink) }
+        }
     }
 
     /// Serves the running system `app` and adds only what a server has: answers kept in memory

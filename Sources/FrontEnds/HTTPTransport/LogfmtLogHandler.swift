@@ -11,7 +11,7 @@ public struct LogfmtLogHandler: LogHandler {
     private let sink: @Sendable (String) -> Void
 
     /// Keys printed first, in this order; the rest follow alphabetically.
-    public static let leading = ["method", "path", "query", "status", "duration_ms", "bytes", "tier", "cache"]
+    public static let leading = ["request_id", "method", "path", "query", "status", "duration_ms", "bytes", "tier", "cache"]
 
     public init(label: String, level: Logger.Level = .info, sink: @escaping @Sendable (String) -> Void = LogfmtLogHandler.standardError) {
         self.label = label

@@ -113,6 +113,8 @@ public final class RepeatedRequestLane: ChannelDuplexHandler, RemovableChannelHa
                                            ifNoneMatch: head.headers.first(name: "if-none-match"))
         // Finished bytes, under the HTTP encoder: nothing is left to serialise per request.
         socket.write(answer.wireHead)
+        let id = RequestID.accepted(head.headers.first(name: RequestID.header)) ?? RequestID.make()
+        socket.write(ByteBuffer(string: "\(RequestID.header): \(id)\r\n"))
         socket.write(dates.line())
         if let body = answer.body, head.method != .HEAD { socket.write(body) }
         socket.flush()
@@ -120,7 +122,7 @@ public final class RepeatedRequestLane: ChannelDuplexHandler, RemovableChannelHa
         guard requestLog.isEnabled else { return }
         let (path, query) = Self.split(head.uri)
         requestLog.log(method: head.method.rawValue, path: path, query: query, status: Int(answer.status.code), start: start,
-                       bytes: answer.body?.readableBytes ?? 0, headers: answer.fields)
+                       bytes: answer.body?.readableBytes ?? 0, headers: answer.fields, id: id)
     }
 
     public static func split(_ target: String) -> (path: String, query: String?) {

@@ -17,29 +17,37 @@ public struct RequestLog<Context: RequestContext>: RouterMiddleware {
 
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let start = ContinuousClock.now
-        let response: Response
+        let id = RequestID.accepted(request.headers[HTTPField.Name(RequestID.header)!]) ?? RequestID.make()
+        // Every line logged while the request runs carries its id.
+        var context = context
+        context.logger[metadataKey: "hb.request.id"] = nil
+        context.logger[metadataKey: "request_id"] = .string(id)
+        var response: Response
         do {
             response = try await next(request, context)
         } catch {
             // The error middleware answers everything it can; this is the last resort.
-            log(request, status: 500, start: start, bytes: nil)
+            log(request, id: id, status: 500, start: start, bytes: nil)
             throw error
         }
-        log(request, status: response.status.code, start: start, bytes: response.body.contentLength, response: response)
+        response.headers[HTTPField.Name(RequestID.header)!] = id
+        log(request, id: id, status: response.status.code, start: start, bytes: response.body.contentLength, response: response)
         return response
     }
 
-    private func log(_ request: Request, status: Int, start: ContinuousClock.Instant, bytes: Int?, response: Response? = nil) {
+    private func log(_ request: Request, id: String, status: Int, start: ContinuousClock.Instant, bytes: Int?, response: Response? = nil) {
         log(method: request.method.rawValue, path: request.uri.path, query: request.uri.query, status: status, start: start,
-            bytes: bytes, headers: response?.headers ?? [:])
+            bytes: bytes, headers: response?.headers ?? [:], id: id)
     }
 
     public var isEnabled: Bool { logger.logLevel <= .info }
 
-    public func log(method: String, path: String, query: String?, status: Int, start: ContinuousClock.Instant, bytes: Int?, headers: HTTPFields) {
+    public func log(method: String, path: String, query: String?, status: Int, start: ContinuousClock.Instant, bytes: Int?, headers: HTTPFields,
+                    id: String) {
         guard logger.logLevel <= .info else { return }
         let elapsed = ContinuousClock.now - start
         var metadata: Logger.Metadata = [
+            "request_id": .string(id),
             "method": .string(method),
             "path": .string(path),
             "status": .stringConvertible(status),

@@ -40,7 +40,8 @@ struct ServiceTests {
         let status = try await first.stop(signal: SIGTERM)
         #expect(status == 0, "\(first.stderr)")
         #expect(first.stderr.contains("msg=stopped"))
-        #expect(first.stderr.contains("msg=request method=GET path=/v1/audio/fish query=\"accent=american\" status=200"))
+        #expect(first.stderr.contains("method=GET path=/v1/audio/fish query=\"accent=american\" status=200"))
+        #expect(first.stderr.contains("msg=request request_id="))
 
         // A new process finds the rendered clip on disk.
         let second = try await ServeProcess.start(environment: environment)
@@ -77,7 +78,7 @@ final class ServeProcess: @unchecked Sendable {
                 if n <= 0 { break }
                 lock.lock()
                 text += String(decoding: buffer[0..<n], as: UTF8.self)
-                if port == 0, let range = text.range(of: "url=http://127.0.0.1:"), let p = Int(text[range.upperBound...].prefix { $0.isNumber }) {
+                if port == 0, let range = text.range(of: "http://127.0.0.1:"), let p = Int(text[range.upperBound...].prefix { $0.isNumber }) {
                     port = p
                 }
                 lock.unlock()

@@ -1,0 +1,82 @@
+import Foundation
+import Logging
+
+/// swift-log output as JSON lines (`vocab serve --log-format json`), for log collectors:
+/// `{"ts":"2026-05-20T10:11:12.345Z","level":"info","logger":"vocab.http","msg":"request","method":"GET",…}`.
+/// Metadata values that are numbers (status, bytes, duration_ms) are written as numbers. One write a line.
+public struct JSONLogHandler: LogHandler {
+    public var metadata: Logger.Metadata = [:]
+    public var logLevel: Logger.Level
+    public let label: String
+    private let sink: @Sendable (String) -> Void
+
+    public init(label: String, level: Logger.Level = .info, sink: @escaping @Sendable (String) -> Void = LogfmtLogHandler.standardError) {
+        self.label = label
+        self.logLevel = level
+        self.sink = sink
+    }
+
+    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    /// Keys whose values are numbers when they parse as one.
+    static let numeric: Set<String> = ["status", "bytes", "duration_ms", "port", "processes"]
+
+    public func log(event: LogEvent) {
+        var all = self.metadata
+        if let extra = event.metadata { all.merge(extra) { _, new in new } }
+        var out = "{\"ts\":\(Self.quoted(LogfmtLogHandler.timestamp())),\"level\":\(Self.quoted(event.level.rawValue)),"
+            + "\"logger\":\(Self.quoted(label)),\"msg\":\(Self.quoted(event.message.description))"
+        let ordered = LogfmtLogHandler.leading.filter { all[$0] != nil } + all.keys.filter { !LogfmtLogHandler.leading.contains($0) }.sorted()
+        for key in ordered {
+            let text = all[key]!.description
+            let value = Self.numeric.contains(key) && Double(text) != nil && !text.contains(where: { $0.isLetter }) ? text : Self.quoted(text)
+            out += ",\(Self.quoted(key)):\(value)"
+        }
+        if let error = event.error { out += ",\"error\":\(Self.quoted(String(describing: error)))" }
+        sink(out + "}\n")
+    }
+
+    /// A JSON string: quotes, backslashes and every control character escaped, so a line stays one line.
+    static func quoted(_ text: String) -> String {
+        var out = "\""
+        for s in text.unicodeScalars {
+            switch s {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if s.value < 0x20 || s.value == 0x7F || s.value == 0x2028 || s.value == 0x2029 {
+                    let hex = String(s.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+                } else {
+                    out.unicodeScalars.append(s)
+                }
+            }
+        }
+        return out + "\""
+    }
+}
+
+/// The id of a request, in every log line of it and in its `X-Request-Id` header: the client's
+/// own when it sends a plausible one (so a proxy's id carries through), else a new one.
+public enum RequestID {
+    public static let header = "X-Request-Id"
+
+    public static func accepted(_ sent: String?) -> String? {
+        guard let sent, (1...64).contains(sent.utf8.count),
+              sent.utf8.allSatisfy({ ("0"..."9").contains(Character(UnicodeScalar($0))) || ("a"..."z").contains(Character(UnicodeScalar($0)))
+                  || ("A"..."Z").contains(Character(UnicodeScalar($0))) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ".") })
+        else { return nil }
+        return sent
+    }
+
+    public static func make() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return String(generator.next() as UInt64, radix: 16)
+    }
+}

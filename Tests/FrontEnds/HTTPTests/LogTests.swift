@@ -1,0 +1,71 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// What `vocab serve` writes to its log, read from the real process: JSON lines when asked, a
+/// request id on every line of a request and in its answer, and no secret it was given.
+@Suite("The server's log: JSON lines, request ids, no secrets", .serialized)
+struct LogTests {
+    @Test("--log-format json: every line is a JSON object; each request's line carries the id its X-Request-Id header gives (the client's own when plausible), from the router and from the repeated-request lane; no token, password, cookie or CSRF token appears anywhere in the log")
+    func jsonLinesWithRequestIDsAndNoSecrets() async throws {
+        let dir = try TemporaryDirectory("vocab-log")
+        defer { dir.remove() }
+        try ServerFixture.write(in: dir)
+        let env = ["VOCAB_HOME": dir.file("home"), "VOCAB_CATEGORIES": dir.file("Categories"), "VOCAB_AUDIO": dir.file("Audio")]
+        let added = try runProcess(Repository.vocabExecutable, ["users", "add", "anna", "--json"], environment: env)
+        let token = try #require((try JSONSerialization.jsonObject(with: Data(added.stdout.utf8)) as? [String: Any])?["token"] as? String)
+        let password = "correct horse battery staple"
+        #expect(try runProcess(Repository.vocabExecutable, ["users", "passwd", "anna"], environment: env, input: password + "\n").status == 0)
+
+        let server = try await ServeProcess.start(environment: env, arguments: ["--log-format", "json"])
+        var ids: [String: String] = [:]
+        for round in 0..<3 {
+            // The second and third are answered by the repeated-request lane.
+            let r = try await RawHTTP.get(port: server.port, "/v1/categories")
+            ids["categories \(round)"] = try #require(r.header("x-request-id"))
+        }
+        let traced = try await RawHTTP.get(port: server.port, "/v1/words/cat", headers: ["X-Request-Id": "trace-42"])
+        #expect(traced.header("x-request-id") == "trace-42", "a plausible client id is kept")
+        let long = String(repeating: "x", count: 65)
+        let odd = try await RawHTTP.get(port: server.port, "/v1/words/cat", headers: ["X-Request-Id": long])
+        #expect(odd.header("x-request-id") != nil && odd.header("x-request-id") != long, "an implausible id is replaced")
+        let me = try await RawHTTP.get(port: server.port, "/v1/me", headers: ["Authorization": "Bearer \(token)"])
+        #expect(me.status == 200)
+        let signIn = try await RawHTTP.get(port: server.port, "/v1/session", method: "POST",
+                                           headers: ["Content-Type": "application/json"], body: Array(#"{"name":"anna","password":"\#(password)"}"#.utf8))
+        #expect(signIn.status == 200)
+        let cookie = try #require(signIn.sessionCookie)
+        let csrf = try #require(try signIn.object()["csrf"] as? String)
+        let viaCookie = try await RawHTTP.get(port: server.port, "/v1/me/library", method: "POST",
+                                              headers: ["Cookie": cookie, "X-CSRF-Token": csrf, "Content-Type": "application/json"],
+                                              body: Array(#"{"word":"cat"}"#.utf8))
+        #expect(viaCookie.status == 201)
+        let missing = try await RawHTTP.get(port: server.port, "/v1/words/zebra")
+        let missingID = try #require(missing.header("x-request-id"))
+        #expect(try await server.stop(signal: SIGTERM) == 0)
+
+        let log = server.stderr
+        let lines = log.split(separator: "\n")
+        #expect(lines.count >= 9)
+        var requests: [[String: Any]] = []
+        for line in lines {
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
+                Issue.record("not a JSON object: \(line.prefix(120))")
+                continue
+            }
+            #expect(object["ts"] is String && object["level"] is String && object["msg"] is String)
+            if object["msg"] as? String == "request" { requests.append(object) }
+        }
+        for request in requests {
+            #expect((request["request_id"] as? String)?.isEmpty == false, "\(request)")
+            #expect(request["status"] is NSNumber && request["duration_ms"] is NSNumber)
+        }
+        let logged = Set(requests.compactMap { $0["request_id"] as? String })
+        for (label, id) in ids { #expect(logged.contains(id), "\(label): \(id) is not in the log") }
+        #expect(logged.contains("trace-42") && logged.contains(missingID))
+        let cookieValue = String(cookie.split(separator: "=", maxSplits: 1).last ?? "")
+        for (name, secret) in [("token", token), ("password", password), ("cookie", cookieValue), ("csrf", csrf)] {
+            #expect(!secret.isEmpty && !log.contains(secret), "the \(name) is in the log")
+        }
+    }
+}
