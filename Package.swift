@@ -37,6 +37,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
         // The server engine for several instances of `vocab serve` (SQLite stays the embedded default).
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.0"),
+        // The Prometheus registry and text format for `vocab serve --metrics-port` (no global metrics system).
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // MARK: Foundations
@@ -154,6 +156,7 @@ let package = Package(
             .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
             .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "Prometheus", package: "swift-prometheus"),
             .product(name: "Logging", package: "swift-log"),
         ], path: "Sources/FrontEnds/HTTPTransport"),
         // The web app `vocab serve` answers at /: plain HTML, CSS and JavaScript modules (Web/, shipped

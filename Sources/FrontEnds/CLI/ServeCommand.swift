@@ -53,6 +53,11 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Log lines as text (logfmt) or json (one object a line); each request's lines carry its X-Request-Id.")
     var logFormat: ServerSettings.LogFormat = .text
 
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(
+        "Answer GET /metrics (Prometheus text) on this port of --host; off unless given (0 picks a free port, shown in the log).",
+        valueName: "port"))
+    var metricsPort: Int?
+
     @Option(name: .long, parsing: .unconditional, help: "Open connections at most; more are answered 503 at once (16-100000).")
     var maxConnections = ConnectionLimits().maxConnections
 
@@ -66,6 +71,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     func validate() throws {
         _ = try checked { () throws(Failure) in try InputRules.bounded(port, name: "--port", range: 0...65_535) }
+        if let metricsPort { _ = try checked { () throws(Failure) in try InputRules.bounded(metricsPort, name: "--metrics-port", range: 0...65_535) } }
         guard !host.isEmpty else { throw ValidationError("--host cannot be empty.") }
         _ = try checked { () throws(Failure) in try InputRules.bounded(maxConnections, name: "--max-connections", range: 16...100_000) }
     }
@@ -81,7 +87,7 @@ struct ServeCommand: AsyncParsableCommand {
         var connections = ConnectionLimits()
         connections.maxConnections = maxConnections
         let settings = ServerSettings(host: host, port: port, logLevel: logLevel.level, version: Vocab.configuration.version ?? "0.1.0",
-                                      connections: connections, logFormat: logFormat)
+                                      connections: connections, logFormat: logFormat, metricsPort: metricsPort)
         let services = options.services
         let choice = try VocabApp.databaseChoice(flag: database, services: services)
         let server = try await VocabServer.make(services: services, settings: settings, database: choice)

@@ -30,9 +30,9 @@ struct AudioRoutes: Sendable {
     let memory = ResponseCache(maxEntries: 8192, maxBytes: 64 << 20)
 
     /// Which tier produced the clip: recorded, legacy, neural or tts.
-    static let tierHeader = HTTPField.Name("X-Vocab-Tier")!
+    static let tierHeader = VocabHeader.tier
     /// hit: served from the clip store (disk or memory); miss: rendered for this request.
-    static let cacheHeader = HTTPField.Name("X-Vocab-Cache")!
+    static let cacheHeader = VocabHeader.cache
     /// The formats served, with their media types.
     static let mediaTypes: [AudioFormat: String] = [.wav: "audio/wav", .ogg: "audio/ogg", .flac: "audio/flac"]
     /// Larger than any word clip; a bigger file in the store is not served.

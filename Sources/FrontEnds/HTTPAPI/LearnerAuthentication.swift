@@ -1,5 +1,6 @@
 import App
 import AppCore
+import HTTPTransport
 import Hummingbird
 import HTTPTypes
 import HummingbirdAuth
@@ -147,8 +148,12 @@ final class FailedAttempts: Sendable {
 
     private let state = Mutex<[String: (start: Double, count: Int)]>([:])
     private let now: @Sendable () -> Double
+    private let metrics: ServerMetrics?
 
-    init(now: @escaping @Sendable () -> Double = { ContinuousClock.now.secondsSinceStart }) { self.now = now }
+    init(metrics: ServerMetrics? = nil, now: @escaping @Sendable () -> Double = { ContinuousClock.now.secondsSinceStart }) {
+        self.metrics = metrics
+        self.now = now
+    }
 
     /// Seconds to wait, when the address has failed too often in this window.
     func blocked(_ address: String) -> Int? {
@@ -163,6 +168,7 @@ final class FailedAttempts: Sendable {
     func check(_ context: VocabRequestContext) throws -> String {
         let address = context.remoteAddress?.ipAddress ?? "unknown"
         if let wait = blocked(address) {
+            metrics?.signInRefused()
             throw APIError(Failure(.tooManyAttempts, "too many failed sign-ins from this address; try again in \(wait) s."),
                            headers: [.retryAfter: "\(wait)"])
         }
@@ -170,6 +176,7 @@ final class FailedAttempts: Sendable {
     }
 
     func fail(_ address: String) {
+        metrics?.signInRefused()
         let t = now()
         state.withLock { table in
             if let entry = table[address], t - entry.start < Self.window {

@@ -63,6 +63,15 @@ final class AllowedMethods: Sendable {
         table.withLock { $0 = byPath.map { Route(segments: $0.key.split(separator: "/"), methods: $0.value) } }
     }
 
+    /// The route template a path is answered by, for metrics: the matching route, "web" for the
+    /// web app's files, "unmatched" for an unknown API path.
+    func template(for path: String) -> String {
+        let parts = path.split(separator: "/")
+        let matches = table.withLock { routes in routes.filter { Self.matches($0.segments, parts) } }
+        if let best = matches.max(by: { $0.literals < $1.literals }) { return "/" + best.segments.joined(separator: "/") }
+        return path.hasPrefix("/v1/") || path == "/v1" ? "unmatched" : "web"
+    }
+
     func methods(for path: String) -> [HTTPRequest.Method] {
         let parts = path.split(separator: "/")
         let matches = table.withLock { routes in routes.filter { Self.matches($0.segments, parts) } }

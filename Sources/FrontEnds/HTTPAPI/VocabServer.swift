@@ -27,14 +27,18 @@ public struct ServerSettings: Sendable {
     /// runs is served after at most this long.
     public var audioFreshness: Double
 
+    /// The port of a second listener answering GET /metrics (Prometheus text); nil: none.
+    public var metricsPort: Int?
     /// Readable logfmt lines (the default) or JSON lines for a log collector.
     public var logFormat: LogFormat = .text
 
     public enum LogFormat: String, CaseIterable, Sendable { case text, json }
 
     public init(host: String = "127.0.0.1", port: Int = 8080, logLevel: Logger.Level = .info, version: String = "0.1.0",
-                connections: ConnectionLimits = ConnectionLimits(), audioFreshness: Double = 1, logFormat: LogFormat = .text) {
+                connections: ConnectionLimits = ConnectionLimits(), audioFreshness: Double = 1, logFormat: LogFormat = .text,
+                metricsPort: Int? = nil) {
         self.logFormat = logFormat
+        self.metricsPort = metricsPort
         self.host = host
         self.port = port
         self.logLevel = logLevel
@@ -62,7 +66,11 @@ public struct VocabServer: Sendable {
     let learning: LearningService
     let classes: ClassService
     let search: SearchService
-    let attempts = FailedAttempts()
+    let attempts: FailedAttempts
+    /// Counted only when the server exposes metrics.
+    let metrics: ServerMetrics?
+    /// The methods and route templates of the router, filled when it is built.
+    let allowed = AllowedMethods()
     let web: WebAssets
     let logger: Logger
     /// The shared database when the server runs on PostgreSQL (nil: the embedded SQLite files).
@@ -122,14 +130,17 @@ public struct VocabServer: Sendable {
         if let speechUnavailable {
             logger.warning("speech synthesis is unavailable; serving recorded and legacy clips only", metadata: ["reason": "\(speechUnavailable)"])
         }
+        let metrics = settings.metricsPort == nil ? nil : ServerMetrics()
         return VocabServer(settings: settings, services: services, catalog: app.catalog,
                            clips: ClipService(store: services.clipStore, pronouncer: pronouncer), speech: speechUnavailable == nil,
-                           learning: app.learning, classes: app.classes, search: app.search, web: try await WebAssets.load(), logger: logger,
+                           learning: app.learning, classes: app.classes, search: app.search,
+                           attempts: FailedAttempts(metrics: metrics), metrics: metrics, web: try await WebAssets.load(), logger: logger,
                            postgres: app.postgres, responses: responses, listener: listener, dictionary: app.dictionary)
     }
 
     func requestLog<Context: RequestContext>(_ context: Context.Type = Context.self) -> RequestLog<Context> {
-        RequestLog(logger: logger, loggedHeaders: [(AudioRoutes.tierHeader, "tier"), (AudioRoutes.cacheHeader, "cache")])
+        RequestLog(logger: logger, loggedHeaders: [(AudioRoutes.tierHeader, "tier"), (AudioRoutes.cacheHeader, "cache")], metrics: metrics,
+                   route: { [allowed] in allowed.template(for: $0) })
     }
 
     /// Every route the server answers, as "GET /v1/words/{word}" (HEAD is answered for each GET).
@@ -142,8 +153,9 @@ public struct VocabServer: Sendable {
         let router = Router(context: VocabRequestContext.self, options: .autoGenerateHeadEndpoints)
         router.add(middleware: requestLog(VocabRequestContext.self))
         router.add(middleware: ErrorMiddleware())
-        router.add(middleware: RepeatedRequests(cache: cache))
-        let allowed = AllowedMethods()
+        router.add(middleware: RepeatedRequests(cache: cache, onHit: { [metrics, allowed] path in
+            metrics?.answeredFromMemory(route: allowed.template(for: path))
+        }))
         router.add(middleware: RequestGuard(allowed: allowed))
         router.add(middleware: WebAppMiddleware(assets: web, cache: cache))
         router.get("/healthz") { _, _ in try await health() }
@@ -199,11 +211,29 @@ public struct VocabServer: Sendable {
         // the HTTP server first.
         var services: [any Service] = []
         if let postgres, let listener { services += [postgres.database.client, listener] }
+        if let metrics = metricsListener() { services.append(metrics) }
         services.append(StartingService { try await self.serve(onRunning: onRunning) })
         let group = ServiceGroup(configuration: .init(
             services: services, gracefulShutdownSignals: handleSignals ? [.sigterm, .sigint] : [], logger: logger))
         try await group.run()
         logger.notice("stopped")
+    }
+
+    /// GET /metrics on a port of its own, so that what the server counts is not public on the
+    /// API's port (bind it to an address only the collector reaches).
+    private func metricsListener() -> (any Service)? {
+        guard let metrics, let port = settings.metricsPort else { return nil }
+        let router = Router()
+        router.get("/metrics") { _, _ in
+            Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
+                     body: ResponseBody(byteBuffer: ByteBuffer(string: metrics.text())))
+        }
+        let logger = self.logger, host = settings.host
+        return Application(router: router, configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: nil),
+                           onServerRunning: { channel in
+                               let url = "http://\(host.contains(":") ? "[\(host)]" : host):\(channel.localAddress?.port ?? 0)/metrics"
+                               logger.notice("metrics", metadata: ["metrics": "\(url)"])
+                           }, logger: logger)
     }
 
     private func serve(onRunning: @escaping @Sendable (Int) async -> Void) async throws {

@@ -28,7 +28,11 @@ public struct VocabHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
 
     public func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         let admitted = counter.open(limit: limits.maxConnections)
-        channel.closeFuture.whenComplete { [counter] _ in counter.close() }
+        requestLog.metrics?.connectionOpened()
+        channel.closeFuture.whenComplete { [counter, requestLog] _ in
+            counter.close()
+            requestLog.metrics?.connectionClosed()
+        }
         return channel.eventLoop.makeCompletedFuture {
             if !admitted {
                 // Over the limit: a clear answer at once, rather than a socket left waiting.
@@ -122,7 +126,7 @@ public final class RepeatedRequestLane: ChannelDuplexHandler, RemovableChannelHa
         guard requestLog.isEnabled else { return }
         let (path, query) = Self.split(head.uri)
         requestLog.log(method: head.method.rawValue, path: path, query: query, status: Int(answer.status.code), start: start,
-                       bytes: answer.body?.readableBytes ?? 0, headers: answer.fields, id: id)
+                       bytes: answer.body?.readableBytes ?? 0, headers: answer.fields, id: id, fromMemory: true)
     }
 
     public static func split(_ target: String) -> (path: String, query: String?) {

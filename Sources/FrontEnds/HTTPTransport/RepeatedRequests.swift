@@ -6,8 +6,13 @@ import Hummingbird
 /// Only targets that passed every check once are ever filed, so nothing unchecked gets through.
 public struct RepeatedRequests<Context: RequestContext>: RouterMiddleware {
     public let cache: ResponseCache
+    /// Told the path of each request answered from memory (for the metrics).
+    public let onHit: @Sendable (String) -> Void
 
-    public init(cache: ResponseCache) { self.cache = cache }
+    public init(cache: ResponseCache, onHit: @escaping @Sendable (String) -> Void = { _ in }) {
+        self.cache = cache
+        self.onHit = onHit
+    }
 
     public static func key(_ request: Request) -> String { key(target: request.uri.string) }
     /// The raw target itself: it starts with "/", which no normalised key ("word|cat") does,
@@ -16,6 +21,7 @@ public struct RepeatedRequests<Context: RequestContext>: RouterMiddleware {
 
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         if request.method == .get || request.method == .head, let hit = cache[Self.key(request)] {
+            onHit(request.uri.path)
             return hit.response(from: request, context: context)
         }
         return try await next(request, context)

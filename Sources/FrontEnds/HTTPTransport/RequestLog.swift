@@ -5,14 +5,27 @@ import Logging
 /// One log line per request, written when the response is ready: method, path, query,
 /// status, duration and body size. Outermost middleware, so it sees the final status of
 /// errors too.
+/// The server's own response headers: which audio tier made a clip, and whether it was on disk.
+public enum VocabHeader {
+    public static let tier = HTTPField.Name("X-Vocab-Tier")!
+    public static let cache = HTTPField.Name("X-Vocab-Cache")!
+}
+
 public struct RequestLog<Context: RequestContext>: RouterMiddleware {
     public let logger: Logger
     /// Response headers worth a field of their own in the line (the audio tier), by log key.
     public let loggedHeaders: [(name: HTTPField.Name, key: String)]
+    /// Where requests are counted, when the server exposes metrics.
+    public let metrics: ServerMetrics?
+    /// The route template a path is answered by ("/v1/words/{word}"), for the metrics' labels.
+    public let route: @Sendable (String) -> String
 
-    public init(logger: Logger, loggedHeaders: [(name: HTTPField.Name, key: String)] = []) {
+    public init(logger: Logger, loggedHeaders: [(name: HTTPField.Name, key: String)] = [], metrics: ServerMetrics? = nil,
+                route: @escaping @Sendable (String) -> String = { _ in "other" }) {
         self.logger = logger
         self.loggedHeaders = loggedHeaders
+        self.metrics = metrics
+        self.route = route
     }
 
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
@@ -40,12 +53,18 @@ public struct RequestLog<Context: RequestContext>: RouterMiddleware {
             bytes: bytes, headers: response?.headers ?? [:], id: id)
     }
 
-    public var isEnabled: Bool { logger.logLevel <= .info }
+    public var isEnabled: Bool { logger.logLevel <= .info || metrics != nil }
 
     public func log(method: String, path: String, query: String?, status: Int, start: ContinuousClock.Instant, bytes: Int?, headers: HTTPFields,
-                    id: String) {
-        guard logger.logLevel <= .info else { return }
+                    id: String, fromMemory: Bool = false) {
         let elapsed = ContinuousClock.now - start
+        if let metrics {
+            let template = route(path)
+            metrics.request(route: template, method: method, status: status, duration: elapsed)
+            if fromMemory { metrics.answeredFromMemory(route: template) }
+            if let tier = headers[VocabHeader.tier] { metrics.clip(tier: tier, cache: headers[VocabHeader.cache]) }
+        }
+        guard logger.logLevel <= .info else { return }
         var metadata: Logger.Metadata = [
             "request_id": .string(id),
             "method": .string(method),

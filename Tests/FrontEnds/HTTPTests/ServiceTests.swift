@@ -78,7 +78,9 @@ final class ServeProcess: @unchecked Sendable {
                 if n <= 0 { break }
                 lock.lock()
                 text += String(decoding: buffer[0..<n], as: UTF8.self)
-                if port == 0, let range = text.range(of: "http://127.0.0.1:"), let p = Int(text[range.upperBound...].prefix { $0.isNumber }) {
+                // The "listening" line (logfmt or JSON), not the metrics listener's.
+                if port == 0, let range = text.range(of: "url=http://127.0.0.1:") ?? text.range(of: #""url":"http://127.0.0.1:"#),
+                   let p = Int(text[range.upperBound...].prefix { $0.isNumber }) {
                     port = p
                 }
                 lock.unlock()

@@ -1,0 +1,72 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `vocab serve --metrics-port` as an operator scrapes it: the real process, read by the
+/// Prometheus text parser of PyPI's prometheus-client (installed by `scripts/install-deps test`).
+@Suite("GET /metrics on its own port, parsed by prometheus-client", .serialized)
+struct MetricsTests {
+    static let parser = Repository.root + "/.build-tools/prometheus"
+
+    /// The families and samples the parser reads, as JSON: {family: [[labels, value, sample name]]}.
+    static func parse(_ text: String) throws -> [String: [[Any]]] {
+        let script = """
+            import json, sys
+            from prometheus_client.parser import text_string_to_metric_families
+            out = {}
+            for family in text_string_to_metric_families(sys.stdin.read()):
+                out[family.name] = [[s.labels, s.value, s.name] for s in family.samples]
+            print(json.dumps(out))
+            """
+        let run = try runProcess("/usr/bin/python3", ["-c", script], environment: ["PYTHONPATH": parser], input: text)
+        try #require(run.status == 0, "prometheus-client could not parse /metrics (run scripts/install-deps test): \(run.stderr)")
+        return try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: [[Any]]])
+    }
+
+    @Test("off by default; with --metrics-port, requests by route template, method and status with latency histograms, answers from memory, clips by tier, open connections and refused sign-ins")
+    func scrape() async throws {
+        let dir = try TemporaryDirectory("vocab-metrics")
+        defer { dir.remove() }
+        try ServerFixture.write(in: dir)
+        let env = ["VOCAB_HOME": dir.file("home"), "VOCAB_CATEGORIES": dir.file("Categories"), "VOCAB_AUDIO": dir.file("Audio")]
+        let off = try await ServeProcess.start(environment: env)
+        #expect(!off.stderr.contains("/metrics"))
+        #expect(try await RawHTTP.get(port: off.port, "/metrics").status == 404, "not on the API's port")
+        #expect(try await off.stop(signal: SIGTERM) == 0)
+
+        let server = try await ServeProcess.start(environment: env, arguments: ["--metrics-port", "0"])
+        let deadline = Date().addingTimeInterval(30)
+        var metricsPort: Int?
+        while metricsPort == nil && Date() < deadline {
+            if let range = server.stderr.range(of: "metrics=http://127.0.0.1:") { metricsPort = Int(server.stderr[range.upperBound...].prefix { $0.isNumber }) }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        let port = try #require(metricsPort, "no metrics line in \(server.stderr)")
+        for _ in 0..<3 { _ = try await RawHTTP.get(port: server.port, "/v1/categories") }
+        _ = try await RawHTTP.get(port: server.port, "/v1/words/cat")
+        _ = try await RawHTTP.get(port: server.port, "/v1/words/zebra")
+        _ = try await RawHTTP.get(port: server.port, "/v1/audio/cat")
+        _ = try await RawHTTP.get(port: server.port, "/v1/me", headers: ["Authorization": "Bearer vocab_wrong"])
+        let scraped = try await RawHTTP.get(port: port, "/metrics")
+        #expect(scraped.status == 200 && scraped.header("content-type")?.hasPrefix("text/plain; version=0.0.4") == true)
+        #expect(try await server.stop(signal: SIGTERM) == 0)
+
+        let families = try Self.parse(scraped.text)
+        func samples(_ family: String) -> [(labels: [String: String], value: Double, name: String)] {
+            (families[family] ?? []).map { ($0[0] as? [String: String] ?? [:], ($0[1] as? NSNumber)?.doubleValue ?? -1, $0[2] as? String ?? "") }
+        }
+        func requests(_ route: String, _ status: String) -> Double {
+            samples("vocab_http_requests").first { $0.labels["route"] == route && $0.labels["status"] == status && $0.labels["method"] == "GET" }?.value ?? 0
+        }
+        #expect(requests("/v1/categories", "200") == 3, "\(samples("vocab_http_requests"))")
+        #expect(requests("/v1/words/{word}", "200") == 1 && requests("/v1/words/{word}", "404") == 1, "route templates, not paths")
+        #expect(requests("/v1/me", "401") == 1)
+        let fromMemory = samples("vocab_http_answers_from_memory").first { $0.labels["route"] == "/v1/categories" }?.value ?? 0
+        #expect(fromMemory == 2, "the second and third came from memory")
+        let histogram = samples("vocab_http_request_duration_seconds").filter { $0.labels["route"] == "/v1/categories" }
+        #expect(histogram.contains { $0.name.hasSuffix("_count") && $0.value == 3 } && histogram.contains { $0.labels["le"] == "+Inf" })
+        #expect(samples("vocab_clips_served").contains { $0.labels["tier"] != nil && $0.value == 1 }, "\(samples("vocab_clips_served"))")
+        #expect(samples("vocab_sign_in_refusals").first?.value == 1)
+        #expect(samples("vocab_http_connections_open").first != nil)
+    }
+}
