@@ -70,3 +70,32 @@ struct MetricsTests {
         #expect(samples("vocab_http_connections_open").first != nil)
     }
 }
+
+/// deploy/vocab.service runs the command line it names: the same options, read from the file,
+/// start a server that answers and stops on SIGTERM as systemd stops it.
+@Suite("The systemd unit's command line")
+struct SystemdUnitTests {
+    @Test("ExecStart of deploy/vocab.service starts a server (ports set to free ones) that answers, logs JSON, exposes metrics and stops cleanly on SIGTERM")
+    func execStartRuns() async throws {
+        let unit = try String(contentsOfFile: Repository.root + "/deploy/vocab.service", encoding: .utf8)
+        let line = try #require(unit.split(separator: "\n").first { $0.hasPrefix("ExecStart=") })
+        var args = line.dropFirst("ExecStart=".count).split(separator: " ").map(String.init)
+        #expect(args.first == "/usr/local/bin/vocab" && args.dropFirst().first == "serve")
+        args = Array(args.dropFirst(2))
+        // ServeProcess gives --host and --port itself; a free metrics port replaces the fixed one.
+        for option in ["--host", "--port"] {
+            if let i = args.firstIndex(of: option) { args.removeSubrange(i...(i + 1)) }
+        }
+        let metrics = try #require(args.firstIndex(of: "--metrics-port"))
+        args[metrics + 1] = "0"
+        #expect(unit.contains("KillSignal=SIGTERM") && unit.contains("User=vocab"))
+        let dir = try TemporaryDirectory("vocab-unit")
+        defer { dir.remove() }
+        try ServerFixture.write(in: dir)
+        let server = try await ServeProcess.start(environment: ["VOCAB_HOME": dir.file("home"), "VOCAB_CATEGORIES": dir.file("Categories"),
+                                                                "VOCAB_AUDIO": dir.file("Audio")], arguments: args)
+        #expect(try await RawHTTP.get(port: server.port, "/healthz").status == 200)
+        #expect(server.stderr.contains(#""msg":"metrics""#), "JSON lines with the metrics listener: \(server.stderr.prefix(400))")
+        #expect(try await server.stop(signal: SIGTERM) == 0)
+    }
+}
