@@ -291,6 +291,16 @@ def main():
         charts = driver.find_elements(By.CSS_SELECTOR, "main svg.chart[role=img]")
         check(len(charts) >= 3 and all(c.get_attribute("aria-label") for c in charts),
               f"{len(charts)} charts drawn, each with a text label")
+        # Their text as shown on a phone: font size times the scale the chart is drawn at.
+        driver.set_window_size(*PHONE)
+        time.sleep(0.3)
+        sizes = driver.execute_script("""
+            return [...document.querySelectorAll('main svg.chart text')]
+              .filter((t) => getComputedStyle(t).display !== 'none' && t.getBBox().width > 0)
+              .map((t) => parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a);""")
+        driver.set_window_size(*DESKTOP)
+        check(sizes and min(sizes) >= 12, f"chart labels are at least 12 px on a {PHONE[0]} px phone: {len(sizes)} labels, the smallest {min(sizes or [0]):.1f} px")
+        result["chartLabelMinPx"] = round(min(sizes), 1)
         table = driver.find_element(By.CSS_SELECTOR, "main table").text
         check("Animals" in table and "animals" not in table.split(), f"progress names categories, not their ids: {table[:80]!r}")
         check("null" not in driver.find_element(By.TAG_NAME, "main").text, "no page part prints as 'null'")

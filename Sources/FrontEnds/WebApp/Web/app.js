@@ -1,7 +1,7 @@
 // The pages of the web app, routed by the URL's hash (#/category/animals), so the server
 // serves one page and the JSON API. Each view reads the API and shows what it answers.
 import { api, APIError, catalog, me, session, setCSRF, enc } from "./api.js";
-import { barChart, meter } from "./charts.js";
+import { barChart, rowChart, meter } from "./charts.js";
 import { queueRating, flushQueue, pendingCount } from "./offline.js";
 import { t, language, setLanguage, translatePage } from "./i18n.js";
 
@@ -484,9 +484,9 @@ async function progressPage() {
     r.retention === undefined ? h("p", {}, t("progress.noRetention"))
       : h("figure", {}, meter({ title: t("progress.retentionChart"), value: r.retention }), h("figcaption", {}, t("progress.retentionCount", { count: r.reviewsInRetention }))),
     h("h2", {}, t("progress.byCategory")),
-    rows.length === 0 ? null : h("figure", {}, barChart({
-      title: t("progress.byCategoryChart"), height: 180,
-      bars: rows.map((c) => ({ label: `${named(c.category).split(" ")[0]} ${c.level[0].toUpperCase()}`, value: c.saved })) })),
+    rows.length === 0 ? null : h("figure", {}, rowChart({
+      title: t("progress.byCategoryChart"),
+      bars: rows.map((c) => ({ label: `${named(c.category)} · ${LEVELS[c.level]}`, value: c.saved })) })),
     rows.length === 0 ? h("p", {}, t("progress.saveFirst")) :
       h("table", {}, h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("progress.category")), h("th", { scope: "col" }, t("progress.level")),
         h("th", { scope: "col" }, t("progress.savedColumn")), h("th", { scope: "col" }, t("progress.learnedColumn")), h("th", { scope: "col" }, t("progress.words")))),
