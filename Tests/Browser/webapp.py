@@ -222,11 +222,22 @@ def main():
         check(not missing and "Search" not in text and "Sign in" not in text,
               f"the printed list holds all {len(listed)} words on {pages} page(s), without the header: missing {missing}")
         result["printPages"] = pages
+        # A game's address names its level: the header's level buttons follow it, and choosing
+        # another level there moves the game to it.
+        game_category = args.game_category or args.category
+        other = next(l for l in ("movers", "flyers", "starters") if l != args.level)
+        go(f"/play/{game_category}?level={other}")
+        wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, "a.game-tile")))
+        checked = driver.execute_script("return document.querySelector('input[name=level]:checked')?.value")
+        check(checked == other, f"the header's level follows the game's address (?level={other}): {checked}")
+        driver.find_element(By.CSS_SELECTOR, f'input[name="level"][value="{args.level}"]').click()
+        wait.until(lambda d: d.current_url.endswith(f"#/play/{game_category}?level={args.level}"))
+        wait.until(lambda d: f'?level={args.level}' in d.find_element(By.CSS_SELECTOR, "a.game-tile").get_attribute("href"))
+        check(True, f"choosing {args.level} in the header moves the games to it")
         console_clean("while browsing signed out")
         # The games, signed out: played to the end, nothing rated.
         play = types.SimpleNamespace(driver=driver, wait=wait, check=check, go=go, fits_phone=fits_phone, shot=shot,
                                      console_clean=console_clean, server=server)
-        game_category = args.game_category or args.category
         games.signed_out(play, game_category, args.level)
         # Sign in with name and password.
         go("/signin")

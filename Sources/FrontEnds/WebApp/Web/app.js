@@ -509,6 +509,9 @@ async function route() {
   const query = new URLSearchParams(search ?? "");
   const parts = path.split("/").map(decodeURIComponent);
   const [page, a, b] = parts;
+  // A page's own level (a game's address, ?level=movers) is the level the header shows.
+  const level = query.get("level");
+  if (level !== null && (level === "" || LEVELS[level]) && level !== state.level) chooseLevel(level);
   document.querySelectorAll("nav a").forEach((link) => {
     const target = link.getAttribute("href").replace(/^#\/?/, "").split("/")[0];
     if (target === (page ?? "")) link.setAttribute("aria-current", "page"); else link.removeAttribute("aria-current");
@@ -546,12 +549,23 @@ document.addEventListener("keydown", (e) => pageKeys?.(e));
 window.addEventListener("hashchange", route);
 window.addEventListener("online", () => flushQueue(me.answer).then((n) => n && say(t("review.sent", { count: n }))).catch(() => {}));
 
-for (const radio of document.querySelectorAll('input[name="level"]')) {
-  radio.checked = radio.value === state.level;
+// The level switch in the header: the chosen level is kept on the device and marks its button.
+const levelRadios = [...document.querySelectorAll('input[name="level"]')];
+function chooseLevel(level) {
+  state.level = level;
+  localStorage.setItem("vocab.level", level);
+  for (const radio of levelRadios) radio.checked = radio.value === level;
+}
+chooseLevel(state.level);
+for (const radio of levelRadios) {
   radio.addEventListener("change", () => {
-    state.level = radio.value;
-    localStorage.setItem("vocab.level", state.level);
-    route();
+    chooseLevel(radio.value);
+    // A page whose address names a level (a game) moves to the new one; others are drawn again.
+    const [path, search] = location.hash.split("?");
+    const query = new URLSearchParams(search ?? "");
+    if (!query.has("level")) return route();
+    if (state.level) query.set("level", state.level); else query.delete("level");
+    location.hash = query.toString() ? `${path}?${query}` : path;
   });
 }
 
