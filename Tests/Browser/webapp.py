@@ -355,6 +355,52 @@ def main():
         check(driver.find_element(By.ID, "reviews-total").text.startswith("2 review"), "back online, the queued rating arrived")
 
         driver.get_log("browser")   # requests that failed while the server was down are the point of that step
+
+        # Mandarin, signed in: one Save button per reading of the entry; the saved reading comes
+        # to review with its characters big, pinyin and bopomofo, its senses and its speech.
+        if args.moe:
+            go(f"/moe/{args.moe}")
+            buttons = wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, ".moe button.save-reading"))
+            readings = [b.get_attribute("data-reading") for b in buttons]
+            check(len(readings) == len(driver.find_elements(By.CSS_SELECTOR, ".moe .reading")) and all(readings),
+                  f"the Mandarin entry {args.moe} has a Save button for each reading: {readings}")
+            chosen = readings[0]
+            buttons[0].click()
+            wait.until(lambda d: "✓" in d.find_element(By.CSS_SELECTOR, f'.moe button.save-reading[data-reading="{chosen}"]').text)
+            saved = driver.execute_script("return (await (await fetch('/v1/me/library')).json()).items.filter(i => i.source === 'moe').map(i => i.item)")
+            check(saved == [f"moe:{args.moe}#{chosen}"], f"the reading {chosen} of {args.moe} is saved, and only it: {saved}")
+            go(f"/moe/{args.moe}")
+            button = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, f'.moe button.save-reading[data-reading="{chosen}"]'))
+            check(not button.is_enabled() and "✓" in button.text, f"the entry's page shows {chosen} saved: {button.text!r}")
+            for b in driver.find_elements(By.CSS_SELECTOR, ".moe button"):
+                assert b.rect["height"] >= 44 and b.rect["width"] >= 44, f"a Mandarin button {b.text!r} {b.rect} smaller than 44 px"
+            shot("mandarin-signed-in")
+            fits_phone("Mandarin entry, signed in")
+            go("/review")
+            front = wait.until(EC.visibility_of_element_located((By.ID, "front")))
+            check(front.text == args.moe and front.get_attribute("lang") == "zh-Hant", f"the Mandarin card comes to review: {front.text!r}")
+            size = float(driver.execute_script("return parseFloat(getComputedStyle(document.getElementById('front')).fontSize)"))
+            check(size >= 48, f"its characters are big: {size:.0f} px")
+            driver.execute_script("document.getElementById('player').removeAttribute('src'); document.getElementById('player').load()")
+            driver.find_element(By.TAG_NAME, "body").send_keys(Keys.SPACE)
+            back = wait.until(EC.visibility_of_element_located((By.ID, "back")))
+            pinyin = driver.find_element(By.ID, "pinyin").text
+            senses = [e.text for e in back.find_elements(By.CSS_SELECTOR, 'p[lang="zh-Hant"]')]
+            check(chosen in pinyin and re.search("[\u3105-\u312f]", pinyin) and senses and all(senses),
+                  f"the answer shows pinyin and bopomofo ({pinyin}) and {len(senses)} sense(s): {senses[0] if senses else None}")
+            wait.until(lambda d: d.execute_script("const p = document.getElementById('player'); return p.readyState >= 1 && p.duration > 0"))
+            src = driver.execute_script("return document.getElementById('player').currentSrc")
+            duration = driver.execute_script("return document.getElementById('player').duration")
+            check(f"/v1/moe/" in src and "/audio" in src and "reading=" in src, f"showing the answer played its speech: {duration:.2f} s from {src}")
+            buttons = back.find_elements(By.CSS_SELECTOR, "button.play")
+            check(len(buttons) == 2 and all(b.rect["height"] >= 44 for b in buttons), f"▶ and 🐢 buttons replay it: {[b.text for b in buttons]}")
+            shot("review-mandarin")
+            fits_phone("Mandarin review")
+            driver.switch_to.active_element.send_keys("3")
+            wait.until(lambda d: not d.find_elements(By.ID, "front") or d.find_element(By.ID, "front").text != args.moe)
+            check(True, f"3 rated {args.moe} Good")
+            console_clean("saving and reviewing Mandarin")
+
         # Sign out: the cookie is gone and my pages ask to sign in again.
         driver.find_element(By.ID, "signout").click()
         wait.until(lambda d: "Signed out" in d.find_element(By.ID, "status").text)

@@ -47,8 +47,17 @@ function categoryName(c) { return c.name[language()] ?? c.name.en; }
 // MARK: audio
 
 // Plays a word's clip; the error when it could not be played (null when it played).
-async function play(word, accent, button, speed, quiet = false) {
-  player.src = catalog.audioURL(word, accent, speed);
+function play(word, accent, button, speed, quiet = false) {
+  return playClip(catalog.audioURL(word, accent, speed), word, accent, button, speed, quiet);
+}
+
+// A Mandarin title in one of its readings.
+function playMandarin(title, reading, button, speed) {
+  return playClip(catalog.moeAudioURL(title, reading, speed), title, "mandarin", button, speed);
+}
+
+async function playClip(url, word, accent, button, speed, quiet = false) {
+  player.src = url;
   player.dataset.word = word;
   player.dataset.accent = accent;
   player.dataset.speed = speed ?? "1";
@@ -71,6 +80,20 @@ function playButtons(word) {
     h("button", { type: "button", class: "play", "data-accent": "british", "aria-label": t("play.british", { word }), onclick: (e) => play(word, "british", e.currentTarget) }, t("play.uk")),
     h("button", { type: "button", class: "play", "data-accent": "american", "aria-label": t("play.american", { word }), onclick: (e) => play(word, "american", e.currentTarget) }, t("play.us")),
     h("button", { type: "button", class: "play slow", "data-accent": "british", "aria-label": t("play.slowly", { word }), onclick: (e) => play(word, "british", e.currentTarget, 0.75) }, t("play.slow")));
+}
+
+// A Mandarin reading's speech, at its pace and slower.
+function mandarinButtons(title, reading) {
+  return h("div", { class: "plays" },
+    h("button", { type: "button", class: "play", "aria-label": t("play.reading", { word: title, reading }), onclick: (e) => playMandarin(title, reading, e.currentTarget) }, "▶ 國語"),
+    h("button", { type: "button", class: "play slow", "aria-label": t("play.readingSlowly", { word: title, reading }), onclick: (e) => playMandarin(title, reading, e.currentTarget, 0.75) }, t("play.slow")));
+}
+
+// The clip a card plays when its answer is shown (kept by the service worker for offline review).
+function clipURL(c) {
+  if (c.source === "catalog") return catalog.audioURL(c.front, c.audio === "american" ? "american" : "british");
+  if (c.source === "moe") return catalog.moeAudioURL(c.front, c.pinyin);
+  return null;
 }
 
 function ipaLine(ipa) {
@@ -234,25 +257,39 @@ async function searchPage(q, page) {
       h("button", { type: "button", disabled: page + 1 >= pages, onclick: () => go(page + 1) }, t("page.next"))) : null);
 }
 
+// A Mandarin entry: each reading with its speech and, signed in, a button that saves that
+// reading (a title with several readings is saved one reading at a time).
 async function moePage(title) {
-  const body = await catalog.moe(title);
+  const [body, library] = await Promise.all([catalog.moe(title), state.user ? me.library().catch(() => null) : null]);
+  const saved = new Set((library?.items ?? []).filter((i) => i.source === "moe").map((i) => `${i.entry}#${i.reading}`));
+  const saveButton = (e, r) => {
+    const reading = r.pinyin ?? r.bopomofo;
+    if (!state.user || !reading) return null;
+    const already = saved.has(`${e.title}#${reading}`);
+    const names = { word: e.title, reading };
+    return h("button", { type: "button", class: already ? "save-reading" : "save-reading primary", "data-reading": reading, disabled: already,
+                         onclick: async (ev) => {
+      // currentTarget is only set while the event is dispatched: keep the button before awaiting.
+      const button = ev.currentTarget;
+      button.disabled = true;
+      const r = await me.saveMandarin(e.title, reading);
+      say(t(r.added > 0 ? "word.savedStatus" : "word.already", { word: `${e.title} ${reading}` }));
+      button.textContent = t("moe.saved", names);
+      button.classList.remove("primary");
+    } }, t(already ? "moe.saved" : "moe.save", names));
+  };
   show(body.title, ...body.entries.map((e) =>
     h("article", { class: "card moe" },
       h("p", { class: "han", lang: "zh-Hant" }, e.title),
       e.radical ? h("p", {}, t("moe.radical", { radical: e.radical, strokes: e.strokeCount, rest: e.nonRadicalStrokeCount })) : null,
       ...e.readings.map((r) => h("section", { class: "reading" },
         h("h2", {}, [r.pinyin, r.bopomofo].filter(Boolean).join("  ")),
-        r.pinyin ? h("button", { type: "button", class: "play", "aria-label": t("play.reading", { word: e.title, reading: r.pinyin }),
-                                 onclick: (ev) => playMandarin(e.title, r.pinyin, ev.currentTarget) }, "▶ 國語") : null,
+        r.pinyin ? mandarinButtons(e.title, r.pinyin) : null,
+        saveButton(e, r),
         h("ol", {}, r.groups.flatMap((g) => g.definitions.map((d) =>
           h("li", { lang: "zh-Hant" }, g.partOfSpeech ? h("span", { class: "pos" }, `(${g.partOfSpeech}) `) : null, d.text,
-            d.examples.length ? h("div", { class: "pos" }, d.examples.join(" ")) : null)))))))));
-}
-
-async function playMandarin(title, reading, button) {
-  player.src = `/v1/moe/${enc(title)}/audio?reading=${enc(reading)}`;
-  try { await player.play(); } catch { say(t("moe.noSpeech")); }
-  button?.blur();
+            d.examples.length ? h("div", { class: "pos" }, d.examples.join(" ")) : null)))))))),
+    state.user ? null : h("p", {}, h("a", { href: "#/signin" }, t("nav.signin")), t("word.signinToSave")));
 }
 
 // MARK: signed in
@@ -302,8 +339,10 @@ async function libraryPage() {
   if (!(await requireUser())) return;
   const body = await me.library();
   const rows = body.items.map((item) => h("li", { class: "card" },
-    h("h2", {}, item.source === "catalog" ? h("a", { href: `#/word/${enc(item.word)}` }, item.word) : item.word),
-    h("p", {}, [item.content.vi, item.content.senses?.[0]?.text].filter(Boolean).join(" — ")),
+    h("h2", {}, item.source === "catalog" ? h("a", { href: `#/word/${enc(item.word)}` }, item.word)
+      : item.source === "moe" ? h("a", { href: `#/moe/${enc(item.entry)}`, lang: "zh-Hant" }, item.word) : item.word),
+    item.content.pinyin ? h("p", { class: "pinyin" }, [item.content.pinyin, item.content.bopomofo].filter(Boolean).join("  ")) : null,
+    h("p", { lang: item.source === "moe" ? "zh-Hant" : undefined }, [item.content.vi, item.content.senses?.[0]?.text].filter(Boolean).join(" — ")),
     h("p", { class: "pos" }, t("library.due", { phase: item.card.phase, when: when(item.card.due) })),
     h("button", { type: "button", "aria-label": t("library.removeWord", { word: item.word }), onclick: async () => {
       await me.remove(item.id);
@@ -372,8 +411,7 @@ async function reviewPage() {
     batch = await me.next(10);
     localStorage.setItem("vocab.queue", JSON.stringify(batch));
     // The clips of these cards are kept by the service worker for review without the server.
-    const urls = batch.cards.filter((c) => c.content.source === "catalog")
-      .map((c) => catalog.audioURL(c.content.front, c.content.audio === "american" ? "american" : "british"));
+    const urls = batch.cards.map((c) => clipURL(c.content)).filter(Boolean);
     navigator.serviceWorker?.controller?.postMessage({ type: "keep", urls });
   } catch (e) {
     if (e.status !== undefined) throw e;
@@ -405,7 +443,9 @@ async function reviewPage() {
     area.replaceChildren(
       h("p", {}, t("review.toGo", { count: cards.length - i, phase: card.phase })),
       picture({ picture: c.picture, word: c.front }, true),
-      h("p", { class: "front", id: "front", lang: c.source === "moe" ? "zh-Hant" : "en" }, c.front, senseLabel(c.sense)),
+      // Mandarin characters big, like the entry's page; a catalog word with its sense.
+      c.source === "moe" ? h("p", { class: "front han", id: "front", lang: "zh-Hant" }, c.front)
+        : h("p", { class: "front", id: "front", lang: "en" }, c.front, senseLabel(c.sense)),
       reveal);
     reveal.focus();
     state.revealed = false;
@@ -417,17 +457,20 @@ async function reviewPage() {
     const c = card.content;
     const details = h("div", { class: "back", id: "back" },
       c.ipa ? ipaLine(c.ipa) : null,
-      c.pinyin ? h("p", {}, [c.pinyin, c.bopomofo].filter(Boolean).join("  ")) : null,
+      c.pinyin || c.bopomofo ? h("p", { class: "pinyin", id: "pinyin" }, [c.pinyin, c.bopomofo].filter(Boolean).join("  ")) : null,
       c.vi ? h("p", { lang: "vi" }, c.vi) : null,
-      ...(c.senses ?? []).map((s) => h("p", {}, s.partOfSpeech ? h("span", { class: "pos" }, `(${s.partOfSpeech}) `) : null, s.text)),
+      ...(c.senses ?? []).map((s) => h("p", { lang: c.source === "moe" ? "zh-Hant" : "en" },
+        s.partOfSpeech ? h("span", { class: "pos", lang: "en" }, `(${s.partOfSpeech}) `) : null, s.text)),
       c.example ? h("p", {}, h("q", {}, c.example)) : null,
-      c.source === "catalog" ? playButtons(c.front) : null);
+      c.source === "catalog" ? playButtons(c.front) : null,
+      c.source === "moe" ? mandarinButtons(c.front, c.pinyin) : null);
     const buttons = h("div", { class: "ratings", role: "group", "aria-label": t("review.howWell") },
       RATINGS.map(([key, label], n) => h("button", { type: "button", "data-rating": key, onclick: () => rate(n + 1) },
         h("span", {}, h("kbd", {}, String(n + 1)), ` ${t(label)}`), h("small", {}, when(card.next[key])))));
     area.querySelector("#reveal").replaceWith(details, buttons);
     buttons.querySelector('[data-rating="good"]').focus();
     if (c.source === "catalog") play(c.front, c.audio === "american" ? "american" : "british");
+    else if (c.source === "moe") playMandarin(c.front, c.pinyin);
   };
   const rate = async (rating) => {
     if (!state.revealed) return;
