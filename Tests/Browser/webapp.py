@@ -401,6 +401,32 @@ def main():
             check(True, f"3 rated {args.moe} Good")
             console_clean("saving and reviewing Mandarin")
 
+        # The interface language is the learner's: chosen signed in, it is kept on the server, so
+        # signing in again on a device that forgot everything brings it back.
+        go("/")
+        driver.find_element(By.ID, "language").click()
+        wait.until(lambda d: d.execute_script("return document.documentElement.lang") == "vi")
+        wait.until(lambda d: d.execute_script("return (await (await fetch('/v1/me')).json()).settings.language") == "vi")
+        check(True, "switching to Vietnamese signed in keeps it on the server (PATCH /v1/me/settings)")
+        driver.find_element(By.ID, "signout").click()
+        wait.until(lambda d: d.find_element(By.CSS_SELECTOR, 'nav a[href="#/signin"]').is_displayed())
+        driver.execute_script("localStorage.clear()")
+        go("/")
+        check(driver.execute_script("return document.documentElement.lang") == "en",
+              "signed out on a device that forgot its choice, the browser's language (English) is used")
+        go("/signin")
+        driver.find_element(By.ID, "name").send_keys(args.name)
+        driver.find_element(By.ID, "password").send_keys(args.password + Keys.ENTER)
+        wait.until(lambda d: d.current_url.endswith("#/review"))
+        ready()
+        nav = driver.find_element(By.CSS_SELECTOR, 'nav a[href="#/"]').text
+        check(driver.execute_script("return document.documentElement.lang") == "vi" and nav == "Chủ đề",
+              f"signed in again, the interface is Vietnamese: nav {nav!r}, heading {heading()!r}")
+        driver.find_element(By.ID, "language").click()
+        wait.until(lambda d: d.execute_script("return (await (await fetch('/v1/me')).json()).settings.language") == "en")
+        check(driver.find_element(By.CSS_SELECTOR, 'nav a[href="#/"]').text == "Categories", "and back to English, on the server too")
+        console_clean("switching language signed in")
+
         # Sign out: the cookie is gone and my pages ask to sign in again.
         driver.find_element(By.ID, "signout").click()
         wait.until(lambda d: "Signed out" in d.find_element(By.ID, "status").text)

@@ -55,6 +55,9 @@ export const session = {
 };
 
 export const me = {
+  get: () => api("/v1/me"),
+  // The learner's interface language (en, vi), kept on the server for every device.
+  setLanguage: (language) => api("/v1/me/settings", { method: "PATCH", body: { language } }),
   library: () => api("/v1/me/library"),
   save: (word) => api("/v1/me/library", { method: "POST", body: { word, source: "catalog" } }),
   // One reading of a Mandarin title, named by its pinyin (bopomofo where it has none).

@@ -304,6 +304,7 @@ async function signInPage() {
     try {
       const who = await session.signIn(name.value, password.value);
       signedIn(who);
+      await learnerLanguage();
       location.hash = "#/review";
     } catch (err) {
       error.textContent = err.status === 429 ? err.message : t("signin.wrong");
@@ -590,7 +591,10 @@ async function route() {
 
 document.addEventListener("keydown", (e) => pageKeys?.(e));
 window.addEventListener("hashchange", route);
-window.addEventListener("online", () => flushQueue(me.answer).then((n) => n && say(t("review.sent", { count: n }))).catch(() => {}));
+window.addEventListener("online", () => {
+  flushQueue(me.answer).then((n) => n && say(t("review.sent", { count: n }))).catch(() => {});
+  if (localStorage.getItem("vocab.lang.pending")) learnerLanguage();
+});
 
 // The level switch in the header: the chosen level is kept on the device and marks its button.
 const levelRadios = [...document.querySelectorAll('input[name="level"]')];
@@ -630,8 +634,42 @@ languageButton.addEventListener("click", () => {
   setLanguage(language() === "vi" ? "en" : "vi");
   showLanguage();
   route();
+  // Signed in, the choice is the learner's, on every device: kept on the server. Offline it
+  // waits on this device (for this learner) and is sent when the server answers again.
+  if (state.user) {
+    localStorage.setItem("vocab.lang.pending", JSON.stringify({ user: state.user.id, language: language() }));
+    learnerLanguage();
+  }
 });
 showLanguage();
+
+// The signed-in learner's language: a choice made on this device and not yet sent is sent (it is
+// the newest); else the one the server keeps for the learner, if any, wins over this device's.
+// One exchange at a time, so two quick switches reach the server in order.
+let languageSync = Promise.resolve();
+function learnerLanguage() {
+  languageSync = languageSync.then(async () => {
+    if (!state.user) return;
+    const pending = localStorage.getItem("vocab.lang.pending");
+    const choice = JSON.parse(pending ?? "null");
+    try {
+      if (choice?.user === state.user.id) {
+        await me.setLanguage(choice.language);
+        if (localStorage.getItem("vocab.lang.pending") === pending) localStorage.removeItem("vocab.lang.pending");
+        return;
+      }
+      const stored = (await me.get()).settings?.language;
+      if (stored && stored !== language()) {
+        setLanguage(stored);
+        showLanguage();
+      }
+    } catch (e) {
+      // Offline, the device's language stays and a choice waits; one the server refuses is dropped.
+      if (e.status !== undefined && e.status !== 401 && choice) localStorage.removeItem("vocab.lang.pending");
+    }
+  });
+  return languageSync;
+}
 
 if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(() => {});
 
@@ -644,6 +682,7 @@ try {
   const known = e instanceof APIError ? null : JSON.parse(localStorage.getItem("vocab.user") ?? "null");
   signedIn(known && { ...known, csrf: sessionStorage.getItem("vocab.csrf") });
 }
+await learnerLanguage();
 await route();
 flushQueue(me.answer).catch(() => {});
 performance.mark("vocab-ready");
