@@ -403,11 +403,20 @@ def main():
 
         # The interface language is the learner's: chosen signed in, it is kept on the server, so
         # signing in again on a device that forgot everything brings it back.
+        # Chosen while the server is down, the choice waits on the device and is sent when it is back.
         go("/")
+        server.stop()
         driver.find_element(By.ID, "language").click()
         wait.until(lambda d: d.execute_script("return document.documentElement.lang") == "vi")
-        wait.until(lambda d: d.execute_script("return (await (await fetch('/v1/me')).json()).settings.language") == "vi")
-        check(True, "switching to Vietnamese signed in keeps it on the server (PATCH /v1/me/settings)")
+        wait.until(lambda d: d.execute_script("return localStorage.getItem('vocab.lang.pending')"))
+        check('"vi"' in driver.execute_script("return localStorage.getItem('vocab.lang.pending')"),
+              "switching to Vietnamese signed in with the server down: the choice waits on the device")
+        server.start()
+        go("/")
+        wait.until(lambda d: d.execute_script("return localStorage.getItem('vocab.lang.pending')") is None)
+        stored = driver.execute_script("return (await (await fetch('/v1/me')).json()).settings.language")
+        check(stored == "vi", f"back online, the choice was sent and kept for the learner (PATCH /v1/me/settings): {stored}")
+        driver.get_log("browser")   # requests that failed while the server was down are the point of that step
         driver.find_element(By.ID, "signout").click()
         wait.until(lambda d: d.find_element(By.CSS_SELECTOR, 'nav a[href="#/signin"]').is_displayed())
         driver.execute_script("localStorage.clear()")
