@@ -381,6 +381,7 @@ def main():
             check(front.text == args.moe and front.get_attribute("lang") == "zh-Hant", f"the Mandarin card comes to review: {front.text!r}")
             size = float(driver.execute_script("return parseFloat(getComputedStyle(document.getElementById('front')).fontSize)"))
             check(size >= 48, f"its characters are big: {size:.0f} px")
+            check("null" not in driver.find_element(By.TAG_NAME, "main").text, "a card without a picture prints no 'null'")
             driver.execute_script("document.getElementById('player').removeAttribute('src'); document.getElementById('player').load()")
             driver.find_element(By.TAG_NAME, "body").send_keys(Keys.SPACE)
             back = wait.until(EC.visibility_of_element_located((By.ID, "back")))

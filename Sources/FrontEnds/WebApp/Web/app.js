@@ -443,7 +443,8 @@ async function reviewPage() {
     const reveal = h("button", { type: "button", class: "primary", id: "reveal", onclick: () => back() }, t("review.show"), h("kbd", {}, "Space"));
     area.replaceChildren(
       h("p", {}, t("review.toGo", { count: cards.length - i, phase: card.phase })),
-      picture({ picture: c.picture, word: c.front }, true),
+      // replaceChildren would print a card without a picture's null as "null".
+      picture({ picture: c.picture, word: c.front }, true) ?? "",
       // Mandarin characters big, like the entry's page; a catalog word with its sense.
       c.source === "moe" ? h("p", { class: "front han", id: "front", lang: "zh-Hant" }, c.front)
         : h("p", { class: "front", id: "front", lang: "en" }, c.front, senseLabel(c.sense)),
