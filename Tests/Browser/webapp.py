@@ -222,11 +222,22 @@ def main():
         check(not missing and "Search" not in text and "Sign in" not in text,
               f"the printed list holds all {len(listed)} words on {pages} page(s), without the header: missing {missing}")
         result["printPages"] = pages
+        # A game's address names its level: the header's level buttons follow it, and choosing
+        # another level there moves the game to it.
+        game_category = args.game_category or args.category
+        other = next(l for l in ("movers", "flyers", "starters") if l != args.level)
+        go(f"/play/{game_category}?level={other}")
+        wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, "a.game-tile")))
+        checked = driver.execute_script("return document.querySelector('input[name=level]:checked')?.value")
+        check(checked == other, f"the header's level follows the game's address (?level={other}): {checked}")
+        driver.find_element(By.CSS_SELECTOR, f'input[name="level"][value="{args.level}"]').click()
+        wait.until(lambda d: d.current_url.endswith(f"#/play/{game_category}?level={args.level}"))
+        wait.until(lambda d: f'?level={args.level}' in d.find_element(By.CSS_SELECTOR, "a.game-tile").get_attribute("href"))
+        check(True, f"choosing {args.level} in the header moves the games to it")
         console_clean("while browsing signed out")
         # The games, signed out: played to the end, nothing rated.
         play = types.SimpleNamespace(driver=driver, wait=wait, check=check, go=go, fits_phone=fits_phone, shot=shot,
                                      console_clean=console_clean, server=server)
-        game_category = args.game_category or args.category
         games.signed_out(play, game_category, args.level)
         # Sign in with name and password.
         go("/signin")
@@ -291,6 +302,16 @@ def main():
         charts = driver.find_elements(By.CSS_SELECTOR, "main svg.chart[role=img]")
         check(len(charts) >= 3 and all(c.get_attribute("aria-label") for c in charts),
               f"{len(charts)} charts drawn, each with a text label")
+        # Their text as shown on a phone: font size times the scale the chart is drawn at.
+        driver.set_window_size(*PHONE)
+        time.sleep(0.3)
+        sizes = driver.execute_script("""
+            return [...document.querySelectorAll('main svg.chart text')]
+              .filter((t) => getComputedStyle(t).display !== 'none' && t.getBBox().width > 0)
+              .map((t) => parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a);""")
+        driver.set_window_size(*DESKTOP)
+        check(sizes and min(sizes) >= 12, f"chart labels are at least 12 px on a {PHONE[0]} px phone: {len(sizes)} labels, the smallest {min(sizes or [0]):.1f} px")
+        result["chartLabelMinPx"] = round(min(sizes), 1)
         table = driver.find_element(By.CSS_SELECTOR, "main table").text
         check("Animals" in table and "animals" not in table.split(), f"progress names categories, not their ids: {table[:80]!r}")
         check("null" not in driver.find_element(By.TAG_NAME, "main").text, "no page part prints as 'null'")
@@ -334,6 +355,88 @@ def main():
         check(driver.find_element(By.ID, "reviews-total").text.startswith("2 review"), "back online, the queued rating arrived")
 
         driver.get_log("browser")   # requests that failed while the server was down are the point of that step
+
+        # Mandarin, signed in: one Save button per reading of the entry; the saved reading comes
+        # to review with its characters big, pinyin and bopomofo, its senses and its speech.
+        if args.moe:
+            go(f"/moe/{args.moe}")
+            buttons = wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, ".moe button.save-reading"))
+            readings = [b.get_attribute("data-reading") for b in buttons]
+            check(len(readings) == len(driver.find_elements(By.CSS_SELECTOR, ".moe .reading")) and all(readings),
+                  f"the Mandarin entry {args.moe} has a Save button for each reading: {readings}")
+            chosen = readings[0]
+            buttons[0].click()
+            wait.until(lambda d: "✓" in d.find_element(By.CSS_SELECTOR, f'.moe button.save-reading[data-reading="{chosen}"]').text)
+            saved = driver.execute_script("return (await (await fetch('/v1/me/library')).json()).items.filter(i => i.source === 'moe').map(i => i.item)")
+            check(saved == [f"moe:{args.moe}#{chosen}"], f"the reading {chosen} of {args.moe} is saved, and only it: {saved}")
+            go(f"/moe/{args.moe}")
+            button = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, f'.moe button.save-reading[data-reading="{chosen}"]'))
+            check(not button.is_enabled() and "✓" in button.text, f"the entry's page shows {chosen} saved: {button.text!r}")
+            for b in driver.find_elements(By.CSS_SELECTOR, ".moe button"):
+                assert b.rect["height"] >= 44 and b.rect["width"] >= 44, f"a Mandarin button {b.text!r} {b.rect} smaller than 44 px"
+            shot("mandarin-signed-in")
+            fits_phone("Mandarin entry, signed in")
+            go("/review")
+            front = wait.until(EC.visibility_of_element_located((By.ID, "front")))
+            check(front.text == args.moe and front.get_attribute("lang") == "zh-Hant", f"the Mandarin card comes to review: {front.text!r}")
+            size = float(driver.execute_script("return parseFloat(getComputedStyle(document.getElementById('front')).fontSize)"))
+            check(size >= 48, f"its characters are big: {size:.0f} px")
+            check("null" not in driver.find_element(By.TAG_NAME, "main").text, "a card without a picture prints no 'null'")
+            driver.execute_script("document.getElementById('player').removeAttribute('src'); document.getElementById('player').load()")
+            driver.find_element(By.TAG_NAME, "body").send_keys(Keys.SPACE)
+            back = wait.until(EC.visibility_of_element_located((By.ID, "back")))
+            pinyin = driver.find_element(By.ID, "pinyin").text
+            senses = [e.text for e in back.find_elements(By.CSS_SELECTOR, 'p[lang="zh-Hant"]')]
+            check(chosen in pinyin and re.search("[\u3105-\u312f]", pinyin) and senses and all(senses),
+                  f"the answer shows pinyin and bopomofo ({pinyin}) and {len(senses)} sense(s): {senses[0] if senses else None}")
+            wait.until(lambda d: d.execute_script("const p = document.getElementById('player'); return p.readyState >= 1 && p.duration > 0"))
+            src = driver.execute_script("return document.getElementById('player').currentSrc")
+            duration = driver.execute_script("return document.getElementById('player').duration")
+            check(f"/v1/moe/" in src and "/audio" in src and "reading=" in src, f"showing the answer played its speech: {duration:.2f} s from {src}")
+            buttons = back.find_elements(By.CSS_SELECTOR, "button.play")
+            check(len(buttons) == 2 and all(b.rect["height"] >= 44 for b in buttons), f"▶ and 🐢 buttons replay it: {[b.text for b in buttons]}")
+            shot("review-mandarin")
+            fits_phone("Mandarin review")
+            driver.switch_to.active_element.send_keys("3")
+            wait.until(lambda d: not d.find_elements(By.ID, "front") or d.find_element(By.ID, "front").text != args.moe)
+            check(True, f"3 rated {args.moe} Good")
+            console_clean("saving and reviewing Mandarin")
+
+        # The interface language is the learner's: chosen signed in, it is kept on the server, so
+        # signing in again on a device that forgot everything brings it back.
+        # Chosen while the server is down, the choice waits on the device and is sent when it is back.
+        go("/")
+        server.stop()
+        driver.find_element(By.ID, "language").click()
+        wait.until(lambda d: d.execute_script("return document.documentElement.lang") == "vi")
+        wait.until(lambda d: d.execute_script("return localStorage.getItem('vocab.lang.pending')"))
+        check('"vi"' in driver.execute_script("return localStorage.getItem('vocab.lang.pending')"),
+              "switching to Vietnamese signed in with the server down: the choice waits on the device")
+        server.start()
+        go("/")
+        wait.until(lambda d: d.execute_script("return localStorage.getItem('vocab.lang.pending')") is None)
+        stored = driver.execute_script("return (await (await fetch('/v1/me')).json()).settings.language")
+        check(stored == "vi", f"back online, the choice was sent and kept for the learner (PATCH /v1/me/settings): {stored}")
+        driver.get_log("browser")   # requests that failed while the server was down are the point of that step
+        driver.find_element(By.ID, "signout").click()
+        wait.until(lambda d: d.find_element(By.CSS_SELECTOR, 'nav a[href="#/signin"]').is_displayed())
+        driver.execute_script("localStorage.clear()")
+        go("/")
+        check(driver.execute_script("return document.documentElement.lang") == "en",
+              "signed out on a device that forgot its choice, the browser's language (English) is used")
+        go("/signin")
+        driver.find_element(By.ID, "name").send_keys(args.name)
+        driver.find_element(By.ID, "password").send_keys(args.password + Keys.ENTER)
+        wait.until(lambda d: d.current_url.endswith("#/review"))
+        ready()
+        nav = driver.find_element(By.CSS_SELECTOR, 'nav a[href="#/"]').text
+        check(driver.execute_script("return document.documentElement.lang") == "vi" and nav == "Chủ đề",
+              f"signed in again, the interface is Vietnamese: nav {nav!r}, heading {heading()!r}")
+        driver.find_element(By.ID, "language").click()
+        wait.until(lambda d: d.execute_script("return (await (await fetch('/v1/me')).json()).settings.language") == "en")
+        check(driver.find_element(By.CSS_SELECTOR, 'nav a[href="#/"]').text == "Categories", "and back to English, on the server too")
+        console_clean("switching language signed in")
+
         # Sign out: the cookie is gone and my pages ask to sign in again.
         driver.find_element(By.ID, "signout").click()
         wait.until(lambda d: "Signed out" in d.find_element(By.ID, "status").text)

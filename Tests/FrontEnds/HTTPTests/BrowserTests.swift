@@ -13,7 +13,7 @@ struct BrowserTests {
     static let python = "/usr/bin/python3"
     static let script = Repository.root + "/Tests/Browser/webapp.py"
 
-    @Test("sign in, browse a category at a level, play a clip, save words, review with the keyboard, see progress change, rate offline (sent once when the server is back), sign out; search from the header for a catalog word and a Mandarin entry, whose speech plays; the three games with taps and keys, each answer a review, offline too")
+    @Test("sign in, browse a category at a level, play a clip, save words, review with the keyboard, see progress change, rate offline (sent once when the server is back), save a Mandarin reading and review it with its speech, the interface language kept per learner, sign out; search from the header for a catalog word and a Mandarin entry, whose speech plays; the three games with taps and keys, each answer a review, offline too")
     func journey() async throws {
         let tools = try await runProcessOnThread(Self.python, ["-c", "import selenium, shutil; assert shutil.which('chromium') and shutil.which('chromedriver')"])
         try #require(tools.status == 0, "Chromium, chromedriver or python3-selenium is missing: run scripts/install-deps test (\(tools.stderr))")
@@ -48,11 +48,12 @@ struct BrowserTests {
         let clientID = try #require(result["offlineClientId"] as? String)
         #expect((result["firstPageBytes"] as? Int ?? .max) < 100_000)
 
-        // What the server stored: the rating made offline exactly once, beside the one made online.
+        // What the server stored: the rating made offline exactly once, beside the one made online
+        // and the Mandarin card's.
         let db = try Database(path: dir.file("home/user.sqlite"), mode: .readOnly)
         #expect(try db.scalar("SELECT count(*) FROM reviews WHERE client_id = ?", [.text(clientID)])?.intValue == 1)
         let anna = "(SELECT id FROM learners WHERE name = 'anna')", ben = "(SELECT id FROM learners WHERE name = 'ben')"
-        #expect(try db.scalar("SELECT count(*) FROM reviews WHERE learner_id = \(anna)")?.intValue == 2)
+        #expect(try db.scalar("SELECT count(*) FROM reviews WHERE learner_id = \(anna)")?.intValue == 3)
         // The games ben played: each answer one review, one Again a round, the answers made offline once each.
         let gameReviews = Int64(try #require(result["gameReviews"] as? Int))
         #expect(gameReviews > 0)

@@ -43,6 +43,9 @@ export const catalog = {
   moe: (title) => api(`/v1/moe/${enc(title)}`),
   // speed 0.75: slower speech for a child (a clip of its own on the server).
   audioURL: (word, accent, speed) => `/v1/audio/${enc(word)}?accent=${accent}&format=ogg${speed ? `&speed=${speed}` : ""}`,
+  // A Mandarin title in one of its readings (pinyin); speed 0.75 is synthesised more slowly.
+  moeAudioURL: (title, reading, speed) =>
+    `/v1/moe/${enc(title)}/audio?format=ogg${reading ? `&reading=${enc(reading)}` : ""}${speed ? `&speed=${speed}` : ""}`,
 };
 
 export const session = {
@@ -52,8 +55,13 @@ export const session = {
 };
 
 export const me = {
+  get: () => api("/v1/me"),
+  // The learner's interface language (en, vi), kept on the server for every device.
+  setLanguage: (language) => api("/v1/me/settings", { method: "PATCH", body: { language } }),
   library: () => api("/v1/me/library"),
   save: (word) => api("/v1/me/library", { method: "POST", body: { word, source: "catalog" } }),
+  // One reading of a Mandarin title, named by its pinyin (bopomofo where it has none).
+  saveMandarin: (title, reading) => api("/v1/me/library", { method: "POST", body: { word: title, source: "moe", reading } }),
   remove: (id) => api(`/v1/me/library/${id}`, { method: "DELETE" }),
   next: (limit = 10) => api(`/v1/me/review/next?limit=${limit}`),
   rate: (rating) => api("/v1/me/reviews", { method: "POST", body: rating }),

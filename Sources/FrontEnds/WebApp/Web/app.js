@@ -1,7 +1,7 @@
 // The pages of the web app, routed by the URL's hash (#/category/animals), so the server
 // serves one page and the JSON API. Each view reads the API and shows what it answers.
 import { api, APIError, catalog, me, session, setCSRF, enc } from "./api.js";
-import { barChart, meter } from "./charts.js";
+import { barChart, rowChart, meter } from "./charts.js";
 import { queueRating, flushQueue, pendingCount } from "./offline.js";
 import { t, language, setLanguage, translatePage } from "./i18n.js";
 
@@ -47,8 +47,17 @@ function categoryName(c) { return c.name[language()] ?? c.name.en; }
 // MARK: audio
 
 // Plays a word's clip; the error when it could not be played (null when it played).
-async function play(word, accent, button, speed, quiet = false) {
-  player.src = catalog.audioURL(word, accent, speed);
+function play(word, accent, button, speed, quiet = false) {
+  return playClip(catalog.audioURL(word, accent, speed), word, accent, button, speed, quiet);
+}
+
+// A Mandarin title in one of its readings.
+function playMandarin(title, reading, button, speed) {
+  return playClip(catalog.moeAudioURL(title, reading, speed), title, "mandarin", button, speed);
+}
+
+async function playClip(url, word, accent, button, speed, quiet = false) {
+  player.src = url;
   player.dataset.word = word;
   player.dataset.accent = accent;
   player.dataset.speed = speed ?? "1";
@@ -71,6 +80,20 @@ function playButtons(word) {
     h("button", { type: "button", class: "play", "data-accent": "british", "aria-label": t("play.british", { word }), onclick: (e) => play(word, "british", e.currentTarget) }, t("play.uk")),
     h("button", { type: "button", class: "play", "data-accent": "american", "aria-label": t("play.american", { word }), onclick: (e) => play(word, "american", e.currentTarget) }, t("play.us")),
     h("button", { type: "button", class: "play slow", "data-accent": "british", "aria-label": t("play.slowly", { word }), onclick: (e) => play(word, "british", e.currentTarget, 0.75) }, t("play.slow")));
+}
+
+// A Mandarin reading's speech, at its pace and slower.
+function mandarinButtons(title, reading) {
+  return h("div", { class: "plays" },
+    h("button", { type: "button", class: "play", "aria-label": t("play.reading", { word: title, reading }), onclick: (e) => playMandarin(title, reading, e.currentTarget) }, "▶ 國語"),
+    h("button", { type: "button", class: "play slow", "aria-label": t("play.readingSlowly", { word: title, reading }), onclick: (e) => playMandarin(title, reading, e.currentTarget, 0.75) }, t("play.slow")));
+}
+
+// The clip a card plays when its answer is shown (kept by the service worker for offline review).
+function clipURL(c) {
+  if (c.source === "catalog") return catalog.audioURL(c.front, c.audio === "american" ? "american" : "british");
+  if (c.source === "moe") return catalog.moeAudioURL(c.front, c.pinyin);
+  return null;
 }
 
 function ipaLine(ipa) {
@@ -234,25 +257,39 @@ async function searchPage(q, page) {
       h("button", { type: "button", disabled: page + 1 >= pages, onclick: () => go(page + 1) }, t("page.next"))) : null);
 }
 
+// A Mandarin entry: each reading with its speech and, signed in, a button that saves that
+// reading (a title with several readings is saved one reading at a time).
 async function moePage(title) {
-  const body = await catalog.moe(title);
+  const [body, library] = await Promise.all([catalog.moe(title), state.user ? me.library().catch(() => null) : null]);
+  const saved = new Set((library?.items ?? []).filter((i) => i.source === "moe").map((i) => `${i.entry}#${i.reading}`));
+  const saveButton = (e, r) => {
+    const reading = r.pinyin ?? r.bopomofo;
+    if (!state.user || !reading) return null;
+    const already = saved.has(`${e.title}#${reading}`);
+    const names = { word: e.title, reading };
+    return h("button", { type: "button", class: already ? "save-reading" : "save-reading primary", "data-reading": reading, disabled: already,
+                         onclick: async (ev) => {
+      // currentTarget is only set while the event is dispatched: keep the button before awaiting.
+      const button = ev.currentTarget;
+      button.disabled = true;
+      const r = await me.saveMandarin(e.title, reading);
+      say(t(r.added > 0 ? "word.savedStatus" : "word.already", { word: `${e.title} ${reading}` }));
+      button.textContent = t("moe.saved", names);
+      button.classList.remove("primary");
+    } }, t(already ? "moe.saved" : "moe.save", names));
+  };
   show(body.title, ...body.entries.map((e) =>
     h("article", { class: "card moe" },
       h("p", { class: "han", lang: "zh-Hant" }, e.title),
       e.radical ? h("p", {}, t("moe.radical", { radical: e.radical, strokes: e.strokeCount, rest: e.nonRadicalStrokeCount })) : null,
       ...e.readings.map((r) => h("section", { class: "reading" },
         h("h2", {}, [r.pinyin, r.bopomofo].filter(Boolean).join("  ")),
-        r.pinyin ? h("button", { type: "button", class: "play", "aria-label": t("play.reading", { word: e.title, reading: r.pinyin }),
-                                 onclick: (ev) => playMandarin(e.title, r.pinyin, ev.currentTarget) }, "▶ 國語") : null,
+        r.pinyin ? mandarinButtons(e.title, r.pinyin) : null,
+        saveButton(e, r),
         h("ol", {}, r.groups.flatMap((g) => g.definitions.map((d) =>
           h("li", { lang: "zh-Hant" }, g.partOfSpeech ? h("span", { class: "pos" }, `(${g.partOfSpeech}) `) : null, d.text,
-            d.examples.length ? h("div", { class: "pos" }, d.examples.join(" ")) : null)))))))));
-}
-
-async function playMandarin(title, reading, button) {
-  player.src = `/v1/moe/${enc(title)}/audio?reading=${enc(reading)}`;
-  try { await player.play(); } catch { say(t("moe.noSpeech")); }
-  button?.blur();
+            d.examples.length ? h("div", { class: "pos" }, d.examples.join(" ")) : null)))))))),
+    state.user ? null : h("p", {}, h("a", { href: "#/signin" }, t("nav.signin")), t("word.signinToSave")));
 }
 
 // MARK: signed in
@@ -267,6 +304,7 @@ async function signInPage() {
     try {
       const who = await session.signIn(name.value, password.value);
       signedIn(who);
+      await learnerLanguage();
       location.hash = "#/review";
     } catch (err) {
       error.textContent = err.status === 429 ? err.message : t("signin.wrong");
@@ -302,8 +340,10 @@ async function libraryPage() {
   if (!(await requireUser())) return;
   const body = await me.library();
   const rows = body.items.map((item) => h("li", { class: "card" },
-    h("h2", {}, item.source === "catalog" ? h("a", { href: `#/word/${enc(item.word)}` }, item.word) : item.word),
-    h("p", {}, [item.content.vi, item.content.senses?.[0]?.text].filter(Boolean).join(" — ")),
+    h("h2", {}, item.source === "catalog" ? h("a", { href: `#/word/${enc(item.word)}` }, item.word)
+      : item.source === "moe" ? h("a", { href: `#/moe/${enc(item.entry)}`, lang: "zh-Hant" }, item.word) : item.word),
+    item.content.pinyin ? h("p", { class: "pinyin" }, [item.content.pinyin, item.content.bopomofo].filter(Boolean).join("  ")) : null,
+    h("p", { lang: item.source === "moe" ? "zh-Hant" : undefined }, [item.content.vi, item.content.senses?.[0]?.text].filter(Boolean).join(" — ")),
     h("p", { class: "pos" }, t("library.due", { phase: item.card.phase, when: when(item.card.due) })),
     h("button", { type: "button", "aria-label": t("library.removeWord", { word: item.word }), onclick: async () => {
       await me.remove(item.id);
@@ -372,8 +412,7 @@ async function reviewPage() {
     batch = await me.next(10);
     localStorage.setItem("vocab.queue", JSON.stringify(batch));
     // The clips of these cards are kept by the service worker for review without the server.
-    const urls = batch.cards.filter((c) => c.content.source === "catalog")
-      .map((c) => catalog.audioURL(c.content.front, c.content.audio === "american" ? "american" : "british"));
+    const urls = batch.cards.map((c) => clipURL(c.content)).filter(Boolean);
     navigator.serviceWorker?.controller?.postMessage({ type: "keep", urls });
   } catch (e) {
     if (e.status !== undefined) throw e;
@@ -404,8 +443,11 @@ async function reviewPage() {
     const reveal = h("button", { type: "button", class: "primary", id: "reveal", onclick: () => back() }, t("review.show"), h("kbd", {}, "Space"));
     area.replaceChildren(
       h("p", {}, t("review.toGo", { count: cards.length - i, phase: card.phase })),
-      picture({ picture: c.picture, word: c.front }, true),
-      h("p", { class: "front", id: "front", lang: c.source === "moe" ? "zh-Hant" : "en" }, c.front, senseLabel(c.sense)),
+      // replaceChildren would print a card without a picture's null as "null".
+      picture({ picture: c.picture, word: c.front }, true) ?? "",
+      // Mandarin characters big, like the entry's page; a catalog word with its sense.
+      c.source === "moe" ? h("p", { class: "front han", id: "front", lang: "zh-Hant" }, c.front)
+        : h("p", { class: "front", id: "front", lang: "en" }, c.front, senseLabel(c.sense)),
       reveal);
     reveal.focus();
     state.revealed = false;
@@ -417,17 +459,20 @@ async function reviewPage() {
     const c = card.content;
     const details = h("div", { class: "back", id: "back" },
       c.ipa ? ipaLine(c.ipa) : null,
-      c.pinyin ? h("p", {}, [c.pinyin, c.bopomofo].filter(Boolean).join("  ")) : null,
+      c.pinyin || c.bopomofo ? h("p", { class: "pinyin", id: "pinyin" }, [c.pinyin, c.bopomofo].filter(Boolean).join("  ")) : null,
       c.vi ? h("p", { lang: "vi" }, c.vi) : null,
-      ...(c.senses ?? []).map((s) => h("p", {}, s.partOfSpeech ? h("span", { class: "pos" }, `(${s.partOfSpeech}) `) : null, s.text)),
+      ...(c.senses ?? []).map((s) => h("p", { lang: c.source === "moe" ? "zh-Hant" : "en" },
+        s.partOfSpeech ? h("span", { class: "pos", lang: "en" }, `(${s.partOfSpeech}) `) : null, s.text)),
       c.example ? h("p", {}, h("q", {}, c.example)) : null,
-      c.source === "catalog" ? playButtons(c.front) : null);
+      c.source === "catalog" ? playButtons(c.front) : null,
+      c.source === "moe" ? mandarinButtons(c.front, c.pinyin) : null);
     const buttons = h("div", { class: "ratings", role: "group", "aria-label": t("review.howWell") },
       RATINGS.map(([key, label], n) => h("button", { type: "button", "data-rating": key, onclick: () => rate(n + 1) },
         h("span", {}, h("kbd", {}, String(n + 1)), ` ${t(label)}`), h("small", {}, when(card.next[key])))));
     area.querySelector("#reveal").replaceWith(details, buttons);
     buttons.querySelector('[data-rating="good"]').focus();
     if (c.source === "catalog") play(c.front, c.audio === "american" ? "american" : "british");
+    else if (c.source === "moe") playMandarin(c.front, c.pinyin);
   };
   const rate = async (rating) => {
     if (!state.revealed) return;
@@ -484,9 +529,9 @@ async function progressPage() {
     r.retention === undefined ? h("p", {}, t("progress.noRetention"))
       : h("figure", {}, meter({ title: t("progress.retentionChart"), value: r.retention }), h("figcaption", {}, t("progress.retentionCount", { count: r.reviewsInRetention }))),
     h("h2", {}, t("progress.byCategory")),
-    rows.length === 0 ? null : h("figure", {}, barChart({
-      title: t("progress.byCategoryChart"), height: 180,
-      bars: rows.map((c) => ({ label: `${named(c.category).split(" ")[0]} ${c.level[0].toUpperCase()}`, value: c.saved })) })),
+    rows.length === 0 ? null : h("figure", {}, rowChart({
+      title: t("progress.byCategoryChart"),
+      bars: rows.map((c) => ({ label: `${named(c.category)} · ${LEVELS[c.level]}`, value: c.saved })) })),
     rows.length === 0 ? h("p", {}, t("progress.saveFirst")) :
       h("table", {}, h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("progress.category")), h("th", { scope: "col" }, t("progress.level")),
         h("th", { scope: "col" }, t("progress.savedColumn")), h("th", { scope: "col" }, t("progress.learnedColumn")), h("th", { scope: "col" }, t("progress.words")))),
@@ -509,6 +554,9 @@ async function route() {
   const query = new URLSearchParams(search ?? "");
   const parts = path.split("/").map(decodeURIComponent);
   const [page, a, b] = parts;
+  // A page's own level (a game's address, ?level=movers) is the level the header shows.
+  const level = query.get("level");
+  if (level !== null && (level === "" || LEVELS[level]) && level !== state.level) chooseLevel(level);
   document.querySelectorAll("nav a").forEach((link) => {
     const target = link.getAttribute("href").replace(/^#\/?/, "").split("/")[0];
     if (target === (page ?? "")) link.setAttribute("aria-current", "page"); else link.removeAttribute("aria-current");
@@ -544,14 +592,28 @@ async function route() {
 
 document.addEventListener("keydown", (e) => pageKeys?.(e));
 window.addEventListener("hashchange", route);
-window.addEventListener("online", () => flushQueue(me.answer).then((n) => n && say(t("review.sent", { count: n }))).catch(() => {}));
+window.addEventListener("online", () => {
+  flushQueue(me.answer).then((n) => n && say(t("review.sent", { count: n }))).catch(() => {});
+  if (localStorage.getItem("vocab.lang.pending")) learnerLanguage();
+});
 
-for (const radio of document.querySelectorAll('input[name="level"]')) {
-  radio.checked = radio.value === state.level;
+// The level switch in the header: the chosen level is kept on the device and marks its button.
+const levelRadios = [...document.querySelectorAll('input[name="level"]')];
+function chooseLevel(level) {
+  state.level = level;
+  localStorage.setItem("vocab.level", level);
+  for (const radio of levelRadios) radio.checked = radio.value === level;
+}
+chooseLevel(state.level);
+for (const radio of levelRadios) {
   radio.addEventListener("change", () => {
-    state.level = radio.value;
-    localStorage.setItem("vocab.level", state.level);
-    route();
+    chooseLevel(radio.value);
+    // A page whose address names a level (a game) moves to the new one; others are drawn again.
+    const [path, search] = location.hash.split("?");
+    const query = new URLSearchParams(search ?? "");
+    if (!query.has("level")) return route();
+    if (state.level) query.set("level", state.level); else query.delete("level");
+    location.hash = query.toString() ? `${path}?${query}` : path;
   });
 }
 
@@ -573,8 +635,42 @@ languageButton.addEventListener("click", () => {
   setLanguage(language() === "vi" ? "en" : "vi");
   showLanguage();
   route();
+  // Signed in, the choice is the learner's, on every device: kept on the server. Offline it
+  // waits on this device (for this learner) and is sent when the server answers again.
+  if (state.user) {
+    localStorage.setItem("vocab.lang.pending", JSON.stringify({ user: state.user.id, language: language() }));
+    learnerLanguage();
+  }
 });
 showLanguage();
+
+// The signed-in learner's language: a choice made on this device and not yet sent is sent (it is
+// the newest); else the one the server keeps for the learner, if any, wins over this device's.
+// One exchange at a time, so two quick switches reach the server in order.
+let languageSync = Promise.resolve();
+function learnerLanguage() {
+  languageSync = languageSync.then(async () => {
+    if (!state.user) return;
+    const pending = localStorage.getItem("vocab.lang.pending");
+    const choice = JSON.parse(pending ?? "null");
+    try {
+      if (choice?.user === state.user.id) {
+        await me.setLanguage(choice.language);
+        if (localStorage.getItem("vocab.lang.pending") === pending) localStorage.removeItem("vocab.lang.pending");
+        return;
+      }
+      const stored = (await me.get()).settings?.language;
+      if (stored && stored !== language()) {
+        setLanguage(stored);
+        showLanguage();
+      }
+    } catch (e) {
+      // Offline, the device's language stays and a choice waits; one the server refuses is dropped.
+      if (e.status !== undefined && e.status !== 401 && choice) localStorage.removeItem("vocab.lang.pending");
+    }
+  });
+  return languageSync;
+}
 
 if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(() => {});
 
@@ -587,6 +683,7 @@ try {
   const known = e instanceof APIError ? null : JSON.parse(localStorage.getItem("vocab.user") ?? "null");
   signedIn(known && { ...known, csrf: sessionStorage.getItem("vocab.csrf") });
 }
+await learnerLanguage();
 await route();
 flushQueue(me.answer).catch(() => {});
 performance.mark("vocab-ready");
