@@ -100,6 +100,10 @@ public enum FailureCode: String, CaseIterable, Sendable, Codable {
     case ioError = "io_error"
     // internalError
     case `internal` = "internal"
+    // backups
+    case backupFailed = "backup_failed"
+    case invalidBackup = "invalid_backup"
+    case wouldReplace = "would_replace"
     // classes
     case unknownClass = "unknown_class"
     case unknownChild = "unknown_child"
@@ -137,6 +141,9 @@ public enum FailureCode: String, CaseIterable, Sendable, Codable {
         case .adultsOnly: .forbidden
         case .childNameTaken, .childShared: .conflict
         case .badPictures, .tooMany: .badInput
+        case .backupFailed: .io
+        case .invalidBackup: .invalidData
+        case .wouldReplace: .conflict
         case .internal: .internalError
         }
     }
@@ -153,7 +160,7 @@ public enum FailureCode: String, CaseIterable, Sendable, Codable {
         switch self {
         case .badDatabaseURL, .badTitle, .badURL, .dictionaryWouldShrink, .emptyImport, .missingCategories,
              .noCatalog, .noDatabase, .noDefinition, .noPassword, .noPlayer, .noWords, .notSaved,
-             .passwordMismatch, .playbackFailed, .quizImpossible, .unknownLearner, .webAppMissing: return false
+             .passwordMismatch, .playbackFailed, .quizImpossible, .unknownLearner, .webAppMissing, .wouldReplace: return false
         default: return true
         }
     }

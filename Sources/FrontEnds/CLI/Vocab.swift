@@ -28,7 +28,7 @@ public struct Vocab: AsyncParsableCommand {
                 LibraryCommand.self, ReviewCommand.self, ProgressCommand.self, ExportCommand.self, QuizCommand.self,
                 DefineCommand.self, RandomCommand.self, UsersCommand.self, ClassCommand.self,
             ]),
-            CommandGroup(name: "Server", subcommands: [ServeCommand.self, DatabaseCommand.self]),
+            CommandGroup(name: "Server", subcommands: [ServeCommand.self, DatabaseCommand.self, BackupCommand.self, RestoreCommand.self]),
         ])
 
     public init() {}

@@ -1,0 +1,62 @@
+import App
+import AppCore
+import ArgumentParser
+import CLICore
+
+struct BackupCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "backup",
+        abstract: "Copy every learner's data to a file: accounts, libraries, cards, ratings, classes.",
+        discussion: """
+            On the embedded files the backup is a consistent copy of user.sqlite, made while the \\
+            server runs; on PostgreSQL it is pg_dump's custom format of the database (the \\
+            postgresql-client tools). The file replaces FILE only once it is complete.
+
+            Examples:
+              vocab backup /var/backups/vocab-$(date +%F).sqlite
+              vocab backup vocab.dump --database postgres://vocab@127.0.0.1:5432/vocab
+            """)
+    @Argument(help: "Where to write the backup.", completion: .file()) var file: String
+    @OptionGroup var database: DatabaseOptions
+    @OptionGroup var options: GlobalOptions
+
+    func run() async throws {
+        let backup = Backup(database: try VocabApp.databaseChoice(flag: database.database, services: options.services), home: options.services.home)
+        let summary = try await backup.backup(to: file)
+        if options.json { return try Output.json(summary) }
+        Output.line(BackupText.describe(summary, verb: "Backed up"))
+    }
+}
+
+struct RestoreCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "restore",
+        abstract: "Put a backup back, replacing every learner's data (stop the server first).",
+        discussion: """
+            The file is checked before anything is touched; the data is replaced in one step (a \\
+            rename of user.sqlite, or one transaction on PostgreSQL), so a failed restore leaves \\
+            what was there. Learners there now are replaced only with --force.
+
+            Examples:
+              vocab restore /var/backups/vocab-2026-11-27.sqlite
+              vocab restore vocab.dump --database postgres://vocab@127.0.0.1:5432/vocab --force
+            """)
+    @Argument(help: "The backup to put back.", completion: .file()) var file: String
+    @Flag(name: .long, help: "Replace the learners there now.") var force = false
+    @OptionGroup var database: DatabaseOptions
+    @OptionGroup var options: GlobalOptions
+
+    func run() async throws {
+        let backup = Backup(database: try VocabApp.databaseChoice(flag: database.database, services: options.services), home: options.services.home)
+        let summary = try await backup.restore(from: file, force: force)
+        if options.json { return try Output.json(summary) }
+        Output.line(BackupText.describe(summary, verb: "Restored"))
+    }
+}
+
+enum BackupText {
+    static func describe(_ s: Backup.Summary, verb: String) -> String {
+        let counts = s.learners >= 0 ? ": \(s.learners) learner(s), \(s.reviews) rating(s)" : ""
+        return "\(verb) \(s.file) (\(s.engine), \(s.bytes) bytes)\(counts)."
+    }
+}
