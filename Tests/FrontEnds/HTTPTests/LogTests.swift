@@ -1,4 +1,5 @@
 import Foundation
+import SQLiteDB
 import TestSupport
 import Testing
 
@@ -67,5 +68,67 @@ struct LogTests {
         for (name, secret) in [("token", token), ("password", password), ("cookie", cookieValue), ("csrf", csrf)] {
             #expect(!secret.isEmpty && !log.contains(secret), "the \(name) is in the log")
         }
+    }
+}
+
+/// A restart under load, as `systemctl restart` does it: SIGTERM while ratings arrive.
+@Suite("SIGTERM while ratings arrive", .serialized)
+struct GracefulStopTests {
+    @Test("every rating acknowledged before or during the stop is stored exactly once; the server exits 0 within its 30 s; requests after it get no answer rather than a lost one")
+    func noAcknowledgedRatingIsLost() async throws {
+        let dir = try TemporaryDirectory("vocab-sigterm")
+        defer { dir.remove() }
+        try ServerFixture.write(in: dir)
+        let env = ["VOCAB_HOME": dir.file("home"), "VOCAB_CATEGORIES": dir.file("Categories"), "VOCAB_AUDIO": dir.file("Audio")]
+        let added = try runProcess(Repository.vocabExecutable, ["users", "add", "anna", "--json"], environment: env)
+        let token = try #require((try JSONSerialization.jsonObject(with: Data(added.stdout.utf8)) as? [String: Any])?["token"] as? String)
+        #expect(try runProcess(Repository.vocabExecutable, ["library", "add", "cat", "--user", "anna"], environment: env).status == 0)
+        let db = try Database(path: dir.file("home/user.sqlite"), mode: .readOnly)
+        let item = try #require(try db.scalar("SELECT id FROM items LIMIT 1")?.intValue)
+
+        let server = try await ServeProcess.start(environment: env)
+        final class Tally: @unchecked Sendable {
+            private let lock = NSLock()
+            private var ids: [String] = []
+            private var stopping = false
+            func add(_ id: String) { lock.withLock { ids.append(id) } }
+            var all: [String] { lock.withLock { ids } }
+            var stopped: Bool { get { lock.withLock { stopping } } set { lock.withLock { stopping = newValue } } }
+        }
+        let tally = Tally()
+        let port = server.port, authorization = "Bearer \(token)"
+        // Eight clients rate without pause; after 150 acknowledgements the server gets SIGTERM.
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for client in 0..<8 {
+                group.addTask {
+                    for n in 0..<10_000 {
+                        let id = "c\(client)-\(n)"
+                        let body = Array("{\"item\":\(item),\"rating\":\"good\",\"clientId\":\"\(id)\"}".utf8)
+                        guard let r = try? await RawHTTP.get(port: port, "/v1/me/reviews", method: "POST",
+                                                             headers: ["Authorization": authorization, "Content-Type": "application/json"], body: body)
+                        else {
+                            if tally.stopped { return }
+                            continue
+                        }
+                        if r.status == 200 { tally.add(id) }
+                        if tally.stopped && r.status != 200 { return }
+                    }
+                }
+            }
+            group.addTask {
+                while tally.all.count < 150 { try await Task.sleep(for: .milliseconds(5)) }
+                tally.stopped = true
+                #expect(try await server.stop(signal: SIGTERM) == 0, "\(server.stderr.suffix(300))")
+            }
+            try await group.waitForAll()
+        }
+        let ids = tally.all
+        #expect(ids.count >= 150)
+        let check = try Database(path: dir.file("home/user.sqlite"), mode: .readOnly)
+        let stored = Set(try check.query("SELECT client_id FROM reviews") { $0.text(0) ?? "" })
+        let lost = ids.filter { !stored.contains($0) }
+        #expect(lost.isEmpty, "\(lost.count) acknowledged ratings were lost: \(lost.prefix(5))")
+        #expect(try check.scalar("SELECT count(*) - count(DISTINCT client_id) FROM reviews")?.intValue == 0, "each once")
+        print("SIGTERM under load: \(ids.count) ratings acknowledged, \(stored.count) stored, 0 lost")
     }
 }
