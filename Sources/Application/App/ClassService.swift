@@ -232,12 +232,20 @@ public struct ClassService: Sendable {
 
     public func progress(of code: String, by adult: Learner) async throws -> ClassReport {
         let found = try await owned(code, by: adult)
-        var data: [ClassProgress.ChildData] = []
-        for m in try await book.members(of: found.code) {
-            guard let account = try await book.child(m.learnerID) else { continue }
-            data.append(ClassProgress.ChildData(id: m.learnerID, firstName: account.firstName, cards: try await store.cards(of: m.learnerID),
-                                                reviews: try await store.reviews(of: m.learnerID, since: 0)))
+        let members = try await book.members(of: found.code)
+        // Each child's rows are read at once (the stores read in parallel); the order is the class's.
+        let read = try await withThrowingTaskGroup(of: (Int, ClassProgress.ChildData?).self) { group in
+            for (index, m) in members.enumerated() {
+                group.addTask { [book, store] in
+                    guard let account = try await book.child(m.learnerID) else { return (index, nil) }
+                    async let cards = store.cards(of: m.learnerID)
+                    async let reviews = store.reviews(of: m.learnerID, since: 0)
+                    return (index, ClassProgress.ChildData(id: m.learnerID, firstName: account.firstName, cards: try await cards, reviews: try await reviews))
+                }
+            }
+            return try await group.reduce(into: [Int: ClassProgress.ChildData]()) { if let data = $1.1 { $0[$1.0] = data } }
         }
+        let data = read.keys.sorted().compactMap { read[$0] }
         let days = learning.reviewer.days
         return ClassReport(code: found.code, name: found.name, children: data.map { ClassProgress.child($0, days: days) },
                            hardWords: ClassProgress.hardWords(data),

@@ -13,7 +13,16 @@ public struct CatalogSource: Sendable {
 
     public init(directory: String) { self.directory = directory }
 
-    public struct FileStamp: Sendable, Equatable { public var name: String; public var size: Int; public var modified: Double }
+    /// `changed` (the inode's change time) and the inode catch what size and mtime miss: an edit
+    /// that keeps the size and puts the old mtime back (`cp -p`, `rsync -t`, `touch -r`) still
+    /// changes the inode's time, which no user call can set.
+    public struct FileStamp: Sendable, Equatable {
+        public var name: String
+        public var size: Int
+        public var modified: Double
+        public var changed: Double = 0
+        public var inode: UInt64 = 0
+    }
 
     /// The category files, by name. Cheap (one stat per file, plain POSIX calls): it runs on
     /// every command, before anything else.
@@ -34,13 +43,14 @@ public struct CatalogSource: Sendable {
                 throw CatalogError.missingCategories(directory + "/" + name)
             }
             let modified = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
-            return FileStamp(name: name, size: Int(info.st_size), modified: modified)
+            let changed = Double(info.st_ctim.tv_sec) + Double(info.st_ctim.tv_nsec) / 1e9
+            return FileStamp(name: name, size: Int(info.st_size), modified: modified, changed: changed, inode: UInt64(info.st_ino))
         }
     }
 
     /// A cheap fingerprint of names, sizes and times: when it matches, nothing is read.
     public func fingerprint() throws -> String {
-        try stamps().map { "\($0.name):\($0.size):\($0.modified)" }.joined(separator: "|")
+        try stamps().map { "\($0.name):\($0.size):\($0.modified):\($0.changed):\($0.inode)" }.joined(separator: "|")
     }
 
     public func read() throws -> [(name: String, data: Data)] {

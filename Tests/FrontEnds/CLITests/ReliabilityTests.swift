@@ -112,6 +112,25 @@ struct ReliabilityTests {
         #expect(try await vocab.run("library", "add", "black").status == 0)
     }
 
+    /// Issue 32: an edit that keeps the size and puts the old mtime back (`cp -p`, `rsync -t`,
+    /// `touch -r`) was not seen until `vocab index`.
+    @Test func aSameSizeEditWithTheOldModificationTimeIsSeen() async throws {
+        let vocab = try EditableCatalog()
+        defer { vocab.dir.remove() }
+        #expect(try await vocab.run("index").status == 0)
+        let path = vocab.categories + "/colours.json"
+        var before = stat()
+        #expect(stat(path, &before) == 0)
+        // One letter for another of the same length in UTF-8.
+        try vocab.edit("colours.json") { $0.replacingOccurrences(of: "\"vi\": \"màu đen\"", with: "\"vi\": \"màu đan\"") }
+        var after = stat()
+        #expect(stat(path, &after) == 0 && after.st_size == before.st_size, "the edit keeps the size")
+        var times = [before.st_atim, before.st_mtim]
+        #expect(utimensat(AT_FDCWD, path, &times, 0) == 0, "the old modification time is put back, as touch -r does")
+        let show = try await vocab.run("show", "black")
+        #expect(show.status == 0 && show.stdout.contains("màu đan"), "the edit is served: \(show.stdout)")
+    }
+
     @Test func aStaleLogFromAnOlderVersionNeverMeetsARebuiltCatalog() async throws {
         let vocab = try EditableCatalog()
         defer { vocab.dir.remove() }
