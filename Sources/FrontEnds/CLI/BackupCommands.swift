@@ -13,16 +13,16 @@ struct BackupCommand: AsyncParsableCommand {
             postgresql-client tools). The file replaces FILE only once it is complete.
 
             Examples:
-              vocab backup /var/backups/vocab-$(date +%F).sqlite
-              vocab backup vocab.dump --database postgres://vocab@127.0.0.1:5432/vocab
+              vocab backup --out /var/backups/vocab-$(date +%F).sqlite
+              vocab backup --out vocab.dump --database postgres://vocab@127.0.0.1:5432/vocab
             """)
-    @Argument(help: "Where to write the backup.", completion: .file()) var file: String
+    @Option(name: .long, help: ArgumentHelp("Where to write the backup.", valueName: "file"), completion: .file()) var out: String
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var options: GlobalOptions
 
     func run() async throws {
         let backup = Backup(database: try VocabApp.databaseChoice(flag: database.database, services: options.services), home: options.services.home)
-        let summary = try await backup.backup(to: file)
+        let summary = try await backup.backup(to: out)
         if options.json { return try Output.json(summary) }
         Output.line(BackupText.describe(summary, verb: "Backed up"))
     }

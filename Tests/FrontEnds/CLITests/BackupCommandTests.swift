@@ -26,7 +26,7 @@ struct BackupCommandTests {
         _ = try ok("review", "--user", "anna", "--json", input: "3\n")
         _ = try ok("class", "add", "Year 3", "--user", "anna")
         let file = vocab.home.file("backup.file")
-        let made = try ok("backup", file)
+        let made = try ok("backup", "--out", file)
         #expect(made.stdout.hasPrefix("Backed up \(file)"), "\(made.stdout)")
         #expect(FileManager.default.fileExists(atPath: file))
 

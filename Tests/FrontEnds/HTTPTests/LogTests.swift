@@ -132,3 +132,62 @@ struct GracefulStopTests {
         print("SIGTERM under load: \(ids.count) ratings acknowledged, \(stored.count) stored, 0 lost")
     }
 }
+
+/// `vocab backup` while the server takes ratings, restored into another home.
+@Suite("A backup under write load", .serialized)
+struct BackupUnderLoadTests {
+    @Test("a backup made while eight clients rate holds every rating acknowledged before it began; restored into an empty home, they are all there")
+    func backupWhileRating() async throws {
+        let dir = try TemporaryDirectory("vocab-backup-load")
+        defer { dir.remove() }
+        try ServerFixture.write(in: dir)
+        let env = ["VOCAB_HOME": dir.file("home"), "VOCAB_CATEGORIES": dir.file("Categories"), "VOCAB_AUDIO": dir.file("Audio")]
+        let added = try runProcess(Repository.vocabExecutable, ["users", "add", "anna", "--json"], environment: env)
+        let token = try #require((try JSONSerialization.jsonObject(with: Data(added.stdout.utf8)) as? [String: Any])?["token"] as? String)
+        #expect(try runProcess(Repository.vocabExecutable, ["library", "add", "cat", "--user", "anna"], environment: env).status == 0)
+        let item = try #require(try Database(path: dir.file("home/user.sqlite"), mode: .readOnly).scalar("SELECT id FROM items LIMIT 1")?.intValue)
+        let server = try await ServeProcess.start(environment: env)
+        final class Tally: @unchecked Sendable {
+            private let lock = NSLock()
+            private var ids: [String] = []
+            private var done = false
+            func add(_ id: String) { lock.withLock { ids.append(id) } }
+            var all: [String] { lock.withLock { ids } }
+            var finished: Bool { get { lock.withLock { done } } set { lock.withLock { done = newValue } } }
+        }
+        let tally = Tally()
+        let port = server.port, authorization = "Bearer \(token)"
+        var before: [String] = []
+        let backupFile = dir.file("backup.sqlite")
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for client in 0..<8 {
+                group.addTask {
+                    var n = 0
+                    while !tally.finished {
+                        let id = "c\(client)-\(n)"
+                        n += 1
+                        let body = Array("{\"item\":\(item),\"rating\":\"good\",\"clientId\":\"\(id)\"}".utf8)
+                        if let r = try? await RawHTTP.get(port: port, "/v1/me/reviews", method: "POST",
+                                                          headers: ["Authorization": authorization, "Content-Type": "application/json"], body: body),
+                           r.status == 200 { tally.add(id) }
+                    }
+                }
+            }
+            while tally.all.count < 100 { try await Task.sleep(for: .milliseconds(5)) }
+            before = tally.all
+            let backup = try runProcess(Repository.vocabExecutable, ["backup", "--out", backupFile], environment: env)
+            #expect(backup.status == 0, "\(backup.stderr)")
+            tally.finished = true
+            try await group.waitForAll()
+        }
+        #expect(try await server.stop(signal: SIGTERM) == 0)
+        // Elsewhere: an empty home, restored from the file.
+        let elsewhere = ["VOCAB_HOME": dir.file("restored"), "VOCAB_CATEGORIES": dir.file("Categories"), "VOCAB_AUDIO": dir.file("Audio")]
+        let restore = try runProcess(Repository.vocabExecutable, ["restore", backupFile], environment: elsewhere)
+        #expect(restore.status == 0, "\(restore.stderr)")
+        let stored = Set(try Database(path: dir.file("restored/user.sqlite"), mode: .readOnly).query("SELECT client_id FROM reviews") { $0.text(0) ?? "" })
+        let missing = before.filter { !stored.contains($0) }
+        #expect(missing.isEmpty, "\(missing.count) of \(before.count) acknowledged ratings are not in the backup")
+        print("backup under load: \(before.count) ratings acknowledged before it began, \(stored.count) in the restored copy, 0 missing")
+    }
+}

@@ -88,7 +88,14 @@ struct SystemdUnitTests {
         }
         let metrics = try #require(args.firstIndex(of: "--metrics-port"))
         args[metrics + 1] = "0"
-        #expect(unit.contains("KillSignal=SIGTERM") && unit.contains("User=vocab"))
+        #expect(unit.contains("KillSignal=SIGTERM") && unit.contains("User=vocab") && unit.contains("StateDirectory=vocab"))
+        // systemd's own check of the unit, with ExecStart pointing at this build (the installed path does not exist here).
+        let copy = try TemporaryDirectory("vocab-unit-file")
+        defer { copy.remove() }
+        try unit.replacingOccurrences(of: "/usr/local/bin/vocab", with: Repository.vocabExecutable)
+            .write(toFile: copy.file("vocab.service"), atomically: true, encoding: .utf8)
+        let verify = try runProcess("/usr/bin/systemd-analyze", ["verify", copy.file("vocab.service")])
+        #expect(verify.status == 0, "systemd-analyze verify (install-deps test installs systemd): \(verify.stderr)")
         let dir = try TemporaryDirectory("vocab-unit")
         defer { dir.remove() }
         try ServerFixture.write(in: dir)
