@@ -158,6 +158,7 @@ let package = Package(
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Prometheus", package: "swift-prometheus"),
             .product(name: "Logging", package: "swift-log"),
+            "JSONReading",
         ], path: "Sources/FrontEnds/HTTPTransport"),
         // The web app `vocab serve` answers at /: plain HTML, CSS and JavaScript modules (Web/, shipped
         // as resources beside the binary), served as representations with ETag and gzip.

@@ -1,4 +1,5 @@
 import Foundation
+import JSONReading
 import Logging
 
 /// swift-log output as JSON lines (`vocab serve --log-format json`), for log collectors:
@@ -39,27 +40,8 @@ public struct JSONLogHandler: LogHandler {
         sink(out + "}\n")
     }
 
-    /// A JSON string: quotes, backslashes and every control character escaped, so a line stays one line.
-    static func quoted(_ text: String) -> String {
-        var out = "\""
-        for s in text.unicodeScalars {
-            switch s {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if s.value < 0x20 || s.value == 0x7F || s.value == 0x2028 || s.value == 0x2029 {
-                    let hex = String(s.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
-                } else {
-                    out.unicodeScalars.append(s)
-                }
-            }
-        }
-        return out + "\""
-    }
+    /// A JSON string as the rest of vocab writes one by hand: a line break is `\n`, so a line stays one line.
+    static func quoted(_ text: String) -> String { JSONQuoting.quoted(text) }
 }
 
 /// The id of a request, in every log line of it and in its `X-Request-Id` header: the client's

@@ -78,51 +78,19 @@ struct GracefulStopTests {
     func noAcknowledgedRatingIsLost() async throws {
         let dir = try TemporaryDirectory("vocab-sigterm")
         defer { dir.remove() }
-        try ServerFixture.write(in: dir)
-        let env = ["VOCAB_HOME": dir.file("home"), "VOCAB_CATEGORIES": dir.file("Categories"), "VOCAB_AUDIO": dir.file("Audio")]
-        let added = try runProcess(Repository.vocabExecutable, ["users", "add", "anna", "--json"], environment: env)
-        let token = try #require((try JSONSerialization.jsonObject(with: Data(added.stdout.utf8)) as? [String: Any])?["token"] as? String)
-        #expect(try runProcess(Repository.vocabExecutable, ["library", "add", "cat", "--user", "anna"], environment: env).status == 0)
-        let db = try Database(path: dir.file("home/user.sqlite"), mode: .readOnly)
-        let item = try #require(try db.scalar("SELECT id FROM items LIMIT 1")?.intValue)
-
+        let (env, token, item) = try RatingLoad.home(dir)
         let server = try await ServeProcess.start(environment: env)
-        final class Tally: @unchecked Sendable {
-            private let lock = NSLock()
-            private var ids: [String] = []
-            private var stopping = false
-            func add(_ id: String) { lock.withLock { ids.append(id) } }
-            var all: [String] { lock.withLock { ids } }
-            var stopped: Bool { get { lock.withLock { stopping } } set { lock.withLock { stopping = newValue } } }
-        }
-        let tally = Tally()
-        let port = server.port, authorization = "Bearer \(token)"
+        let load = RatingLoad()
         // Eight clients rate without pause; after 150 acknowledgements the server gets SIGTERM.
         try await withThrowingTaskGroup(of: Void.self) { group in
-            for client in 0..<8 {
-                group.addTask {
-                    for n in 0..<10_000 {
-                        let id = "c\(client)-\(n)"
-                        let body = Array("{\"item\":\(item),\"rating\":\"good\",\"clientId\":\"\(id)\"}".utf8)
-                        guard let r = try? await RawHTTP.get(port: port, "/v1/me/reviews", method: "POST",
-                                                             headers: ["Authorization": authorization, "Content-Type": "application/json"], body: body)
-                        else {
-                            if tally.stopped { return }
-                            continue
-                        }
-                        if r.status == 200 { tally.add(id) }
-                        if tally.stopped && r.status != 200 { return }
-                    }
-                }
-            }
-            group.addTask {
-                while tally.all.count < 150 { try await Task.sleep(for: .milliseconds(5)) }
-                tally.stopped = true
-                #expect(try await server.stop(signal: SIGTERM) == 0, "\(server.stderr.suffix(300))")
-            }
+            load.run(port: server.port, token: token, item: item, in: &group)
+            try await load.waitFor(150)
+            // The raters keep sending while the server stops: what it acknowledged meanwhile counts too.
+            #expect(try await server.stop(signal: SIGTERM) == 0, "\(server.stderr.suffix(300))")
+            load.finished = true
             try await group.waitForAll()
         }
-        let ids = tally.all
+        let ids = load.acknowledged
         #expect(ids.count >= 150)
         let check = try Database(path: dir.file("home/user.sqlite"), mode: .readOnly)
         let stored = Set(try check.query("SELECT client_id FROM reviews") { $0.text(0) ?? "" })
@@ -140,44 +108,18 @@ struct BackupUnderLoadTests {
     func backupWhileRating() async throws {
         let dir = try TemporaryDirectory("vocab-backup-load")
         defer { dir.remove() }
-        try ServerFixture.write(in: dir)
-        let env = ["VOCAB_HOME": dir.file("home"), "VOCAB_CATEGORIES": dir.file("Categories"), "VOCAB_AUDIO": dir.file("Audio")]
-        let added = try runProcess(Repository.vocabExecutable, ["users", "add", "anna", "--json"], environment: env)
-        let token = try #require((try JSONSerialization.jsonObject(with: Data(added.stdout.utf8)) as? [String: Any])?["token"] as? String)
-        #expect(try runProcess(Repository.vocabExecutable, ["library", "add", "cat", "--user", "anna"], environment: env).status == 0)
-        let item = try #require(try Database(path: dir.file("home/user.sqlite"), mode: .readOnly).scalar("SELECT id FROM items LIMIT 1")?.intValue)
+        let (env, token, item) = try RatingLoad.home(dir)
         let server = try await ServeProcess.start(environment: env)
-        final class Tally: @unchecked Sendable {
-            private let lock = NSLock()
-            private var ids: [String] = []
-            private var done = false
-            func add(_ id: String) { lock.withLock { ids.append(id) } }
-            var all: [String] { lock.withLock { ids } }
-            var finished: Bool { get { lock.withLock { done } } set { lock.withLock { done = newValue } } }
-        }
-        let tally = Tally()
-        let port = server.port, authorization = "Bearer \(token)"
+        let load = RatingLoad()
         var before: [String] = []
         let backupFile = dir.file("backup.sqlite")
         try await withThrowingTaskGroup(of: Void.self) { group in
-            for client in 0..<8 {
-                group.addTask {
-                    var n = 0
-                    while !tally.finished {
-                        let id = "c\(client)-\(n)"
-                        n += 1
-                        let body = Array("{\"item\":\(item),\"rating\":\"good\",\"clientId\":\"\(id)\"}".utf8)
-                        if let r = try? await RawHTTP.get(port: port, "/v1/me/reviews", method: "POST",
-                                                          headers: ["Authorization": authorization, "Content-Type": "application/json"], body: body),
-                           r.status == 200 { tally.add(id) }
-                    }
-                }
-            }
-            while tally.all.count < 100 { try await Task.sleep(for: .milliseconds(5)) }
-            before = tally.all
+            load.run(port: server.port, token: token, item: item, in: &group)
+            try await load.waitFor(100)
+            before = load.acknowledged
             let backup = try runProcess(Repository.vocabExecutable, ["backup", "--out", backupFile], environment: env)
             #expect(backup.status == 0, "\(backup.stderr)")
-            tally.finished = true
+            load.finished = true
             try await group.waitForAll()
         }
         #expect(try await server.stop(signal: SIGTERM) == 0)
@@ -189,5 +131,49 @@ struct BackupUnderLoadTests {
         let missing = before.filter { !stored.contains($0) }
         #expect(missing.isEmpty, "\(missing.count) of \(before.count) acknowledged ratings are not in the backup")
         print("backup under load: \(before.count) ratings acknowledged before it began, \(stored.count) in the restored copy, 0 missing")
+    }
+}
+
+/// Clients rating one item as fast as they can through a real server, each rating with a
+/// client id; what the server acknowledged, in order.
+final class RatingLoad: @unchecked Sendable {
+    private let lock = NSLock()
+    private var ids: [String] = []
+    private var done = false
+    var acknowledged: [String] { lock.withLock { ids } }
+    var finished: Bool { get { lock.withLock { done } } set { lock.withLock { done = newValue } } }
+
+    /// Runs `clients` raters until `finished` is set (or, once it is, their next request fails).
+    func run(port: Int, token: String, item: Int64, clients: Int = 8, in group: inout ThrowingTaskGroup<Void, any Error>) {
+        let authorization = "Bearer \(token)"
+        for client in 0..<clients {
+            group.addTask { [self] in
+                var n = 0
+                while !finished {
+                    let id = "c\(client)-\(n)"
+                    n += 1
+                    let body = Array("{\"item\":\(item),\"rating\":\"good\",\"clientId\":\"\(id)\"}".utf8)
+                    guard let r = try? await RawHTTP.get(port: port, "/v1/me/reviews", method: "POST",
+                                                         headers: ["Authorization": authorization, "Content-Type": "application/json"], body: body)
+                    else { continue }
+                    if r.status == 200 { lock.withLock { ids.append(id) } }
+                }
+            }
+        }
+    }
+
+    func waitFor(_ count: Int) async throws {
+        while acknowledged.count < count { try await Task.sleep(for: .milliseconds(5)) }
+    }
+
+    /// A learner with one saved word in a fresh fixture home: the environment, the token and the item.
+    static func home(_ dir: TemporaryDirectory) throws -> (env: [String: String], token: String, item: Int64) {
+        try ServerFixture.write(in: dir)
+        let env = ["VOCAB_HOME": dir.file("home"), "VOCAB_CATEGORIES": dir.file("Categories"), "VOCAB_AUDIO": dir.file("Audio")]
+        let added = try runProcess(Repository.vocabExecutable, ["users", "add", "anna", "--json"], environment: env)
+        let token = try #require((try JSONSerialization.jsonObject(with: Data(added.stdout.utf8)) as? [String: Any])?["token"] as? String)
+        #expect(try runProcess(Repository.vocabExecutable, ["library", "add", "cat", "--user", "anna"], environment: env).status == 0)
+        let item = try #require(try Database(path: dir.file("home/user.sqlite"), mode: .readOnly).scalar("SELECT id FROM items LIMIT 1")?.intValue)
+        return (env, token, item)
     }
 }
