@@ -145,8 +145,8 @@ public struct Backup: Sendable {
             let outPath = TemporaryFile.path(beside: NSTemporaryDirectory() + "vocab-\(name)", tag: "out")
             let errPath = TemporaryFile.path(beside: NSTemporaryDirectory() + "vocab-\(name)", tag: "err")
             defer { unlink(outPath); unlink(errPath) }
-            FileManager.default.createFile(atPath: outPath, contents: nil)
-            FileManager.default.createFile(atPath: errPath, contents: nil)
+            _ = FileManager.default.createFile(atPath: outPath, contents: nil)
+            _ = FileManager.default.createFile(atPath: errPath, contents: nil)
             let process = Process()
             process.executableURL = URL(fileURLWithPath: path)
             process.arguments = arguments
