@@ -14,8 +14,16 @@ final class MappedFile {
     /// Bytes below this offset have been handed back to the kernel.
     private var released = 0
 
+    /// Far more than the dictionary (61 MB): a larger source is a wrong file, refused before it
+    /// fills the memory or the disk.
+    static let maxBytes = 512 << 20
+    /// How long a FIFO may stay silent: a pipeline's writer starts with it; one nobody writes to
+    /// would block for ever.
+    static let fifoWait: Int32 = 5_000
+
     init(path: String) throws(MOEError) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        // Non-blocking: opening a FIFO without a writer would wait for ever.
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else {
             let code = errno
             if code == ENOENT || code == ENOTDIR { throw .sourceMissing(path) }
@@ -24,7 +32,22 @@ final class MappedFile {
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw .unreadableSource(path, reason: String(cString: strerror(errno))) }
-        if (info.st_mode & S_IFMT) == S_IFDIR { throw .unreadableSource(path, reason: "it is a folder") }
+        let kind = info.st_mode & S_IFMT
+        if kind == S_IFDIR { throw .unreadableSource(path, reason: "it is a folder") }
+        if kind == S_IFCHR || kind == S_IFBLK || kind == S_IFSOCK {
+            throw .unreadableSource(path, reason: "it is a device, not a file: give the path of dict-revised.json")
+        }
+        if kind == S_IFREG && Int(info.st_size) > Self.maxBytes {
+            throw .unreadableSource(path, reason: "it has \(info.st_size) bytes, more than the \(Self.maxBytes >> 20) MiB a dictionary source may have")
+        }
+        if kind == S_IFIFO {
+            var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&ready, 1, Self.fifoWait) > 0 else {
+                throw .unreadableSource(path, reason: "nothing was written to it within \(Self.fifoWait / 1000) s")
+            }
+        }
+        // From here reads wait for data as usual.
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
 
         if (info.st_mode & S_IFMT) == S_IFREG, info.st_size > 0 {
             let size = Int(info.st_size)
@@ -52,8 +75,18 @@ final class MappedFile {
                 buffer = bigger
                 capacity *= 2
             }
-            let n = read(fd, buffer + count, capacity - count)
-            if n > 0 { count += n; continue }
+            let n = read(fd, buffer + count, min(capacity - count, Self.maxBytes + 1 - count))
+            if n > 0 {
+                count += n
+                // JSON that does not open with '[' fails at its first byte: no need to read the rest first.
+                if let first = UnsafeBufferPointer(start: buffer, count: count).first(where: { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }),
+                   first != UInt8(ascii: "[") { break }
+                if count > Self.maxBytes {
+                    buffer.deallocate()
+                    throw .unreadableSource(path, reason: "more than the \(Self.maxBytes >> 20) MiB a dictionary source may have came through it")
+                }
+                continue
+            }
             if n == 0 { break }
             if errno == EINTR { continue }
             let reason = String(cString: strerror(errno))

@@ -625,3 +625,32 @@ struct MandarinLauncherTests {
         }
     }
 }
+
+/// Issue 32: sources that are not a dictionary file are refused at once, before they fill the
+/// memory or the disk, and a FIFO nobody writes to does not block for ever.
+@Suite("vocab import moe refuses devices, huge files, silent FIFOs and non-JSON at once")
+struct MOEImportSourceTests {
+    @Test("/dev/zero, a 600 MB file, a FIFO without a writer and a stream of non-JSON fail with a clear reason, and nothing is imported")
+    func strangeSources() throws {
+        let vocab = try MOERunner()
+        defer { vocab.home.remove() }
+        let device = try vocab.run("import", "moe", "/dev/zero")
+        #expect(device.status != 0 && device.stderr.contains("device"), "\(device.stderr)")
+
+        let huge = vocab.home.file("huge.json")
+        #expect(FileManager.default.createFile(atPath: huge, contents: nil) && truncate(huge, 600 << 20) == 0, "a sparse file: no disk used")
+        let big = try vocab.run("import", "moe", huge)
+        #expect(big.status != 0 && big.stderr.contains("MiB"), "\(big.stderr)")
+
+        let fifo = vocab.home.file("silent.fifo")
+        #expect(mkfifo(fifo, 0o644) == 0)
+        let silent = try vocab.run("import", "moe", fifo)
+        #expect(silent.status != 0 && silent.stderr.contains("nothing was written"), "\(silent.stderr)")
+
+        // 64 MB of something that is not JSON through a pipe: refused at its first byte.
+        let noise = try runProcess("/bin/sh", ["-c", "head -c 67108864 /dev/zero | tr '\\\\0' 'x' | '\(Repository.vocabExecutable)' import moe /dev/stdin"],
+                                   environment: ["VOCAB_HOME": vocab.home.path])
+        #expect(noise.status == 65 && noise.stderr.contains("invalid JSON at line 1, column 1"), "\(noise.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: vocab.home.file("moe.sqlite")), "nothing was imported")
+    }
+}
