@@ -52,14 +52,15 @@ public struct CatalogIndexer: Sendable {
         let state = current == nil ? nil : CatalogState.read(statePath)
         if let current, state?.fingerprint == fingerprint { return (current, .upToDate) }
 
-        let files = try source.read()
-        let hash = CatalogSource.contentHash(files)
+        let (files, unreadable) = try source.read()
+        let hash = CatalogSource.contentHash(files) + (unreadable.isEmpty ? "" : "+" + unreadable.map(\.file).joined(separator: ","))
         if let current, let state, state.contentHash == hash {
             // Touched but unchanged: remember the new stamps so the next run skips the read.
             try? CatalogState(fingerprint: fingerprint, contentHash: hash).write(statePath)
             return (current, .upToDate)
         }
-        let (decoded, issues) = CatalogValidator().validate(files)
+        let (decoded, found) = CatalogValidator().validate(files)
+        let issues = unreadable + found
         if !issues.isEmpty {
             if let current { return (current, .stale(issues: issues)) }
             throw CatalogError.invalidData(issues)

@@ -22,7 +22,14 @@ public struct CatalogSource: Sendable {
         public var modified: Double
         public var changed: Double = 0
         public var inode: UInt64 = 0
+        /// Why the entry cannot be read as a category file (not a regular file, a link to
+        /// nothing, too large); nil when it can.
+        public var problem: String? = nil
     }
+
+    /// Far more than any category file (the largest is a few dozen KB): a larger one is a
+    /// mistake, reported instead of read into memory.
+    public static let maxFileBytes = 4 << 20
 
     /// The category files, by name. Cheap (one stat per file, plain POSIX calls): it runs on
     /// every command, before anything else.
@@ -37,14 +44,20 @@ public struct CatalogSource: Sendable {
             if name.hasSuffix(".json") && !name.hasPrefix(".") { names.append(name) }
         }
         if names.isEmpty { throw CatalogError.missingCategories(directory) }
-        return try names.sorted().map { name in
+        return names.sorted().map { name in
             var info = stat()
             guard stat(directory + "/" + name, &info) == 0 else {
-                throw CatalogError.missingCategories(directory + "/" + name)
+                // A link to nothing, or an entry that went away: named, not fatal.
+                return FileStamp(name: name, size: -1, modified: 0, problem: "cannot be read (\(String(cString: strerror(errno))))")
             }
+            let kind = info.st_mode & S_IFMT
+            let problem: String? = kind == S_IFDIR ? "is a folder, not a file"
+                : kind != S_IFREG ? "is not a regular file (a FIFO, device or socket)"
+                : Int(info.st_size) > Self.maxFileBytes ? "has \(info.st_size) bytes, more than the \(Self.maxFileBytes >> 20) MiB a category file may have"
+                : nil
             let modified = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
             let changed = Double(info.st_ctim.tv_sec) + Double(info.st_ctim.tv_nsec) / 1e9
-            return FileStamp(name: name, size: Int(info.st_size), modified: modified, changed: changed, inode: UInt64(info.st_ino))
+            return FileStamp(name: name, size: Int(info.st_size), modified: modified, changed: changed, inode: UInt64(info.st_ino), problem: problem)
         }
     }
 
@@ -53,10 +66,22 @@ public struct CatalogSource: Sendable {
         try stamps().map { "\($0.name):\($0.size):\($0.modified):\($0.changed):\($0.inode)" }.joined(separator: "|")
     }
 
-    public func read() throws -> [(name: String, data: Data)] {
-        try stamps().map { stamp in
-            (stamp.name, try Data(contentsOf: URL(fileURLWithPath: directory + "/" + stamp.name)))
+    /// The readable files with their bytes, and an issue for each entry that cannot be read as
+    /// a category file, so the last good catalog can be served while it is fixed.
+    public func read() throws -> (files: [(name: String, data: Data)], unreadable: [ValidationIssue]) {
+        var files: [(name: String, data: Data)] = [], unreadable: [ValidationIssue] = []
+        for stamp in try stamps() {
+            if let problem = stamp.problem {
+                unreadable.append(ValidationIssue(file: stamp.name, message: "\(stamp.name) \(problem)."))
+                continue
+            }
+            do {
+                files.append((stamp.name, try Data(contentsOf: URL(fileURLWithPath: directory + "/" + stamp.name))))
+            } catch {
+                unreadable.append(ValidationIssue(file: stamp.name, message: "\(stamp.name) cannot be read: \(error)"))
+            }
         }
+        return (files, unreadable)
     }
 
     /// FNV-1a over names and bytes: decides whether touched files really changed.

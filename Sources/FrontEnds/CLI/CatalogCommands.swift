@@ -270,8 +270,9 @@ struct ValidateCommand: AsyncParsableCommand {
 
     func run() async throws {
         let source = CatalogSource(directory: options.environment.categoriesDirectory)
-        let files = try source.read()
+        let (files, unreadable) = try source.read()
         var (decoded, issues) = CatalogValidator().validate(files)
+        issues = unreadable + issues
         issues += AudioLibrary(services: options.services).referenceIssues(decoded, names: files.map(\.name))
         if options.json {
             struct Report: Encodable { let valid: Bool; let files: Int; let words: Int; let issues: [ValidationIssue] }

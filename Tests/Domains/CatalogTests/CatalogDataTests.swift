@@ -6,7 +6,7 @@ import Testing
 @Suite("The real Categories/ data")
 struct CatalogDataTests {
     @Test func realCategoriesAreValid() throws {
-        let files = try CatalogSource(directory: Repository.categories).read()
+        let files = try CatalogSource(directory: Repository.categories).read().files
         let (decoded, issues) = CatalogValidator().validate(files)
         #expect(issues.isEmpty, "\(issues.prefix(10))")
         #expect(decoded.count == 20)
@@ -19,7 +19,7 @@ struct CatalogDataTests {
     }
 
     @Test func everyHeadwordWithSeveralEntriesHasADistinctSenseLabelInBothLanguages() throws {
-        let words = try CatalogSource(directory: Repository.categories).read().flatMap { file in
+        let words = try CatalogSource(directory: Repository.categories).read().files.flatMap { file in
             try JSONDecoder().decode(CategoryFile.self, from: file.data).words
         }
         let byHeadword = Dictionary(grouping: words) { $0.word.lowercased() }.filter { $0.value.count > 1 }
@@ -37,7 +37,7 @@ struct CatalogDataTests {
     }
 
     @Test func picturesCoverTheConcreteTopicsAndAreSingleEmoji() throws {
-        let files = try CatalogSource(directory: Repository.categories).read().map { try JSONDecoder().decode(CategoryFile.self, from: $0.data) }
+        let files = try CatalogSource(directory: Repository.categories).read().files.map { try JSONDecoder().decode(CategoryFile.self, from: $0.data) }
         let words = Dictionary(uniqueKeysWithValues: files.map { ($0.id, $0.words) })
         #expect(words["animals"]?.first { $0.word == "cat" }?.picture == "🐈")
         for (category, least) in [("animals", 0.7), ("weather", 0.7), ("food-and-drink", 0.5), ("transport", 0.5)] {
@@ -52,7 +52,7 @@ struct CatalogDataTests {
     }
 
     @Test func ipaIsDictionaryIPANotTTSNotation() throws {
-        let words = try CatalogSource(directory: Repository.categories).read().flatMap { file in
+        let words = try CatalogSource(directory: Repository.categories).read().files.flatMap { file in
             try JSONDecoder().decode(CategoryFile.self, from: file.data).words
         }
         let cat = try #require(words.first { $0.word == "cat" })

@@ -213,6 +213,32 @@ struct ReliabilityTests {
 
     // MARK: 5. invalid category files: the last good catalog, with a warning
 
+    /// Issue 32 item 1: a FIFO, a folder or a link to nothing in place of a category file, or
+    /// an extra FIFO named like one, made every command exit 1 with a raw message (a FIFO
+    /// could block for ever); now each is named and the last good catalog is served.
+    @Test(arguments: ["fifo", "folder", "dangling link", "extra fifo", "huge"])
+    func entriesThatAreNotCategoryFilesKeepTheLastGoodCatalog(_ kind: String) async throws {
+        let vocab = try EditableCatalog()
+        defer { vocab.dir.remove() }
+        #expect(try await vocab.run("index").status == 0)
+        let colours = vocab.categories + "/colours.json", extra = vocab.categories + "/extra.json"
+        switch kind {
+        case "fifo": unlink(colours); #expect(mkfifo(colours, 0o644) == 0)
+        case "folder": unlink(colours); #expect(mkdir(colours, 0o755) == 0)
+        case "dangling link": unlink(colours); #expect(symlink(vocab.dir.file("nowhere.json"), colours) == 0)
+        case "extra fifo": #expect(mkfifo(extra, 0o644) == 0)
+        default: #expect(FileManager.default.createFile(atPath: extra, contents: nil) && truncate(extra, 64 << 20) == 0)
+        }
+        let named = kind.hasPrefix("extra") || kind == "huge" ? "extra.json" : "colours.json"
+        for args in [["words", "animals"], ["library", "list"], ["categories"]] {
+            let r = try await vocab.run(args)
+            #expect(r.status == 0, "\(kind), \(args): \(r.stderr)")
+            #expect(r.stderr.contains("last good catalog") && r.stderr.contains(named), "\(kind), \(args): \(r.stderr)")
+        }
+        let validate = try await vocab.run("validate")
+        #expect(validate.status == 65 && validate.stdout.contains(named), "\(kind): \(validate.stdout) \(validate.stderr)")
+    }
+
     @Test func invalidCategoryFilesKeepTheLastGoodCatalogWithAWarning() async throws {
         let vocab = try EditableCatalog()
         defer { vocab.dir.remove() }
