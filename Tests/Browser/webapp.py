@@ -162,7 +162,8 @@ def main():
 
     game_category = args.game_category or args.category
     play = types.SimpleNamespace(driver=driver, wait=wait, check=check, go=go, fits_phone=fits_phone, shot=shot,
-                                 console_clean=console_clean, server=server, accessible=accessible, heading=heading)
+                                 console_clean=console_clean, server=server, accessible=accessible, heading=heading,
+                                 screenshots=args.screenshots)
     try:
         if args.classes_only:
             result.update(classes.walk(play, args.category, args.level, game_category))

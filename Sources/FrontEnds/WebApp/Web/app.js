@@ -440,7 +440,9 @@ async function reviewPage() {
     }
     const next = batch.nextDue ? t("review.nextDue", { when: when(batch.nextDue) }) : t("review.nothingDue");
     area.replaceChildren(h("p", { id: "done" }, t("review.done", { next })),
-      h("p", { class: "actions" }, h("a", { href: "#/play/mine", class: "button primary", id: "play-mine" }, t("game.playMine"))),
+      h("p", { class: "actions" }, h("a", { href: "#/play/mine", class: "button primary", id: "play-mine" }, t("game.playMine")),
+        // A child goes back to the words their class set.
+        state.user?.child ? h("a", { href: "#/week", class: "button", id: "to-week" }, t("week.title")) : null),
       h("p", {}, h("a", { href: "#/progress" }, t("review.seeProgress"))),
       h("p", {}, h("a", { href: "#/library" }, t("review.addMore"))));
   };

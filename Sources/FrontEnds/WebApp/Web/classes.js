@@ -314,7 +314,7 @@ async function classPage(ui, code) {
         h("ul", { class: "practise-list hard-words", id: "hard-words" }, hard.map((w) => h("li", { "data-word": w.word, "data-again": w.again },
           w.picture ? h("span", { class: "picture", role: "img", "aria-label": w.word }, w.picture) : h("span", { class: "picture", "aria-hidden": "true" }, "•"),
           h("span", { class: "word", lang: "en" }, w.word),
-          h("span", { class: "vi" }, t("class.hardCounts", { again: w.again, children: w.children }))))),
+          h("span", { class: "vi" }, t(w.children === 1 ? "class.hardCountsOne" : "class.hardCounts", { again: w.again, children: w.children }))))),
       h("p", { class: "actions" }, h("a", { class: "button", id: "csv", href: classes.csvURL(code), download: `class-${code}.csv` }, t("class.csv")))),
     h("section", { "aria-labelledby": "delete-title", class: "danger-zone" },
       h("h2", { id: "delete-title" }, t("class.deleteTitle")),
@@ -373,7 +373,7 @@ async function kidsPage(ui) {
       const p = list[chosen[n]];
       return h("li", { class: p ? "slot-pic filled" : "slot-pic" },
         p ? [h("span", { class: "pic", "aria-hidden": "true" }, p.picture), h("span", { class: "pic-name" }, pictureName(p))]
-          : h("span", { class: "pic-name" }, t("kids.slot", { n: n + 1 })));
+          : [h("span", { class: "empty", "aria-hidden": "true" }, "?"), h("span", { class: "hidden-label" }, t("kids.slot", { n: n + 1 }))]);
     }));
     undo.disabled = chosen.length === 0;
     for (const b of buttons) b.disabled = chosen.length >= 3;
