@@ -5,7 +5,8 @@ It starts the server itself (the offline part stops and restarts it on the same 
 learner in, browses a category at a level, plays a clip, saves a word, reviews it with the
 keyboard, sees progress change, reviews a due card while the server is down and checks the
 queued rating is sent when it is back, and signs out; then the games (games.py): played signed out,
-and signed in as the newcomer, each answer a review, offline too. Screenshots of the main pages at phone and
+and signed in as the newcomer, each answer a review, offline too; then classes (classes.py): an
+adult signs up, makes a class, three children sign in with pictures and practise. Screenshots of the main pages at phone and
 desktop widths go to --screenshots when given. The last line is `RESULT {json}` with the
 measured figures and the offline rating's clientId, which the calling test checks in user.sqlite.
 
@@ -17,6 +18,7 @@ import base64
 import re
 import json, os, shutil, signal, socket, subprocess, sys, tempfile, time, types, urllib.request
 
+import classes
 import games
 
 from selenium import webdriver
@@ -78,6 +80,7 @@ def main():
     ap.add_argument("--newcomer", help="a learner with an empty library, signed in last: the first-time path, then the games")
     ap.add_argument("--game-category", help="a category with at least four pictured words at the level (default: --category)")
     ap.add_argument("--screenshots")
+    ap.add_argument("--classes-only", action="store_true", help="only the class pages' walk (for working on them; no RESULT figures but its own)")
     args = ap.parse_args()
     first, second = args.words.split(",")[:2]
 
@@ -112,6 +115,9 @@ def main():
         for width in (PHONE[0], 320):
             driver.set_window_size(width, PHONE[1])
             wide = driver.execute_script("return document.documentElement.scrollWidth - document.documentElement.clientWidth")
+            if wide > 0:
+                print("too wide:", driver.execute_script("""return [...document.querySelectorAll('main *')]
+                    .filter(e => e.getBoundingClientRect().right > document.documentElement.clientWidth).slice(0, 5).map(e => e.outerHTML.slice(0, 90))"""))
             check(wide <= 0, f"the {name} page fits a {width} px phone")
         driver.set_window_size(*DESKTOP)
         # Every image has alternative text, every control a name, every field a label.
@@ -154,7 +160,14 @@ def main():
         driver.get(f"{base}/#{hash_}")
         ready()
 
+    game_category = args.game_category or args.category
+    play = types.SimpleNamespace(driver=driver, wait=wait, check=check, go=go, fits_phone=fits_phone, shot=shot,
+                                 console_clean=console_clean, server=server, accessible=accessible, heading=heading,
+                                 screenshots=args.screenshots)
     try:
+        if args.classes_only:
+            result.update(classes.walk(play, args.category, args.level, game_category))
+            return
         # The first visit: page weight (bytes over the wire, gzip) and time until the page is usable.
         driver.get(base + "/")
         ready()
@@ -224,7 +237,6 @@ def main():
         result["printPages"] = pages
         # A game's address names its level: the header's level buttons follow it, and choosing
         # another level there moves the game to it.
-        game_category = args.game_category or args.category
         other = next(l for l in ("movers", "flyers", "starters") if l != args.level)
         go(f"/play/{game_category}?level={other}")
         wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, "a.game-tile")))
@@ -236,8 +248,6 @@ def main():
         check(True, f"choosing {args.level} in the header moves the games to it")
         console_clean("while browsing signed out")
         # The games, signed out: played to the end, nothing rated.
-        play = types.SimpleNamespace(driver=driver, wait=wait, check=check, go=go, fits_phone=fits_phone, shot=shot,
-                                     console_clean=console_clean, server=server)
         games.signed_out(play, game_category, args.level)
         # Sign in with name and password.
         go("/signin")
@@ -535,6 +545,10 @@ def main():
             result.update(games.signed_in(play, game_category, args.level))
             driver.find_element(By.ID, "signout").click()
             wait.until(lambda d: "Signed out" in d.find_element(By.ID, "status").text)
+
+        # Classes (issue 30): an adult signs up, makes a class, imports three children, sets words;
+        # each child signs in with pictures and plays; the adult sees their progress (classes.py).
+        result.update(classes.walk(play, args.category, args.level, game_category))
     finally:
         driver.quit()
         server.stop()

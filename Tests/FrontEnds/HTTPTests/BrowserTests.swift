@@ -13,7 +13,7 @@ struct BrowserTests {
     static let python = "/usr/bin/python3"
     static let script = Repository.root + "/Tests/Browser/webapp.py"
 
-    @Test("sign in, browse a category at a level, play a clip, save words, review with the keyboard, see progress change, rate offline (sent once when the server is back), save a Mandarin reading and review it with its speech, the interface language kept per learner, sign out; search from the header for a catalog word and a Mandarin entry, whose speech plays; the three games with taps and keys, each answer a review, offline too")
+    @Test("sign in, browse a category at a level, play a clip, save words, review with the keyboard, see progress change, rate offline (sent once when the server is back), save a Mandarin reading and review it with its speech, the interface language kept per learner, sign out; search from the header for a catalog word and a Mandarin entry, whose speech plays; the three games with taps and keys, each answer a review, offline too; an adult signs up, makes a class from a CSV roster, sets words and prints sign-in cards, three children sign in with pictures and practise, the adult sees their progress and hardest words")
     func journey() async throws {
         let tools = try await runProcessOnThread(Self.python, ["-c", "import selenium, shutil; assert shutil.which('chromium') and shutil.which('chromedriver')"])
         try #require(tools.status == 0, "Chromium, chromedriver or python3-selenium is missing: run scripts/install-deps test (\(tools.stderr))")
@@ -64,6 +64,15 @@ struct BrowserTests {
         for id in offlineAnswers {
             #expect(try db.scalar("SELECT count(*) FROM reviews WHERE client_id = ?", [.text(id)])?.intValue == 1)
         }
+        // Classes: the three children who signed in with pictures made the answers their class page
+        // counted; the fourth child, deleted with all their data, left no account (a child's account is
+        // named FirstName.CODE).
+        let code = try #require(result["classCode"] as? String)
+        let classAnswers = Int64(try #require(result["classAnswers"] as? Int))
+        #expect(classAnswers > 0)
+        let children = "(SELECT id FROM learners WHERE name LIKE ?)"
+        #expect(try db.scalar("SELECT count(*) FROM reviews WHERE learner_id IN \(children)", [.text("%." + code)])?.intValue == classAnswers)
+        #expect(try db.scalar("SELECT count(*) FROM learners WHERE name LIKE ?", [.text("%." + code)])?.intValue == 3)
         #expect(try db.scalar("SELECT count(*) FROM sessions")?.intValue == 0, "signing out ended the session")
     }
 }

@@ -11,7 +11,7 @@ import WebApp
 /// media types, ETags, gzip and cache headers, over real HTTP on loopback.
 @Suite("the web app is served at /")
 struct WebAppServingTests {
-    static let shell = ["/", "/index.html", "/app.js", "/api.js", "/charts.js", "/offline.js", "/i18n.js", "/games.js", "/style.css", "/sw.js", "/icon.svg",
+    static let shell = ["/", "/index.html", "/app.js", "/api.js", "/charts.js", "/offline.js", "/i18n.js", "/games.js", "/classes.js", "/style.css", "/sw.js", "/icon.svg",
                         "/manifest.webmanifest"]
 
     @Test("every file of the shell answers with its media type, an ETag, no-cache and nosniff; the page has a same-origin CSP")
@@ -91,7 +91,7 @@ struct WebAppServingTests {
                 #expect(r.status == 200 && r.header("content-type") == "application/json; charset=utf-8", "\(target)")
             }
             // Every module imported by another, at once or when needed (import("./games.js")), is served and cached.
-            for module in ["/app.js", "/api.js", "/charts.js", "/offline.js", "/i18n.js", "/games.js"] {
+            for module in ["/app.js", "/api.js", "/charts.js", "/offline.js", "/i18n.js", "/games.js", "/classes.js"] {
                 for m in try await s.get(module).text.matches(of: /(?:from |import\()"\.(\/[a-z0-9]+\.js)"/) {
                     #expect(cached.contains(String(m.1)), "\(module) imports \(m.1), which the worker does not cache")
                 }

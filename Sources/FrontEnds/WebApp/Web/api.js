@@ -76,3 +76,25 @@ export const me = {
   },
   progress: () => api("/v1/me/progress"),
 };
+
+// Classes: an adult's sign-up and classes, a child's picture sign-in and assignments.
+export const classes = {
+  signUp: (name, password) => api("/v1/signup", { method: "POST", body: { name, password } }),
+  // A child on a shared device: the class code, their first name, 3 pictures (positions in pictures()).
+  childSignIn: (code, name, pictures) => api("/v1/session/child", { method: "POST", body: { code, name, pictures } }),
+  pictures: () => api("/v1/pictures"),
+  list: () => api("/v1/classes"),
+  create: (name) => api("/v1/classes", { method: "POST", body: { name } }),
+  get: (code) => api(`/v1/classes/${enc(code)}`),
+  remove: (code) => api(`/v1/classes/${enc(code)}`, { method: "DELETE" }),
+  // {name} or {csv}: the answer's added children carry their pictures, shown only then.
+  addChildren: (code, body) => api(`/v1/classes/${enc(code)}/children`, { method: "POST", body }),
+  removeChild: (code, id, erase) => api(`/v1/classes/${enc(code)}/children/${id}${erase ? "?erase=true" : ""}`, { method: "DELETE" }),
+  newPictures: (code, id) => api(`/v1/classes/${enc(code)}/children/${id}/pictures`, { method: "POST" }),
+  assign: (code, body) => api(`/v1/classes/${enc(code)}/assignments`, { method: "POST", body }),
+  unassign: (code, id) => api(`/v1/classes/${enc(code)}/assignments/${enc(id)}`, { method: "DELETE" }),
+  progress: (code) => api(`/v1/classes/${enc(code)}/progress`),
+  csvURL: (code) => `/v1/classes/${enc(code)}/progress.csv`,
+  // A child's assignments across their classes, with how many words they have answered.
+  mine: () => api("/v1/me/assignments"),
+};

@@ -316,17 +316,25 @@ async function signInPage() {
   h("label", { for: "password" }, t("signin.password"), password),
   error,
   h("button", { type: "submit", class: "primary" }, t("signin.button")));
-  show(t("signin.title"), form);
+  // The other ways in: an adult's new account, a child's pictures.
+  show(t("signin.title"), form,
+    h("ul", { class: "ways-in" },
+      h("li", {}, h("a", { class: "button big", href: "#/signup", id: "to-signup" }, t("signin.adult"))),
+      h("li", {}, h("a", { class: "button big", href: "#/kids", id: "to-kids" }, t("signin.child")))));
   name.focus();
 }
 
+// A child (signed in with pictures) is told apart on this device: their session has no adult
+// pages (the server refuses them too), so the navigation leaves them out.
 function signedIn(who) {
   state.user = who;
-  if (who) localStorage.setItem("vocab.user", JSON.stringify({ id: who.id, name: who.name }));
+  if (who) localStorage.setItem("vocab.user", JSON.stringify({ id: who.id, name: who.name, child: !!who.child }));
   else localStorage.removeItem("vocab.user");
   setCSRF(who?.csrf ?? null);
   document.querySelectorAll("[data-signed-in]").forEach((n) => { n.hidden = !who; });
   document.querySelectorAll("[data-signed-out]").forEach((n) => { n.hidden = !!who; });
+  document.querySelectorAll("[data-adult]").forEach((n) => { n.hidden = !who || !!who.child; });
+  document.querySelectorAll("[data-child]").forEach((n) => { n.hidden = !who?.child; });
   document.getElementById("who").textContent = who ? `(${who.name})` : "";
 }
 
@@ -432,7 +440,9 @@ async function reviewPage() {
     }
     const next = batch.nextDue ? t("review.nextDue", { when: when(batch.nextDue) }) : t("review.nothingDue");
     area.replaceChildren(h("p", { id: "done" }, t("review.done", { next })),
-      h("p", { class: "actions" }, h("a", { href: "#/play/mine", class: "button primary", id: "play-mine" }, t("game.playMine"))),
+      h("p", { class: "actions" }, h("a", { href: "#/play/mine", class: "button primary", id: "play-mine" }, t("game.playMine")),
+        // A child goes back to the words their class set.
+        state.user?.child ? h("a", { href: "#/week", class: "button", id: "to-week" }, t("week.title")) : null),
       h("p", {}, h("a", { href: "#/progress" }, t("review.seeProgress"))),
       h("p", {}, h("a", { href: "#/library" }, t("review.addMore"))));
   };
@@ -543,7 +553,7 @@ async function progressPage() {
 
 // What the games use of this page (games.js).
 const ui = {
-  h, show, say, play, picture, senseLabel, categoryName, state, LEVELS, STARTER_SETS, requireUser,
+  h, show, say, play, picture, senseLabel, categoryName, state, LEVELS, STARTER_SETS, requireUser, signedIn, learnerLanguage,
   keys: (handler) => { pageKeys = handler; },
 };
 
@@ -559,7 +569,7 @@ async function route() {
   if (level !== null && (level === "" || LEVELS[level]) && level !== state.level) chooseLevel(level);
   document.querySelectorAll("nav a").forEach((link) => {
     const target = link.getAttribute("href").replace(/^#\/?/, "").split("/")[0];
-    if (target === (page ?? "")) link.setAttribute("aria-current", "page"); else link.removeAttribute("aria-current");
+    if (target === (page === "class" ? "classes" : page ?? "")) link.setAttribute("aria-current", "page"); else link.removeAttribute("aria-current");
   });
   // A message meant for the next page (e.g. "Signed out.") survives the navigation once.
   say(state.notice ?? "");
@@ -576,6 +586,11 @@ async function route() {
       case "library": return await libraryPage();
       case "review": return await reviewPage();
       case "progress": return await progressPage();
+      case "signup": case "classes": case "class": case "kids": case "week": {
+        // The class pages are loaded when first opened, like the games.
+        const { page: classPage } = await import("./classes.js");
+        return await classPage(ui, page, a, b);
+      }
       case "play": {
         // The games are loaded when first played: the first page does not carry them.
         const { gamePage, chooserPage } = await import("./games.js");
@@ -618,10 +633,12 @@ for (const radio of levelRadios) {
 }
 
 document.getElementById("signout").addEventListener("click", async () => {
+  // A child signs out on a shared device: the next child signs in with pictures.
+  const next = state.user?.child ? "#/kids" : "#/";
   try { await session.signOut(); } finally {
     signedIn(null);
     state.notice = t("signout.done");
-    if (location.hash === "#/") route(); else location.hash = "#/";
+    if (location.hash === next) route(); else location.hash = next;
   }
 });
 
@@ -677,7 +694,10 @@ if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").cat
 try {
   // Only a device someone signed in on asks the server: a new visitor's question would be a 401,
   // which the browser logs as an error.
-  signedIn(localStorage.getItem("vocab.user") ? await session.current() : null);
+  // Whether the session is a child's was noted on this device at sign-in (and the name they typed).
+  const noted = JSON.parse(localStorage.getItem("vocab.user") ?? "null");
+  const who = noted ? await session.current() : null;
+  signedIn(who && (noted.child && noted.id === who.id ? { ...who, name: noted.name, child: true } : who));
 } catch (e) {
   // Offline: the learner signed in before, until the server says otherwise.
   const known = e instanceof APIError ? null : JSON.parse(localStorage.getItem("vocab.user") ?? "null");
