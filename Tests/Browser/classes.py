@@ -188,6 +188,8 @@ def child_signs_in(w, code, name, pictures, first):
         # Undo takes the last picture back.
         tap_pictures(w, pictures[:2])
         shot_at(w, "kids", "main")
+        w.check(one(w, f'.pic-button[data-index="{pictures[0]}"]').get_attribute("disabled") is not None,
+                "a chosen picture cannot be chosen again (a picture password is three different pictures)")
         one(w, "#undo").click()
         w.check(len(css(w, "#chosen li.filled")) == 1, "Undo takes the last picture back")
         one(w, "#undo").click()

@@ -410,6 +410,17 @@ def main():
             driver.switch_to.active_element.send_keys("3")
             wait.until(lambda d: not d.find_elements(By.ID, "front") or d.find_element(By.ID, "front").text != args.moe)
             check(True, f"3 rated {args.moe} Good")
+            # Every reading at once: the entry's "save all" button saves the readings not saved yet.
+            go(f"/moe/{args.moe}")
+            save_all = wait.until(EC.element_to_be_clickable((By.CSS_SELECTOR, ".moe button.save-all")))
+            count = len(driver.find_elements(By.CSS_SELECTOR, ".moe .reading"))
+            check(str(count) in save_all.text, f"a title with {count} readings offers to save them all: {save_all.text!r}")
+            save_all.click()
+            wait.until(lambda d: "✓" in d.find_element(By.CSS_SELECTOR, ".moe button.save-all").text)
+            saved = driver.execute_script("return (await (await fetch('/v1/me/library')).json()).items.filter(i => i.source === 'moe').map(i => i.item)")
+            check(len(saved) == count and all(s.startswith(f"moe:{args.moe}#") for s in saved), f"every reading of {args.moe} is saved: {saved}")
+            check(all(not b.is_enabled() for b in driver.find_elements(By.CSS_SELECTOR, ".moe button.save-reading")),
+                  "each reading's own button now says it is saved")
             console_clean("saving and reviewing Mandarin")
 
         # The interface language is the learner's: chosen signed in, it is kept on the server, so

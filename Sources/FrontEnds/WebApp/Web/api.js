@@ -62,6 +62,7 @@ export const me = {
   save: (word) => api("/v1/me/library", { method: "POST", body: { word, source: "catalog" } }),
   // One reading of a Mandarin title, named by its pinyin (bopomofo where it has none).
   saveMandarin: (title, reading) => api("/v1/me/library", { method: "POST", body: { word: title, source: "moe", reading } }),
+  saveAllReadings: (title) => api("/v1/me/library", { method: "POST", body: { word: title, source: "moe", allReadings: true } }),
   remove: (id) => api(`/v1/me/library/${id}`, { method: "DELETE" }),
   next: (limit = 10) => api(`/v1/me/review/next?limit=${limit}`),
   rate: (rating) => api("/v1/me/reviews", { method: "POST", body: rating }),

@@ -258,7 +258,7 @@ async function searchPage(q, page) {
 }
 
 // A Mandarin entry: each reading with its speech and, signed in, a button that saves that
-// reading (a title with several readings is saved one reading at a time).
+// reading, and one that saves every reading of a title that has several.
 async function moePage(title) {
   const [body, library] = await Promise.all([catalog.moe(title), state.user ? me.library().catch(() => null) : null]);
   const saved = new Set((library?.items ?? []).filter((i) => i.source === "moe").map((i) => `${i.entry}#${i.reading}`));
@@ -278,9 +278,28 @@ async function moePage(title) {
       button.classList.remove("primary");
     } }, t(already ? "moe.saved" : "moe.save", names));
   };
+  const saveAll = (e) => {
+    const readings = e.readings.map((r) => r.pinyin ?? r.bopomofo).filter(Boolean);
+    if (!state.user || readings.length < 2) return null;
+    const all = readings.every((r) => saved.has(`${e.title}#${r}`));
+    return h("p", {}, h("button", { type: "button", class: all ? "save-all" : "save-all primary", disabled: all, onclick: async (ev) => {
+      const button = ev.currentTarget;
+      button.disabled = true;
+      await me.saveAllReadings(e.title);
+      say(t("moe.savedAll", { word: e.title }));
+      button.textContent = t("moe.savedAll", { word: e.title });
+      button.classList.remove("primary");
+      for (const one of document.querySelectorAll("button.save-reading")) {
+        one.disabled = true;
+        one.textContent = t("moe.saved", { word: e.title, reading: one.dataset.reading });
+        one.classList.remove("primary");
+      }
+    } }, t(all ? "moe.savedAll" : "moe.saveAll", { word: e.title, count: readings.length })));
+  };
   show(body.title, ...body.entries.map((e) =>
     h("article", { class: "card moe" },
       h("p", { class: "han", lang: "zh-Hant" }, e.title),
+      saveAll(e),
       e.radical ? h("p", {}, t("moe.radical", { radical: e.radical, strokes: e.strokeCount, rest: e.nonRadicalStrokeCount })) : null,
       ...e.readings.map((r) => h("section", { class: "reading" },
         h("h2", {}, [r.pinyin, r.bopomofo].filter(Boolean).join("  ")),

@@ -365,7 +365,7 @@ async function kidsPage(ui) {
   const slots = h("ol", { class: "pic-row big chosen", id: "chosen", "aria-label": t("kids.chosen") });
   const undo = h("button", { type: "button", id: "undo", onclick: () => { chosen.pop(); draw(); } }, t("kids.undo"));
   const buttons = list.map((p) => h("button", { type: "button", class: "pic-button", "data-index": p.index, "aria-label": pictureName(p),
-    onclick: () => { if (chosen.length < 3) { chosen.push(p.index); draw(); } } },
+    onclick: () => { if (chosen.length < 3 && !chosen.includes(p.index)) { chosen.push(p.index); draw(); } } },
     h("span", { class: "pic", "aria-hidden": "true" }, p.picture), h("span", { class: "pic-name", "aria-hidden": "true" }, pictureName(p))));
   const go = h("button", { type: "submit", class: "primary big", id: "kids-go" }, t("kids.go"));
   const draw = () => {
@@ -376,7 +376,8 @@ async function kidsPage(ui) {
           : [h("span", { class: "empty", "aria-hidden": "true" }, "?"), h("span", { class: "hidden-label" }, t("kids.slot", { n: n + 1 }))]);
     }));
     undo.disabled = chosen.length === 0;
-    for (const b of buttons) b.disabled = chosen.length >= 3;
+    // A picture password is three different pictures: one already chosen cannot be chosen again.
+    for (const b of buttons) b.disabled = chosen.length >= 3 || chosen.includes(Number(b.dataset.index));
     // With three pictures the next step is signing in.
     if (chosen.length === 3) go.focus();
   };
@@ -386,7 +387,7 @@ async function kidsPage(ui) {
     message.hidden = true;
     if (!code.value.trim()) { tell(t("kids.needCode")); code.focus(); return; }
     if (!name.value.trim()) { tell(t("kids.needName")); name.focus(); return; }
-    if (chosen.length < 3) { tell(t("kids.needPictures")); buttons[0].focus(); return; }
+    if (chosen.length < 3) { tell(t("kids.needPictures")); (buttons.find((b) => !b.disabled) ?? buttons[0]).focus(); return; }
     go.disabled = true;
     try {
       const who = await classes.childSignIn(code.value.trim(), name.value.trim(), chosen);
