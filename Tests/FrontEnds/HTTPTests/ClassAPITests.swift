@@ -123,13 +123,30 @@ struct ClassAPITests {
         Operation(method: "POST", path: "/v1/classes", target: { _, _, _ in "/v1/classes" }, json: #"{"name":"Sneaky"}"#),
     ]
 
-    @Test("the class matrix: every class operation refuses no credentials (401), the other adult by token or cookie (404, as for no class), a child of the class and of another class (403); the owner's class, children and words are unchanged: 0 leaks")
-    func matrix() async throws {
-        try await withServer { s in
-            let data = try await LearnerData.open(s)
-            let app = try await VocabApp.build(services: TestServer.services(s.dir), database: .embedded, use: .server)
+    @Test("the class matrix: every class operation refuses no credentials (401), the other adult by token or cookie (404, as for no class), a child of the class and of another class (403); the owner's class, children and words are unchanged: 0 leaks, on user.sqlite and on PostgreSQL",
+          arguments: StorageEngine.allCases)
+    func matrix(_ engine: StorageEngine) async throws {
+        let database: DatabaseChoice = engine == .sqlite ? .embedded : .postgres(url: try TestPostgres.shared().createDatabase("classes-http"), origin: "test")
+        let s = try await TestServer.start(database: database)
+        do {
+            try await Self.matrix(s, database: database, engine: engine)
+        } catch {
+            await s.stop()
+            throw error
+        }
+        await s.stop()
+    }
+
+    static func matrix(_ s: TestServer, database: DatabaseChoice, engine: StorageEngine) async throws {
+        // The test's own way into the same database, built as the server builds it.
+        let app = try await VocabApp.build(services: TestServer.services(s.dir), database: database, use: .command)
+        try await app.run { app in
             let classes = app.classes
-            let owner = try await data.add("teacher"), other = try await data.add("parent")
+            func adult(_ name: String) async throws -> TestLearner {
+                let (learner, token) = try await app.learning.addLearner(named: name)
+                return TestLearner(learner: learner, token: token)
+            }
+            let owner = try await adult("teacher"), other = try await adult("parent")
             let mine = try await classes.createClass(named: "School", by: owner.learner)
             let theirs = try await classes.createClass(named: "Family", by: other.learner)
             let pupil = try await classes.addChild(named: "Lan", to: mine.code, by: owner.learner)
@@ -141,18 +158,20 @@ struct ClassAPITests {
                 let json = #"{"code":"\#(code)","name":"\#(child.firstName)","pictures":[\#(child.pictures.map(String.init).joined(separator: ","))]}"#
                 return try Self.session(try await s.send("POST", "/v1/session/child", json: json)).headers
             }
-            let otherWeb = try await other.signedIn(s, data: data)
+            try await app.learning.setPassword("correct horse battery", for: other.learner)
+            let signIn = try await s.send("POST", "/v1/session", json: #"{"name":"parent","password":"correct horse battery"}"#)
+            let otherWeb = try Self.session(signIn).headers
             let callers: [(column: String, headers: [String: String], expected: Int, code: String)] = [
                 ("no credentials", [:], 401, "unauthorized"),
                 ("other adult token", other.authorization, 404, "unknown_class"),
-                ("other adult cookie", otherWeb.credentials, 404, "unknown_class"),
+                ("other adult cookie", otherWeb, 404, "unknown_class"),
                 ("child of the class", try await childSession(pupil, mine.code), 403, "adults_only"),
                 ("child of another class", try await childSession(stranger, theirs.code), 403, "adults_only"),
             ]
             func snapshot() async throws -> String {
                 let details = try await classes.details(mine.code, by: owner.learner)
-                let pupilLearner = try #require(try await data.store.learner(id: pupil.id))
-                let words = try await data.learning.library(of: pupilLearner).map(\.item.word).sorted()
+                let pupilLearner = try #require(try await app.learning.store.learner(id: pupil.id))
+                let words = try await app.learning.library(of: pupilLearner).map(\.item.word).sorted()
                 let owned = try await classes.classes(of: owner.learner).map(\.name)
                 return "\(details) \(words) \(owned) \(try await classes.classes(of: other.learner).map(\.name))"
             }
@@ -182,6 +201,7 @@ struct ClassAPITests {
             print("Class authorisation matrix (\(Self.operations.count) operations × \(callers.count) callers = \(Self.operations.count * callers.count) cases):\n"
                   + "".padding(toLength: 52, withPad: " ", startingAt: 0) + callers.map(\.column).joined(separator: " | ") + "\n" + table.joined(separator: "\n"))
             print("leaks: \(leaks.count)")
+            print("engine: \(engine)")
             #expect(leaks.isEmpty, "\(leaks.joined(separator: "\n"))")
         }
     }

@@ -74,7 +74,9 @@ final class TestServer: Sendable {
 
     /// Starts a server; `moe` imports the MOE sample dictionary into its home first.
     /// `neural`: with the neural voice the project installs (else English is spoken by espeak-ng).
+    /// `database`: a PostgreSQL database gets the fixture's catalog pushed first, as `vocab db push` does.
     static func start(moe: Bool = false, neural: Bool = false, settings: ServerSettings = ServerSettings(port: 0),
+                      database: DatabaseChoice = .embedded,
                       prepare: (TemporaryDirectory) throws -> Void = { _ in }) async throws -> TestServer {
         let dir = try TemporaryDirectory("vocab-serve")
         try ServerFixture.write(in: dir)
@@ -82,7 +84,13 @@ final class TestServer: Sendable {
         try FileManager.default.createDirectory(atPath: dir.file("home"), withIntermediateDirectories: true)
         if moe { _ = try MOEImporter(databasePath: dir.file("home") + "/moe.sqlite").importFile(at: ServerFixture.moeSample) }
         let logs = LogLines()
-        let server = try await VocabServer.make(services: services(dir, neural: neural), settings: settings, logSink: { logs.append($0) })
+        if case .postgres(let url, _) = database {
+            let shared = try ServerDatabase(url: url, maximumConnections: 2)
+            let (catalog, _) = try await services(dir).catalogStore()
+            _ = try await shared.whileRunning { _ in try await shared.push(catalogFrom: catalog) }
+        }
+        let server = try await VocabServer.make(services: services(dir, neural: neural), settings: settings, database: database,
+                                                logSink: { logs.append($0) })
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         let task = Task {
             do {
