@@ -285,10 +285,12 @@ public struct ClassService: Sendable {
     /// A child's assignments across their classes (a child in a school and a family class sees both).
     public func assignments(for child: Learner) async throws -> [ChildAssignment] {
         var out: [ChildAssignment] = []
-        for m in try await book.memberships(of: child.id) {
+        let memberships = try await book.memberships(of: child.id)
+        guard !memberships.isEmpty else { return [] }
+        let cards = try await store.cards(of: child.id)
+        let answered = Set(cards.filter { $0.card.card.reps > 0 && $0.item.key.source == .catalog }.map(\.item.key.entry))
+        for m in memberships {
             guard let c = try await book.schoolClass(m.classCode) else { continue }
-            let cards = try await store.cards(of: child.id)
-            let answered = Set(cards.filter { $0.card.card.reps > 0 && $0.item.key.source == .catalog }.map(\.item.key.entry))
             for a in try await book.assignments(of: c.code) {
                 out.append(ChildAssignment(id: a.id, className: c.name, title: a.title, category: a.category, level: a.level,
                                            words: a.entries.count, answered: a.entries.filter(answered.contains).count, dueAt: a.dueAt))
@@ -320,7 +322,7 @@ public struct ClassSummary: Sendable, Codable, Equatable {
     public var children: Int
     public var assignments: Int
 
-    init(_ c: SchoolClass, children: Int, assignments: Int) {
+    public init(_ c: SchoolClass, children: Int, assignments: Int) {
         code = c.code
         name = c.name
         self.children = children

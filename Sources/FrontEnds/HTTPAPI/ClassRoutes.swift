@@ -34,7 +34,7 @@ struct ClassRoutes: Sendable {
         routes.post("classes") { request, context in
             let body = try await LearnerRoutes.decode(NewClass.self, from: request, context: context)
             let made = try await classes.createClass(named: body.name, by: try context.learner())
-            return try LearnerRoutes.json(try await classes.classes(of: try context.learner()).first { $0.code == made.code }, status: .created)
+            return try LearnerRoutes.json(ClassSummary(made, children: 0, assignments: 0), status: .created)
         }
         routes.get("classes/{code}") { _, context in
             try LearnerRoutes.json(try await classes.details(try code(context), by: try context.learner()))
