@@ -62,10 +62,12 @@ public final class ServerDatabase: Sendable {
     /// For one command: starts the pool, checks the database answers, applies the schema steps
     /// it lacks (given to `body` as `migrate` returns them), runs `body`, and closes the pool
     /// whatever happens.
-    public func whileRunning<T>(_ body: ([String]) async throws -> T) async throws -> T {
+    /// `reachableWithin`: how long the first statement may wait; a database that cannot be
+    /// reached is reported after it (5 s, so a mistyped URL does not keep a person waiting).
+    public func whileRunning<T>(reachableWithin: Duration = .seconds(5), _ body: ([String]) async throws -> T) async throws -> T {
         database.start()
         do {
-            try await database.checkReachable()
+            try await database.checkReachable(within: reachableWithin)
             let result = try await body(try await migrate())
             await database.shutdown()
             return result

@@ -67,8 +67,8 @@ public struct VocabApp: Sendable {
 
     /// For a command: on PostgreSQL starts the pool, checks the database answers and applies the
     /// schema steps it lacks, runs `body`, and closes the pool whatever happens.
-    public func run<T>(_ body: (VocabApp) async throws -> T) async throws -> T {
+    public func run<T>(reachableWithin: Duration = .seconds(5), _ body: (VocabApp) async throws -> T) async throws -> T {
         guard let postgres else { return try await body(self) }
-        return try await postgres.whileRunning { _ in try await body(self) }
+        return try await postgres.whileRunning(reachableWithin: reachableWithin) { _ in try await body(self) }
     }
 }

@@ -20,7 +20,8 @@ struct ClassServiceTests {
         case .postgres:
             let url = try TestPostgres.shared().createDatabase("classes")
             let app = try await VocabApp.build(services: box.services, database: .postgres(url: url, origin: "test"), use: .command)
-            try await app.run { app in
+            // A whole test run shares one PostgreSQL server: its first connection may wait.
+            try await app.run(reachableWithin: .seconds(60)) { app in
                 let (catalog, _) = try await box.services.catalogStore()
                 _ = try await app.postgres!.push(catalogFrom: catalog)
                 try await body(app)

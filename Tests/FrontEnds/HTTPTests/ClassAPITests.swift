@@ -140,7 +140,8 @@ struct ClassAPITests {
     static func matrix(_ s: TestServer, database: DatabaseChoice, engine: StorageEngine) async throws {
         // The test's own way into the same database, built as the server builds it.
         let app = try await VocabApp.build(services: TestServer.services(s.dir), database: database, use: .command)
-        try await app.run { app in
+        // A whole test run shares one PostgreSQL server: its first connection may wait.
+        try await app.run(reachableWithin: .seconds(60)) { app in
             let classes = app.classes
             func adult(_ name: String) async throws -> TestLearner {
                 let (learner, token) = try await app.learning.addLearner(named: name)

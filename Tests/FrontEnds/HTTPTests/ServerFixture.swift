@@ -87,7 +87,7 @@ final class TestServer: Sendable {
         if case .postgres(let url, _) = database {
             let shared = try ServerDatabase(url: url, maximumConnections: 2)
             let (catalog, _) = try await services(dir).catalogStore()
-            _ = try await shared.whileRunning { _ in try await shared.push(catalogFrom: catalog) }
+            _ = try await shared.whileRunning(reachableWithin: .seconds(60)) { _ in try await shared.push(catalogFrom: catalog) }
         }
         let server = try await VocabServer.make(services: services(dir, neural: neural), settings: settings, database: database,
                                                 logSink: { logs.append($0) })
