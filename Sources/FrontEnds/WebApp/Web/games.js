@@ -208,17 +208,25 @@ function listenButtons(round, w) {
     ui.h("button", { type: "button", class: "play slow", id: "hear-slow", onclick: (e) => ui.play(w.word, "british", e.currentTarget, 0.75) }, t("play.slow")));
 }
 
+// The round's words one question at a time: ask(word, its number, how many, the next question);
+// after the last, the score.
+function oneByOne(round, ask) {
+  const targets = shuffle(round.usable.slice(0, ROUND));
+  let n = 0;
+  const next = () => {
+    if (n >= targets.length) return finish(round);
+    n += 1;
+    ask(targets[n - 1], n, targets.length, next);
+  };
+  next();
+}
+
 // MARK: listen and choose
 
 function listen(round) {
   const { ui } = round;
   const h = ui.h;
-  const targets = shuffle(round.usable.slice(0, ROUND));
-  let n = 0;
-  const question = () => {
-    if (n >= targets.length) return finish(round);
-    const w = targets[n];
-    n += 1;
+  oneByOne(round, (w, n, total, question) => {
     const others = shuffle(round.usable.filter((o) => o !== w)).slice(0, MINIMUM - 1);
     const options = shuffle([w, ...others]);
     let answered = false;
@@ -249,7 +257,7 @@ function listen(round) {
     };
     const hear = listenButtons(round, w);
     round.area.replaceChildren(
-      counter(round, n, targets.length),
+      counter(round, n, total),
       h("p", { class: "prompt" }, t("game.listenPrompt")),
       hear,
       h("ul", { class: "choices", "aria-label": t("game.pictures") }, buttons.map((b) => h("li", {}, b))),
@@ -266,8 +274,7 @@ function listen(round) {
         hear.after(h("p", { class: "written", id: "written" }, w.word));
       }
     });
-  };
-  question();
+  });
 }
 
 // MARK: look and spell
@@ -282,12 +289,7 @@ function spellable(w) {
 function spell(round) {
   const { ui } = round;
   const h = ui.h;
-  const targets = shuffle(round.usable.slice(0, ROUND));
-  let n = 0;
-  const question = () => {
-    if (n >= targets.length) return finish(round);
-    const w = targets[n];
-    n += 1;
+  oneByOne(round, (w, n, total, question) => {
     const chars = [...w.word.toLowerCase()];
     let letters = chars.filter((c) => LETTER.test(c));
     for (let tries = 0; tries < 5 && letters.join("") === chars.filter((c) => LETTER.test(c)).join(""); tries += 1) letters = shuffle(letters);
@@ -330,7 +332,7 @@ function spell(round) {
     const hear = listenButtons(round, w);
     const word = h("p", { class: "slots", id: "slots", role: "img", "aria-label": t("game.slots", { count: letters.length, so: chars.filter((c) => !LETTER.test(c)).join("") }) }, slots);
     round.area.replaceChildren(
-      counter(round, n, targets.length),
+      counter(round, n, total),
       h("p", { class: "picture big", role: "img", "aria-label": t("game.spellPicture"), id: "spell-picture", "data-word": w.word }, w.picture),
       word,
       h("p", { class: "prompt" }, t("game.spellPrompt")),
@@ -345,8 +347,7 @@ function spell(round) {
       e.preventDefault();
       tap(c, tiles.find((x) => !x.hidden && x.dataset.letter === c));
     });
-  };
-  question();
+  });
 }
 
 // MARK: match
