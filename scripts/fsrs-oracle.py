@@ -4,6 +4,7 @@
 Usage (from the package root; needs the PyPI package `anki`, nothing else):
 
     python3 scripts/fsrs-oracle.py [--seed 20250611] [--count 300] [--output PATH]
+    python3 scripts/fsrs-oracle.py --day-rule [--seed 20261127] [--count 200] [--output PATH]
 
 It builds random review histories from a fixed seed, writes them into a throw-away Anki
 collection as cards plus revlog rows (deck preset with the default FSRS-6 parameters), asks
@@ -24,6 +25,14 @@ How Anki turns a revlog into an FSRS history (rslib `scheduler/fsrs/params.rs`,
     delta_t equals the generated elapsed days exactly, whatever the time zone.
   * delta_t == 0 (same day) uses fsrs-rs's short-term formula for every rating, Again
     included; the first row gives S0 = w[G-1], D0 clamped to [1, 10].
+
+With --day-rule the histories are review *times* instead of whole days: reviews at any hour,
+gaps of a few hours to weeks, many of them across a day's start, in a collection whose day
+starts at 4 am in Asia/Ho_Chi_Minh (TZ is set for Anki's backend; the zone has had no daylight
+saving since 1975, so Anki's fixed 86,400-second days from its next cutoff are calendar days).
+Anki then counts the elapsed days itself, by its own rule, and the fixture
+(Tests/Domains/FSRSTests/Fixtures/anki-day-rule.json) holds the times and Anki's memory state.
+The product's LocalDays must give the same elapsed days, hence the same states.
 """
 
 import argparse
@@ -32,6 +41,16 @@ import os
 import random
 import sys
 import tempfile
+import time
+
+DAY_RULE_ZONE, DAY_RULE_HOUR = "Asia/Ho_Chi_Minh", 4
+# The day-rule histories end before this moment (2026-09-21), whenever the script runs, so the
+# same seed gives the same file; Anki counts days from its next cutoff, any later one will do.
+DAY_RULE_END = 1_790_000_000
+if "--day-rule" in sys.argv:
+    # Before Anki loads: its backend reads the local zone when it computes the day's cutoff.
+    os.environ["TZ"] = DAY_RULE_ZONE
+    time.tzset()
 
 from anki.collection import Collection
 import anki.buildinfo
@@ -131,19 +150,62 @@ def revlog_rows(history, card_index, next_day_at):
     return rows
 
 
+def timed_history(rng, end):
+    """Ratings at epoch seconds ending before `end`: gaps of hours (around a day's start) to weeks."""
+    length = rng.randint(2, 12)
+    gaps = [0]
+    for _ in range(length - 1):
+        gaps.append(rng.choice([
+            rng.uniform(0.05, 6), rng.uniform(2, 30), rng.uniform(20, 80),
+            rng.uniform(1, 12) * 24 + rng.uniform(0, 24), rng.uniform(10, 60) * 24,
+        ]) * 3600)
+    start = end - sum(gaps) - rng.uniform(0, 90) * 86400
+    times, t = [], start
+    for gap in gaps:
+        t += gap
+        times.append(int(t))
+    ratings = [rng.choices([1, 2, 3, 4], weights=[15, 10, 60, 15])[0] for _ in times]
+    return {"ratings": ratings, "times": times}
+
+
+def timed_revlog_rows(history, card_index, next_day_at):
+    """Leading rows on the first review's Anki day are Learning rows, the rest Review rows
+    (Relearning after a same-day Again), as Anki writes them."""
+    day = lambda t: -((next_day_at - t) // DAY)  # Anki's day number relative to its next cutoff
+    rows, learning = [], True
+    first_day = day(history["times"][0])
+    for i, (t, rating) in enumerate(zip(history["times"], history["ratings"])):
+        if day(t) != first_day:
+            learning = False
+        if learning:
+            kind = REVLOG_LEARN
+        elif history["ratings"][i - 1] == 1 and day(t) == day(history["times"][i - 1]):
+            kind = REVLOG_RELEARN
+        else:
+            kind = REVLOG_REVIEW
+        rows.append((t * 1000 + card_index, kind, rating))
+    return rows
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     here = os.path.dirname(os.path.abspath(__file__))
-    parser.add_argument("--seed", type=int, default=20250611)
-    parser.add_argument("--count", type=int, default=300, help="random histories (plus fixed cases)")
-    parser.add_argument(
-        "--output",
-        default=os.path.join(here, "..", "Tests", "Domains", "FSRSTests", "Fixtures", "anki-memory-states.json"),
-    )
+    parser.add_argument("--day-rule", action="store_true", help="histories of review times, Anki counting the days")
+    parser.add_argument("--seed", type=int)
+    parser.add_argument("--count", type=int, help="random histories (plus fixed cases without --day-rule)")
+    parser.add_argument("--output")
     args = parser.parse_args()
+    fixtures = os.path.join(here, "..", "Tests", "Domains", "FSRSTests", "Fixtures")
+    default_seed, default_count = (20261127, 200) if args.day_rule else (20250611, 300)
+    args.seed = default_seed if args.seed is None else args.seed
+    args.count = default_count if args.count is None else args.count
+    args.output = args.output or os.path.join(fixtures, "anki-day-rule.json" if args.day_rule else "anki-memory-states.json")
 
     rng = random.Random(args.seed)
-    histories = fixed_histories() + [random_history(rng) for _ in range(args.count)]
+    if args.day_rule:
+        histories = []
+    else:
+        histories = fixed_histories() + [random_history(rng) for _ in range(args.count)]
     if len(histories) >= 1000:
         sys.exit("at most 999 histories: the card index is folded into revlog ids as milliseconds")
 
@@ -157,7 +219,13 @@ def main():
             if len(weights_used) != 21:
                 sys.exit(f"Anki did not keep the FSRS-6 parameters: {weights_used!r}")
 
+            if args.day_rule:
+                col.set_config("rollover", DAY_RULE_HOUR)
             next_day_at = col.sched.day_cutoff
+            if args.day_rule:
+                if next_day_at <= DAY_RULE_END:
+                    sys.exit("the machine's clock is before the day-rule histories' end")
+                histories = [timed_history(rng, DAY_RULE_END) for _ in range(args.count)]
             model = col.models.by_name("Basic")
             card_ids = []
             for index, history in enumerate(histories):
@@ -167,7 +235,8 @@ def main():
                 col.add_note(note, 1)
                 cid = note.card_ids()[0]
                 card_ids.append(cid)
-                for rid, kind, ease in revlog_rows(history, index, next_day_at):
+                rows = (timed_revlog_rows if args.day_rule else revlog_rows)(history, index, next_day_at)
+                for rid, kind, ease in rows:
                     col.db.execute(
                         "insert into revlog (id, cid, usn, ease, ivl, lastIvl, factor, time, type)"
                         " values (?, ?, -1, ?, ?, 0, 2500, 5000, ?)",
@@ -190,13 +259,21 @@ def main():
         finally:
             col.close()
 
+    if args.day_rule:
+        description = (f"FSRS memory states computed by Anki's Rust backend for reviews at the times below"
+                       f" (epoch seconds), Anki counting the days itself: a day starts at {DAY_RULE_HOUR} am"
+                       f" in {DAY_RULE_ZONE}.")
+    else:
+        description = ("FSRS memory states computed by Anki's Rust backend (fsrs-rs) for the review"
+                       " histories below; elapsedDays[i] is whole days since review i-1 (elapsedDays[0] = 0).")
     fixture = {
-        "description": "FSRS memory states computed by Anki's Rust backend (fsrs-rs) for the review"
-        " histories below; elapsedDays[i] is whole days since review i-1 (elapsedDays[0] = 0).",
+        "description": description,
         "regenerate": "python3 scripts/fsrs-oracle.py"
-        + (f" --seed {args.seed}" if args.seed != 20250611 else "")
-        + (f" --count {args.count}" if args.count != 300 else ""),
+        + (" --day-rule" if args.day_rule else "")
+        + (f" --seed {args.seed}" if args.seed != default_seed else "")
+        + (f" --count {args.count}" if args.count != default_count else ""),
         "ankiVersion": anki.buildinfo.version,
+        **({"timeZone": DAY_RULE_ZONE, "dayStartsAt": DAY_RULE_HOUR} if args.day_rule else {}),
         "seed": args.seed,
         "weights": weights_used,
         "decay": decay,

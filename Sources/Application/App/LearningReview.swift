@@ -168,7 +168,7 @@ extension LearningService {
         let cards = try await library(of: learner)
         let at = now()
         let reviews = try await store.reviews(of: learner.id, since: at - 400 * 86_400)
-        let report = ProgressReport.make(cards: cards, reviews: reviews, now: at, days: reviewer.days)
+        let report = ProgressReport.make(cards: cards, reviews: reviews, now: at, days: reviewer.days(for: learner))
         // Catalog items by category and level: every level a word belongs to counts it.
         var saved: [String: Int] = [:], learned: [String: Int] = [:]
         for (item, record) in cards where item.key.source == .catalog {

@@ -9,6 +9,55 @@ import Offloading
 import TextMatching
 import Vocabulary
 
+/// What a learner may change about themselves (`PATCH /v1/me/settings`, `vocab users
+/// settings`): the interface language, the time zone and the hour a day starts.
+public struct SettingsChange: Sendable, Decodable {
+    public var language: String?
+    public var timeZone: String?
+    public var dayStartsAt: Int?
+
+    public init(language: String? = nil, timeZone: String? = nil, dayStartsAt: Int? = nil) {
+        self.language = language
+        self.timeZone = timeZone
+        self.dayStartsAt = dayStartsAt
+    }
+
+    /// An IANA zone name, matched without regard to case ("asia/ho_chi_minh" is
+    /// "Asia/Ho_Chi_Minh"), or UTC. Abbreviations and bare offsets ("EST", "GMT+7") are refused:
+    /// an abbreviation's meaning changes with daylight saving and from country to country.
+    static func timeZone(_ name: String) throws -> String {
+        let known = TimeZone.knownTimeZoneIdentifiers
+        let spelled = known.first { $0.caseInsensitiveCompare(name) == .orderedSame }
+            ?? (["UTC", "GMT"].first { $0.caseInsensitiveCompare(name) == .orderedSame })
+            ?? name
+        if spelled.contains("/") || ["UTC", "GMT"].contains(spelled), TimeZone(identifier: spelled) != nil {
+            return spelled
+        }
+        let city = name.lowercased().split(separator: "/").last.map(String.init) ?? ""
+        throw Failure(.badTimeZone, "'\(Failure.quote(name))' is not a time zone; use a name such as Asia/Ho_Chi_Minh, Europe/London or UTC.",
+                      suggestions: city.count < 4 ? [] : Array(known.filter { $0.lowercased().contains(city) }.prefix(5)))
+    }
+}
+
+/// The rule a learner's days follow, as `GET /v1/me` and `vocab users settings` show it.
+public struct DayRule: Sendable, Codable, Equatable {
+    /// The zone the days are counted in.
+    public var timeZone: String
+    /// The hour a day starts at.
+    public var startsAt: Int
+    /// false when the zone is the server's because the learner chose none.
+    public var chosen: Bool
+}
+
+/// A learner as `GET /v1/me` and `vocab users settings --json` show them.
+public struct LearnerBody: Sendable, Encodable {
+    public var id: Int64
+    public var name: String
+    public var settings: LearnerSettings
+    /// The rule the learner's days follow, with the server's zone filled in where they chose none.
+    public var day: DayRule
+}
+
 /// The learning service as both front ends use it: learners and tokens, one library across the
 /// catalog, the online dictionary and the Mandarin dictionary, review, progress. Everything a
 /// learner asks for goes through here with that learner's id, and the store answers only for it.
@@ -36,20 +85,45 @@ public struct LearningService: Sendable {
 
     // MARK: Learners
 
-    /// Changes the settings a client may set: for now the interface language, one of
-    /// `LearnerSettings.languages`. Returns the learner as stored.
-    public func setLanguage(_ language: String, for learner: Learner) async throws -> Learner {
-        let code = language.lowercased()
-        guard LearnerSettings.languages.contains(code) else {
-            throw Failure(.badLanguage, "'\(Failure.quote(language))' is not an interface language; use \(LearnerSettings.languages.joined(separator: " or ")).",
-                          suggestions: LearnerSettings.languages)
+    /// Changes what a learner may set about themselves; fields left out stay as they are.
+    /// Everything is checked before anything is stored. Returns the learner as stored.
+    public func updateSettings(_ change: SettingsChange, for learner: Learner) async throws -> Learner {
+        guard change.language != nil || change.timeZone != nil || change.dayStartsAt != nil else {
+            throw Failure(.missingParameter, "give at least one of language, timeZone and dayStartsAt.")
         }
         var settings = learner.settings
-        settings.language = code
+        if let language = change.language {
+            let code = language.lowercased()
+            guard LearnerSettings.languages.contains(code) else {
+                throw Failure(.badLanguage, "'\(Failure.quote(language))' is not an interface language; use \(LearnerSettings.languages.joined(separator: " or ")).",
+                              suggestions: LearnerSettings.languages)
+            }
+            settings.language = code
+        }
+        if let zone = change.timeZone {
+            settings.timeZone = try SettingsChange.timeZone(zone)
+        }
+        if let hour = change.dayStartsAt {
+            guard LocalDays.startHours.contains(hour) else {
+                throw Failure(.badDayStart, "a day starts at an hour from 0 to 23 (4 is Anki's default), not \(hour).")
+            }
+            settings.dayStartsAt = hour
+        }
         try await store.updateSettings(settings, of: learner.id)
         var updated = learner
         updated.settings = settings
         return updated
+    }
+
+    public func body(of learner: Learner) -> LearnerBody {
+        LearnerBody(id: learner.id, name: learner.name, settings: learner.settings, day: dayRule(of: learner))
+    }
+
+    /// How the learner's days are counted, for showing it: their zone (or the server's) and the
+    /// hour a day starts.
+    public func dayRule(of learner: Learner) -> DayRule {
+        let days = reviewer.days(for: learner)
+        return DayRule(timeZone: learner.settings.timeZone ?? days.timeZone.identifier, startsAt: days.startHour, chosen: learner.settings.timeZone != nil)
     }
 
     /// The learner a command acts for: the one named, or the command line's own (made on first use).

@@ -175,10 +175,10 @@ public final class VocabServices: Sendable {
         return try SQLiteLearnerStore(path: home.userDatabase)
     }
 
-    /// The learning service over a learner store; days start at this machine's local midnight.
+    /// The learning service over a learner store; a learner who chose no time zone has this machine's, and days start at 4 am.
     public func learning(catalog: CatalogService, store: any LearnerStore, mandarin: (any MandarinDictionary)? = nil) -> LearningService {
         LearningService(store: store, catalog: catalog, mandarin: mandarin ?? mandarinDictionary(),
-                        days: LocalDays(utcOffset: TimeZone.current.secondsFromGMT()))
+                        days: LocalDays(timeZone: .current))
     }
 
     /// `config.json` in the home folder: a missing file is an empty configuration; a broken

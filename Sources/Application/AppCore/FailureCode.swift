@@ -25,6 +25,7 @@ public enum FailureCode: String, CaseIterable, Sendable, Codable {
     case badClientID = "bad_client_id"
     case badDatabaseURL = "bad_database_url"
     case badDate = "bad_date"
+    case badDayStart = "bad_day_start"
     case badFormat = "bad_format"
     case badItem = "bad_item"
     case badJSON = "bad_json"
@@ -40,6 +41,7 @@ public enum FailureCode: String, CaseIterable, Sendable, Codable {
     case badReviewedAt = "bad_reviewed_at"
     case badSource = "bad_source"
     case badSpeed = "bad_speed"
+    case badTimeZone = "bad_time_zone"
     case badTitle = "bad_title"
     case badTones = "bad_tones"
     case badURL = "bad_url"
@@ -119,9 +121,9 @@ public enum FailureCode: String, CaseIterable, Sendable, Codable {
         case .noClip, .noDefinition, .noMatch, .noReading, .noWords, .notFound, .notSaved, .nothingToExport,
              .nothingToUndo, .unknownCategory, .unknownEntry, .unknownItem, .unknownLearner, .unknownRadical,
              .unknownReading, .unknownTitle, .unknownWord: .notFound
-        case .badAccent, .badClientID, .badDatabaseURL, .badDate, .badFormat, .badItem, .badJSON, .badLanguage, .badLevel,
+        case .badAccent, .badClientID, .badDatabaseURL, .badDate, .badDayStart, .badFormat, .badItem, .badJSON, .badLanguage, .badLevel,
              .badName, .badNumber, .badPassword, .badRadical, .badRating, .badReading, .badRequest, .badReviewedAt,
-             .badSource, .badSpeed, .badTitle, .badTones, .badURL, .badVersion, .bodyTooLarge, .invalidText,
+             .badSource, .badSpeed, .badTimeZone, .badTitle, .badTones, .badURL, .badVersion, .bodyTooLarge, .invalidText,
              .longPassword, .missingParameter, .noDatabase, .outOfRange, .passwordMismatch, .pathTraversal,
              .repeatedParameter, .shortPassword, .tooLong: .badInput
         case .methodNotAllowed: .methodNotAllowed

@@ -20,12 +20,13 @@ struct UsersCommand: AsyncParsableCommand {
               vocab users list
               vocab users token anna
               vocab users revoke anna
+              vocab users settings anna --time-zone Asia/Ho_Chi_Minh --day-starts-at 4
               vocab users passwd anna              (asks twice, without echo)
               printf '%s\\n' "$PASSWORD" | vocab users passwd anna
               printf '%s\\n' "$PASSWORD" | vocab users passwd ben --database postgres://vocab@127.0.0.1:5432/vocab
               vocab users add ben --database postgres://vocab@127.0.0.1:5432/vocab   (the shared database of 'vocab serve --database')
             """,
-        subcommands: [UsersAddCommand.self, UsersListCommand.self, UsersTokenCommand.self, UsersRevokeCommand.self, UsersPasswdCommand.self],
+        subcommands: [UsersAddCommand.self, UsersListCommand.self, UsersTokenCommand.self, UsersRevokeCommand.self, UsersPasswdCommand.self, UsersSettingsCommand.self],
         defaultSubcommand: UsersListCommand.self)
 }
 
@@ -128,6 +129,45 @@ struct UsersRevokeCommand: AsyncParsableCommand {
             } else {
                 Output.line("Revoked \(count) token\(count == 1 ? "" : "s") of \(learner.name).")
             }
+        }
+    }
+}
+
+struct UsersSettingsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "settings", abstract: "Show a learner's settings, or change their time zone, the hour their day starts, their language.",
+        discussion: """
+            Review days follow Anki's rule: a day starts at a set hour (4 am unless changed) in the \
+            learner's time zone (this machine's unless set), and a card due in n days is due from \
+            the start of that day, so every card due tomorrow is there in the morning. The days \
+            between two reviews that FSRS learns from are counted the same way.
+
+            Examples:
+              vocab users settings anna
+              vocab users settings anna --time-zone Asia/Ho_Chi_Minh
+              vocab users settings anna --day-starts-at 5 --json
+            """)
+    @Argument(help: "The learner's name.") var name: String
+    @Option(name: .customLong("time-zone"), help: ArgumentHelp("An IANA time zone name, e.g. Asia/Ho_Chi_Minh or Europe/London.", valueName: "ZONE"))
+    var timeZone: String?
+    @Option(name: .customLong("day-starts-at"), help: ArgumentHelp("The hour (0-23) at which a day starts.", valueName: "HOUR"))
+    var dayStartsAt: Int?
+    @Option(help: ArgumentHelp("The web app's language: en or vi.", valueName: "CODE")) var language: String?
+    @OptionGroup var database: DatabaseOptions
+    @OptionGroup var options: GlobalOptions
+
+    func run() async throws {
+        try await options.withLearningService(database) { service in
+            var learner = try await service.learner(named: name)
+            let change = SettingsChange(language: language, timeZone: timeZone, dayStartsAt: dayStartsAt)
+            if language != nil || timeZone != nil || dayStartsAt != nil {
+                learner = try await service.updateSettings(change, for: learner)
+            }
+            let body = service.body(of: learner)
+            if options.json { return try Output.json(body) }
+            let day = body.day
+            Output.line("\(learner.name): a day starts at \(day.startsAt):00 in \(day.timeZone)\(day.chosen ? "" : " (this machine's zone)").")
+            Output.line("New cards a day: \(learner.settings.newPerDay); retention aimed at: \(Int((learner.settings.desiredRetention * 100).rounded())) %; language: \(learner.settings.language ?? "not chosen").")
         }
     }
 }

@@ -25,7 +25,7 @@ struct LearnerRoutes: Sendable {
         let routes = RouteCollection(context: VocabRequestContext.self)
         // Only here: a public endpoint does not care what Authorization header a client sends.
         routes.add(middleware: LearnerAuthenticator(learning: learning, attempts: attempts))
-        routes.get("me") { _, context in try Self.json(MeBody(try context.learner())) }
+        routes.get("me") { _, context in try Self.json(learning.body(of: try context.learner())) }
         routes.patch("me/settings") { request, context in try await settings(request, context: context) }
         routes.get("me/library") { _, context in try await library(context) }
         routes.post("me/library") { request, context in try await save(request, context: context) }
@@ -38,14 +38,10 @@ struct LearnerRoutes: Sendable {
         return routes
     }
 
-    struct SettingsRequest: Decodable {
-        var language: String
-    }
-
     func settings(_ request: Request, context: VocabRequestContext) async throws -> Response {
         let learner = try context.learner()
-        let body = try await Self.decode(SettingsRequest.self, from: request, context: context)
-        return try Self.json(MeBody(try await learning.setLanguage(body.language, for: learner)))
+        let change = try await Self.decode(SettingsChange.self, from: request, context: context)
+        return try Self.json(learning.body(of: try await learning.updateSettings(change, for: learner)))
     }
 
     func library(_ context: VocabRequestContext) async throws -> Response {
@@ -250,18 +246,5 @@ struct LearnerRoutes: Sendable {
         case .dataCorrupted(let c): return c.codingPath.isEmpty ? "it is not valid JSON" : "\(path(c.codingPath)) is not valid"
         @unknown default: return "it does not fit"
         }
-    }
-}
-
-/// `GET /v1/me`.
-struct MeBody: Encodable {
-    var id: Int64
-    var name: String
-    var settings: LearnerSettings
-
-    init(_ learner: Learner) {
-        id = learner.id
-        name = learner.name
-        settings = learner.settings
     }
 }

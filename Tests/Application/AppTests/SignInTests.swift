@@ -1,6 +1,7 @@
 import App
 import AppCore
 import Dispatch
+import Foundation
 import Learners
 import Offloading
 import Testing
@@ -13,7 +14,7 @@ struct SignInTests {
         defer { box.dir.remove() }
         let gate = WorkGate(limit: 1, waiting: 0)
         let learning = LearningService(store: box.learning.store, catalog: box.catalog, mandarin: box.app.dictionary,
-                                       days: LocalDays(utcOffset: 0), passwordChecks: gate)
+                                       days: LocalDays(timeZone: TimeZone(identifier: "UTC")!), passwordChecks: gate)
         let (ann, _) = try await learning.addLearner(named: "ann")
         try await learning.setPassword("correct horse battery", for: ann)
 

@@ -161,7 +161,7 @@ struct LearnerStoreTests {
             func learner(_ name: String) async throws -> Learner { try await store.createLearner(name: name, at: t0) }
             let anna = try await learner("anna"), ben = try await learner("ben")
             let item = try await store.save(ItemKey(.catalog, "animals/cat"), word: "cat", details: nil, for: anna.id, at: t0).item
-            let reviewer = Reviewer(store: store, days: LocalDays(utcOffset: 0))
+            let reviewer = Reviewer(store: store, days: LocalDays(timeZone: TimeZone(identifier: "UTC")!))
             guard case .applied(let record, let entry) = try await reviewer.rate(item: item.id, rating: .good, learner: anna, at: t0 + 60, expectedVersion: 0)
             else { Issue.record("not applied"); return }
             #expect(record.version == 1 && record.card.phase == .learning && record.card.reps == 1)
@@ -183,7 +183,7 @@ struct LearnerStoreTests {
         try await withStore(engine) { (store: any LearnerStore, fixture: LearnerStoreFixture) async throws in
             let anna = try await store.createLearner(name: "anna", at: t0)
             let item = try await store.save(ItemKey(.catalog, "animals/cat"), word: "cat", details: nil, for: anna.id, at: t0).item
-            let reviewer = Reviewer(store: store, days: LocalDays(utcOffset: 0))
+            let reviewer = Reviewer(store: store, days: LocalDays(timeZone: TimeZone(identifier: "UTC")!))
             async let a = reviewer.rate(item: item.id, rating: .good, learner: anna, at: t0 + 60)
             async let b = reviewer.rate(item: item.id, rating: .good, learner: anna, at: t0 + 60)
             _ = try await (a, b)
@@ -210,7 +210,7 @@ struct LearnerStoreTests {
             func learner(_ name: String) async throws -> Learner { try await store.createLearner(name: name, at: t0) }
             let anna = try await learner("anna")
             let item = try await store.save(ItemKey(.catalog, "animals/cat"), word: "cat", details: nil, for: anna.id, at: t0).item
-            let reviewer = Reviewer(store: store, days: LocalDays(utcOffset: 0))
+            let reviewer = Reviewer(store: store, days: LocalDays(timeZone: TimeZone(identifier: "UTC")!))
             let first = try await reviewer.rate(item: item.id, rating: .good, learner: anna, at: t0 + 60, clientID: "offline-1")
             let again = try await reviewer.rate(item: item.id, rating: .again, learner: anna, at: t0 + 120, clientID: "offline-1")
             guard case .applied(let a, let entry) = first, case .repeated(let b, let repeatedEntry) = again else {
@@ -226,7 +226,7 @@ struct LearnerStoreTests {
           arguments: Engine.allCases)
     func deleteLearner(_ engine: Engine) async throws {
         try await withStore(engine) { (store: any LearnerStore, fixture: LearnerStoreFixture) async throws in
-            let reviewer = Reviewer(store: store, days: LocalDays(utcOffset: 0))
+            let reviewer = Reviewer(store: store, days: LocalDays(timeZone: TimeZone(identifier: "UTC")!))
             var people: [Learner] = []
             for name in ["zebedee", "anna"] {
                 let learner = try await store.createLearner(name: name, at: t0)
@@ -261,7 +261,7 @@ struct LearnerStoreTests {
             func learner(_ name: String) async throws -> Learner { try await store.createLearner(name: name, at: t0) }
             let anna = try await learner("anna")
             let item = try await store.save(ItemKey(.catalog, "animals/cat"), word: "cat", details: nil, for: anna.id, at: t0).item
-            let reviewer = Reviewer(store: store, days: LocalDays(utcOffset: 0))
+            let reviewer = Reviewer(store: store, days: LocalDays(timeZone: TimeZone(identifier: "UTC")!))
             _ = try await reviewer.rate(item: item.id, rating: .good, learner: anna, at: t0 + 60)
             let beforeSecond = try #require(try await store.card(of: item.id, learner: anna.id))
             _ = try await reviewer.rate(item: item.id, rating: .easy, learner: anna, at: t0 + 700)
@@ -292,7 +292,7 @@ struct ReviewQueueTests {
         for (i, word) in ["a", "b", "c", "d", "e"].enumerated() {
             ids.append(try await store.save(ItemKey(.catalog, "x/\(word)"), word: word, details: nil, for: anna.id, at: t0 + Double(i)).item.id)
         }
-        let reviewer = Reviewer(store: store, days: LocalDays(utcOffset: 0))
+        let reviewer = Reviewer(store: store, days: LocalDays(timeZone: TimeZone(identifier: "UTC")!))
         let first = try await reviewer.queue(for: anna, at: t0 + 100, limit: 10)
         #expect(first.due.isEmpty)
         #expect(first.new.map(\.item.word) == ["a", "b"])
@@ -323,7 +323,7 @@ struct ProgressReportTests {
 
     @Test("every figure from a hand-made history")
     func figures() {
-        let days = LocalDays(utcOffset: 7 * 3600)   // Ho Chi Minh City
+        let days = LocalDays(timeZone: TimeZone(identifier: "Asia/Ho_Chi_Minh")!)   // a day from 4 am
         let now = 1_790_000_000.0                    // 2026-09-21 21:13 local
         let today = days.start(of: now)
         let item = SavedItem(id: 1, key: ItemKey(.catalog, "x/y"), word: "y", savedAt: 0)

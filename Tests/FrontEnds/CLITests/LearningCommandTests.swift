@@ -270,4 +270,20 @@ struct LearningCommandTests {
             #expect(help.status == 0 && help.stdout.contains(example), "\(command)")
         }
     }
+
+    @Test("users settings shows which day rule applies and changes the zone and start hour; a bad zone or hour is exit 64 and changes nothing")
+    func usersSettings() throws {
+        let vocab = try LearningRunner()
+        #expect(try vocab.run("users", "add", "anna").status == 0)
+        let shown = try vocab.run("users", "settings", "anna")
+        #expect(shown.status == 0 && shown.stdout.contains("anna: a day starts at 4:00 in ") && shown.stdout.contains("(this machine's zone)"), "\(shown.stdout)")
+        let set = try #require(try vocab.json("users", "settings", "anna", "--time-zone", "asia/ho_chi_minh", "--day-starts-at", "5") as? [String: Any])
+        let day = try #require(set["day"] as? [String: Any])
+        #expect(day["timeZone"] as? String == "Asia/Ho_Chi_Minh" && day["startsAt"] as? Int == 5 && day["chosen"] as? Bool == true)
+        for (args, message) in [(["--time-zone", "Hanoi"], "'Hanoi' is not a time zone"), (["--day-starts-at", "24"], "from 0 to 23")] {
+            let refused = try vocab.run(["users", "settings", "anna"] + args)
+            #expect(refused.status == 64 && refused.stderr.contains(message), "\(args): \(refused.status) \(refused.stderr)")
+        }
+        #expect(try vocab.run("users", "settings", "anna").stdout.contains("a day starts at 5:00 in Asia/Ho_Chi_Minh."), "kept")
+    }
 }

@@ -12,6 +12,9 @@ struct BrowserTests {
     /// Debian's Python, which has Debian's selenium (another python3 may come first on PATH).
     static let python = "/usr/bin/python3"
     static let script = Repository.root + "/Tests/Browser/webapp.py"
+    /// The zone the browser (and the server it starts) runs in: a learner's review days follow
+    /// the zone of the device they first signed in on.
+    static let browserZone = "Asia/Ho_Chi_Minh"
 
     @Test("sign in, browse a category at a level, play a clip, save words, review with the keyboard, see progress change, rate offline (sent once when the server is back), save a Mandarin reading and review it with its speech, the interface language kept per learner, sign out; search from the header for a catalog word and a Mandarin entry, whose speech plays; the three games with taps and keys, each answer a review, offline too; an adult signs up, makes a class from a CSV roster, sets words and prints sign-in cards, three children sign in with pictures and practise, the adult sees their progress and hardest words")
     func journey() async throws {
@@ -40,7 +43,8 @@ struct BrowserTests {
         let run = try await runProcessOnThread(Self.python, [Self.script, "--vocab", Repository.vocabExecutable, "--name", "anna",
                                                              "--password", "correct horse battery", "--category", "animals",
                                                              "--level", "starters", "--words", "cat,dog", "--moe", "好", "--newcomer", "ben",
-                                                             "--game-category", "farm"], environment: env)
+                                                             "--game-category", "farm"],
+                                               environment: env.merging(["TZ": Self.browserZone]) { _, new in new })
         print(run.stdout)
         #expect(run.status == 0, "\(run.stdout.suffix(2000))\n\(run.stderr.suffix(4000))")
         let line = try #require(run.stdout.split(separator: "\n").last { $0.hasPrefix("RESULT ") }, "no RESULT line")
@@ -53,6 +57,12 @@ struct BrowserTests {
         let db = try Database(path: dir.file("home/user.sqlite"), mode: .readOnly)
         #expect(try db.scalar("SELECT count(*) FROM reviews WHERE client_id = ?", [.text(clientID)])?.intValue == 1)
         let anna = "(SELECT id FROM learners WHERE name = 'anna')", ben = "(SELECT id FROM learners WHERE name = 'ben')"
+        for name in ["anna", "ben"] {
+            // Chromium's ICU names the zone by its older alias, Asia/Saigon: the same clock.
+            let zone = try db.scalar("SELECT json_extract(settings, '$.timeZone') FROM learners WHERE name = ?", [.text(name)])?.textValue
+            #expect(zone.flatMap(TimeZone.init(identifier:))?.secondsFromGMT() == TimeZone(identifier: Self.browserZone)?.secondsFromGMT(),
+                    "the web app gave \(name) the browser's time zone, not the server's UTC: \(zone ?? "none")")
+        }
         #expect(try db.scalar("SELECT count(*) FROM reviews WHERE learner_id = \(anna)")?.intValue == 3)
         // The games ben played: each answer one review, one Again a round, the answers made offline once each.
         let gameReviews = Int64(try #require(result["gameReviews"] as? Int))

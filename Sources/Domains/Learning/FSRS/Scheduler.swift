@@ -1,25 +1,33 @@
-/// FSRS-6 scheduler: learning steps, graduation, lapses and relearning as in py-fsrs's
 import SeededRandom
+
+/// FSRS-6 scheduler: learning steps, graduation, lapses and relearning as in py-fsrs's
 /// `Scheduler`, with the memory model of fsrs-rs (which Anki runs).
 ///
 /// A value type with no mutable state: share one per parameter set across tasks freely.
 ///
-/// Elapsed time between reviews is counted in whole 24-hour periods since the previous review
-/// (py-fsrs: `timedelta.days`), so two reviews less than 24 h apart use the same-day
-/// (short-term) formula. Anki instead counts calendar days with a 4 am rollover in the
-/// collection's time zone; histories expressed in whole days give identical memory states
-/// either way (see the Anki oracle test).
+/// Days, two rules (``DayCalendar``):
+/// - without a calendar, as py-fsrs: elapsed time is whole 24-hour periods since the previous
+///   review (`timedelta.days`), and a review card is due its interval × 24 h after the review;
+/// - with a calendar, as Anki: elapsed days are the calendar days between the two reviews' days,
+///   and a review card falls due at the start of the day `interval` days after the review's
+///   day, so cards reviewed at 9 am and at 11 pm with the same interval are due together from
+///   that morning. Elapsed days feed the memory model, so it sees what Anki's would.
+/// Histories expressed in whole days give identical memory states either way (see the Anki
+/// oracle test).
 public struct Scheduler: Sendable {
     public static let secondsPerDay: Double = 86_400
 
     public let parameters: Parameters
+    /// nil: py-fsrs's 24-hour periods.
+    public let calendar: (any DayCalendar)?
     let model: Model
 
     /// Validates `parameters` (21 weights within bounds, desired retention 0.7…0.99, positive
     /// steps, maximum interval ≥ 1).
-    public init(parameters: Parameters = Parameters()) throws(ParameterError) {
+    public init(parameters: Parameters = Parameters(), calendar: (any DayCalendar)? = nil) throws(ParameterError) {
         try parameters.validate()
         self.parameters = parameters
+        self.calendar = calendar
         self.model = Model(weights: parameters.weights)
     }
 
@@ -132,6 +140,19 @@ public struct Scheduler: Sendable {
 
     // MARK: Internals
 
+    /// Days from the review at `from` to the one at `to` under this scheduler's rule, never
+    /// negative (clock skew must not turn a review into a time machine).
+    func elapsedDays(from: Double, to: Double) -> Int {
+        guard let calendar else { return Self.wholeDays(from: from, to: to) }
+        return max(0, calendar.number(of: to) - calendar.number(of: from))
+    }
+
+    /// The start of the day `days` calendar days after the day of `now` (with a calendar).
+    func due(after now: Double, days: Int) -> Double {
+        guard let calendar else { return now + Double(days) * Self.secondsPerDay }
+        return calendar.start(ofDay: calendar.number(of: now) + days)
+    }
+
     /// Whole 24 h periods from `from` to `to`, never negative (clock skew must not turn a
     /// review into a time machine).
     static func wholeDays(from: Double, to: Double) -> Int {
@@ -150,7 +171,7 @@ public struct Scheduler: Sendable {
     private func apply(
         _ card: Card, rating: Rating, at now: Double, fuzz: Bool, rng: inout some RandomNumberGenerator
     ) -> Review {
-        let elapsedDays = card.lastReview.map { Self.wholeDays(from: $0, to: now) } ?? 0
+        let elapsedDays = card.lastReview.map { self.elapsedDays(from: $0, to: now) } ?? 0
         let retrievabilityBefore = card.memory.map {
             model.retrievability(elapsedDays: Double(elapsedDays), stability: $0.stability)
         }
@@ -187,15 +208,17 @@ public struct Scheduler: Sendable {
             next.step = index
             next.scheduledDays = 0
             scheduledSeconds = delay
+            next.due = now + delay
         case .graduate:
             var days = interval(forStability: memory.stability)
             if fuzz { days = fuzzed(days, rng: &rng) }
             next.phase = .review
             next.step = nil
             next.scheduledDays = days
-            scheduledSeconds = Double(days) * Self.secondsPerDay
+            // Without a calendar exactly py-fsrs's `now + interval`; with one, the start of a day.
+            next.due = due(after: now, days: days)
+            scheduledSeconds = calendar == nil ? Double(days) * Self.secondsPerDay : next.due - now
         }
-        next.due = now + scheduledSeconds
 
         let log = ReviewLog(
             rating: rating, reviewedAt: now, elapsedDays: elapsedDays,

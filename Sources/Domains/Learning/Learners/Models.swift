@@ -30,12 +30,19 @@ public struct LearnerSettings: Sendable, Codable, Equatable, Hashable {
     public var level: String?
     /// The web app's interface language ("en", "vi"), kept so it follows the learner to another device.
     public var language: String?
+    /// The learner's time zone (an IANA name such as "Asia/Ho_Chi_Minh"); nil: the server's.
+    public var timeZone: String?
+    /// The hour (0–23) at which the learner's day starts; nil: 4, Anki's default.
+    public var dayStartsAt: Int?
 
-    public init(desiredRetention: Double = 0.9, newPerDay: Int = 20, level: String? = nil, language: String? = nil) {
+    public init(desiredRetention: Double = 0.9, newPerDay: Int = 20, level: String? = nil, language: String? = nil,
+                timeZone: String? = nil, dayStartsAt: Int? = nil) {
         self.desiredRetention = desiredRetention
         self.newPerDay = newPerDay
         self.level = level
         self.language = language
+        self.timeZone = timeZone
+        self.dayStartsAt = dayStartsAt
     }
 
     /// The interface languages the web app speaks.

@@ -1,21 +1,44 @@
 import FSRS
+import Foundation
 import SeededRandom
 
-/// Local days, for "new cards per day", "due today" and streaks: a day starts at local
-/// midnight, `utcOffset` seconds from UTC.
-public struct LocalDays: Sendable, Equatable {
-    public var utcOffset: Int
+/// A learner's days, as Anki counts them: a day starts at `startHour` (4 am unless the learner
+/// chose another hour) in the learner's time zone. One rule for "due tomorrow", FSRS's elapsed
+/// days, "new cards per day", "due today" and streaks, so they never disagree about which day
+/// a review fell on. The zone's own offset at each moment is used, so days around a daylight
+/// saving change are 23 or 25 hours long, as on the learner's clock.
+public struct LocalDays: DayCalendar, Equatable {
+    public let timeZone: TimeZone
+    public let startHour: Int
 
-    public init(utcOffset: Int) { self.utcOffset = utcOffset }
+    /// Anki's default: late study sessions still count for the day they began on.
+    public static let defaultStartHour = 4
+    public static let startHours = 0...23
 
-    /// Epoch seconds of the local midnight that starts the day of `time`.
-    public func start(of time: Double) -> Double {
-        let local = time + Double(utcOffset)
-        return (local / 86_400).rounded(.down) * 86_400 - Double(utcOffset)
+    public init(timeZone: TimeZone, startHour: Int = Self.defaultStartHour) {
+        self.timeZone = timeZone
+        self.startHour = min(max(startHour, Self.startHours.lowerBound), Self.startHours.upperBound)
     }
 
-    /// The day number of `time` (days since 1970-01-01, locally).
-    public func number(of time: Double) -> Int { Int(((time + Double(utcOffset)) / 86_400).rounded(.down)) }
+    private func offset(at time: Double) -> Double {
+        Double(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: time)))
+    }
+
+    public func number(of time: Double) -> Int {
+        let shifted = time + offset(at: time) - Double(startHour * 3600)
+        return Int((shifted / 86_400).rounded(.down))
+    }
+
+    public func start(ofDay day: Int) -> Double {
+        let local = Double(day) * 86_400 + Double(startHour * 3600)
+        // The offset at the answer may differ from the offset at the first guess (a change of
+        // daylight saving between them); a second look settles it.
+        let guess = local - offset(at: local)
+        return local - offset(at: guess)
+    }
+
+    /// Epoch seconds of the start of the day of `time`.
+    public func start(of time: Double) -> Double { start(ofDay: number(of: time)) }
 }
 
 /// The cards a learner should see now: due ones first (most overdue first), then new ones up to
@@ -36,6 +59,7 @@ public struct ReviewQueue: Sendable {
 /// Spaced review with FSRS-6 over a learner store: what to show, and what a rating does.
 public struct Reviewer: Sendable {
     public let store: any LearnerStore
+    /// The days of a learner who chose no time zone or start hour (the server's zone).
     public let days: LocalDays
 
     public init(store: any LearnerStore, days: LocalDays) {
@@ -43,14 +67,21 @@ public struct Reviewer: Sendable {
         self.days = days
     }
 
+    /// The learner's own days: their time zone and start hour where they chose them.
+    public func days(for learner: Learner) -> LocalDays {
+        LocalDays(timeZone: learner.settings.timeZone.flatMap(TimeZone.init(identifier:)) ?? days.timeZone,
+                  startHour: learner.settings.dayStartsAt ?? days.startHour)
+    }
+
     public func scheduler(for learner: Learner) throws -> Scheduler {
-        try Scheduler(parameters: Parameters(desiredRetention: learner.settings.desiredRetention))
+        try Scheduler(parameters: Parameters(desiredRetention: learner.settings.desiredRetention), calendar: days(for: learner))
     }
 
     public func queue(for learner: Learner, at now: Double, limit: Int) async throws -> ReviewQueue {
         let all = try await store.cards(of: learner.id)
         let dueNow = all.filter { $0.card.card.phase != .new && $0.card.card.due <= now }.sorted { $0.card.card.due < $1.card.card.due }
-        let introducedToday = try await store.reviews(of: learner.id, since: days.start(of: now)).filter { $0.before.phase == .new }.count
+        let today = days(for: learner).start(of: now)
+        let introducedToday = try await store.reviews(of: learner.id, since: today).filter { $0.before.phase == .new }.count
         let allowance = max(0, learner.settings.newPerDay - introducedToday)
         let fresh = all.filter { $0.card.card.phase == .new }.sorted { ($0.item.savedAt, $0.item.id) < ($1.item.savedAt, $1.item.id) }
         let due = Array(dueNow.prefix(limit))

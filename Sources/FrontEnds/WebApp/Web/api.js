@@ -58,6 +58,8 @@ export const me = {
   get: () => api("/v1/me"),
   // The learner's interface language (en, vi), kept on the server for every device.
   setLanguage: (language) => api("/v1/me/settings", { method: "PATCH", body: { language } }),
+  // The learner's time zone (an IANA name): their review days start at 4 am in it.
+  setTimeZone: (timeZone) => api("/v1/me/settings", { method: "PATCH", body: { timeZone } }),
   library: () => api("/v1/me/library"),
   save: (word) => api("/v1/me/library", { method: "POST", body: { word, source: "catalog" } }),
   // One reading of a Mandarin title, named by its pinyin (bopomofo where it has none).

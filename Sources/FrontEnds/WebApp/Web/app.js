@@ -695,11 +695,16 @@ function learnerLanguage() {
         if (localStorage.getItem("vocab.lang.pending") === pending) localStorage.removeItem("vocab.lang.pending");
         return;
       }
-      const stored = (await me.get()).settings?.language;
+      const mine = await me.get();
+      const stored = mine.settings?.language;
       if (stored && stored !== language()) {
         setLanguage(stored);
         showLanguage();
       }
+      // Review days start at 4 am in the learner's zone: one who has none yet gets this
+      // device's, so the cards due "tomorrow" are there on their morning, not the server's.
+      const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+      if (!mine.settings?.timeZone && zone) await me.setTimeZone(zone).catch(() => {});
     } catch (e) {
       // Offline, the device's language stays and a choice waits; one the server refuses is dropped.
       if (e.status !== undefined && e.status !== 401 && choice) localStorage.removeItem("vocab.lang.pending");
