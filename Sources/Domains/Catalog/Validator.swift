@@ -242,14 +242,27 @@ private struct Fields {
         return typed
     }
 
-    /// A string with more than spaces in it.
+    /// A string with more than spaces in it, and not longer than a field may be.
     func text(_ key: String) -> String? {
         guard let text = value(key, expected: "a string", \.string) else { return nil }
         if text.trimmingWhitespace.isEmpty {
             report("field '\(path)\(key)' is empty")
             return nil
         }
+        guard fits(text, "field '\(path)\(key)'") else { return nil }
         return text
+    }
+
+    /// Every field of every word is shown on a card or a screen, and the longest in the real
+    /// catalog has 116 characters: a field of thousands is a mistake (a pasted file, a runaway
+    /// script), and one of megabytes would make every index of the catalog slow.
+    static let maxFieldCharacters = 1_000
+
+    func fits(_ text: String, _ name: String) -> Bool {
+        // utf8.count first: cheap, and a string of n characters has at least n bytes.
+        guard text.utf8.count > Self.maxFieldCharacters, text.count > Self.maxFieldCharacters else { return true }
+        report("\(name) has \(text.count) characters, more than the \(Self.maxFieldCharacters) a field may have")
+        return false
     }
 
     /// A whole number ("order": 5, not "5" or 5.5).
@@ -267,7 +280,9 @@ private struct Fields {
         }
         var strings: [String] = []
         for (i, element) in array.enumerated() {
-            if let s = element.string { strings.append(s) } else {
+            if let s = element.string {
+                if fits(s, "field '\(path)\(key)' item \(i + 1)") { strings.append(s) }
+            } else {
                 report("field '\(path)\(key)' item \(i + 1): expected a string, found \(element.kind)")
             }
         }

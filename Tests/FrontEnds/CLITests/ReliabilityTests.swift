@@ -239,6 +239,26 @@ struct ReliabilityTests {
         #expect(validate.status == 65 && validate.stdout.contains(named), "\(kind): \(validate.stdout) \(validate.stderr)")
     }
 
+    /// Issue 32 item 4: a 64 MB translation passed `validate`, and every later command re-indexed
+    /// it for 20 s. A field has at most 1,000 characters (the longest real one has 116); a longer
+    /// one is named, and the last good catalog is served meanwhile.
+    @Test func aFieldLongerThanAFieldMayBeIsRefusedAndTheLastGoodCatalogServed() async throws {
+        let vocab = try EditableCatalog()
+        defer { vocab.dir.remove() }
+        #expect(try await vocab.run("index").status == 0)
+        let long = String(repeating: "màu đen ", count: 250)   // 2,000 characters, 2,750 bytes
+        try vocab.edit("colours.json") { $0.replacingOccurrences(of: "\"vi\": \"màu đen\"", with: "\"vi\": \"\(long)\"") }
+        let validate = try await vocab.run("validate")
+        #expect(validate.status == 65, "\(validate.stdout) \(validate.stderr)")
+        #expect(validate.stdout.contains("colours.json: word 'black': field 'vi' has 2000 characters, more than the 1000 a field may have"),
+                "\(validate.stdout)")
+        for args in [["words", "colours"], ["show", "black"]] {
+            let r = try await vocab.run(args)
+            #expect(r.status == 0 && r.stderr.contains("last good catalog") && r.stderr.contains("colours.json"), "\(args): \(r.stderr)")
+        }
+        #expect(try await vocab.run("show", "black").stdout.contains("màu đen"), "the last good data")
+    }
+
     @Test func invalidCategoryFilesKeepTheLastGoodCatalogWithAWarning() async throws {
         let vocab = try EditableCatalog()
         defer { vocab.dir.remove() }
