@@ -177,6 +177,26 @@ struct LearnerStoreTests {
         }
     }
 
+    @Test("a learner's zone and start hour are kept, and their reviews fall due at the start of their day there", arguments: Engine.allCases)
+    func daysFollowTheLearnersSettings(_ engine: Engine) async throws {
+        try await withStore(engine) { (store: any LearnerStore, fixture: LearnerStoreFixture) async throws in
+            let anna = try await store.createLearner(name: "anna", at: t0)
+            try await store.updateSettings(LearnerSettings(timeZone: "America/New_York", dayStartsAt: 5), of: anna.id)
+            let stored = try #require(try await store.learner(id: anna.id))
+            #expect(stored.settings.timeZone == "America/New_York" && stored.settings.dayStartsAt == 5)
+            let item = try await store.save(ItemKey(.catalog, "animals/cat"), word: "cat", details: nil, for: anna.id, at: t0).item
+            // The server's own zone is UTC with days from midnight: the learner's settings win.
+            let reviewer = Reviewer(store: store, days: LocalDays(timeZone: TimeZone(identifier: "UTC")!, startHour: 0))
+            guard case .applied(let record, _) = try await reviewer.rate(item: item.id, rating: .easy, learner: stored, at: t0 + 60) else {
+                Issue.record("not applied"); return
+            }
+            var clock = Calendar(identifier: .gregorian)
+            clock.timeZone = TimeZone(identifier: "America/New_York")!
+            let due = clock.dateComponents([.hour, .minute, .second], from: Date(timeIntervalSince1970: record.card.due))
+            #expect(due.hour == 5 && due.minute == 0 && due.second == 0, "\(due)")
+        }
+    }
+
     @Test("two ratings of one card at once: without a version both apply in turn; with the same version one is refused as stale",
           arguments: Engine.allCases)
     func concurrentRatings(_ engine: Engine) async throws {
