@@ -68,7 +68,7 @@ let package = Package(
         .target(name: "PCMKernels", path: "Sources/Foundations/PCMKernels"),
         .target(name: "AudioFile", dependencies: ["CSndFile", "SndFileShim", "PCMKernels", "FileAccess"], path: "Sources/Foundations/AudioFile"),
         // espeak-ng in process; the neural voice in child processes of its own.
-        .target(name: "Speech", dependencies: ["CEspeakNG", "EspeakShim"], path: "Sources/Foundations/Speech"),
+        .target(name: "Speech", dependencies: ["CEspeakNG", "EspeakShim", "FileAccess"], path: "Sources/Foundations/Speech"),
         // EBU R128 loudness of word clips (libebur128), trimming and normalising to one target,
         // and the checks an imported recording must pass.
         .target(name: "ClipProcessing", dependencies: ["AudioFile", "Ebur128Shim"], path: "Sources/Foundations/ClipProcessing"),

@@ -80,10 +80,70 @@ public enum TemporaryFile {
         return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 
-    /// Whether a process with this id exists (it may belong to another user: EPERM means it does).
+    /// A fresh name for a folder made whole beside `target` and then renamed to it
+    /// (`<target>.<pid>.tmp`), such as the private espeak-ng data folder.
+    public static func folder(beside target: String) -> String { "\(target).\(getpid()).tmp" }
+
+    /// Removes, in `folder`, the temporary folders (`folder(beside:)`) whose names start with
+    /// `prefix` and whose process no longer runs, with everything in them: what a process
+    /// killed while making one left. Links inside are removed, never followed. Returns the
+    /// paths removed.
+    @discardableResult
+    public static func removeStaleFolders(in folder: String, prefix: String) -> [String] {
+        var removed: [String] = []
+        for name in entries(of: folder) where name.hasPrefix(prefix) {
+            guard let pid = folderOwner(of: name), !isRunning(pid) else { continue }
+            let path = folder + "/" + name
+            if isFolder(path), removeTree(path) { removed.append(path) }
+        }
+        return removed
+    }
+
+    /// The process id in a temporary folder's name (`<name>.<pid>.tmp`), or nil.
+    static func folderOwner(of name: String) -> Int32? {
+        guard name.hasSuffix(".tmp") else { return nil }
+        let stem = name.dropLast(4)
+        guard let dot = stem.lastIndex(of: "."), let pid = Int32(stem[stem.index(after: dot)...]), pid > 0 else { return nil }
+        return pid
+    }
+
+    /// Removes `path` and, for a folder, everything below it (lstat: a link is removed, not followed).
+    static func removeTree(_ path: String) -> Bool {
+        if isFolder(path) {
+            for name in entries(of: path) { _ = removeTree(path + "/" + name) }
+            return rmdir(path) == 0
+        }
+        return unlink(path) == 0
+    }
+
+    /// Whether a process with this id still runs: it exists (it may belong to another user:
+    /// EPERM means it does) and has not exited. A process that exited and whose parent has not
+    /// yet collected its status (a zombie) keeps its id, but it writes nothing any more: what
+    /// it left is as stale as that of a process that is gone.
     public static func isRunning(_ pid: Int32) -> Bool {
         if pid == getpid() { return true }
-        return kill(pid, 0) == 0 || errno == EPERM
+        guard kill(pid, 0) == 0 || errno == EPERM else { return false }
+        return !hasExited(pid)
+    }
+
+    /// Whether /proc shows the process as exited (state Z, a zombie, or X, being removed).
+    /// Without /proc, or when it cannot be read, the process is taken to run.
+    static func hasExited(_ pid: Int32) -> Bool {
+        #if os(Linux)
+        let fd = open("/proc/\(pid)/stat", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 512)
+        let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        guard count > 0 else { return false }
+        // "pid (name) state …": the name may hold spaces and parentheses, so the state is the
+        // field after the last ')'.
+        let line = buffer[..<count]
+        guard let end = line.lastIndex(of: UInt8(ascii: ")")), end + 2 < count else { return false }
+        return line[end + 2] == UInt8(ascii: "Z") || line[end + 2] == UInt8(ascii: "X")
+        #else
+        return false
+        #endif
     }
 
     static func entries(of folder: String) -> [String] {

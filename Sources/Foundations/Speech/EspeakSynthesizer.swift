@@ -1,5 +1,6 @@
 import CEspeakNG
 import EspeakShim
+import FileAccess
 import Dispatch
 import Foundation
 import Synchronization
@@ -228,6 +229,9 @@ public enum SteadyVoiceData {
         let modified = (try? fm.attributesOfItem(atPath: system)[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in "\(system)\u{0}\(modified)\u{0}\(variantText)".utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        // What a process killed while making its copy left, whichever copy it was making; the
+        // pid in the name tells it from a copy another process is making now.
+        TemporaryFile.removeStaleFolders(in: directory, prefix: "espeak-ng-data-")
         let target = directory + "/espeak-ng-data-" + String(hash, radix: 16)
         if fm.fileExists(atPath: target + "/voices/!v/" + variant) { return target }
         try build(at: target, system: system)
@@ -238,7 +242,7 @@ public enum SteadyVoiceData {
     public static func build(at target: String, system: String) throws {
         let fm = FileManager.default
         try fm.createDirectory(atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        let temporary = target + ".\(getpid()).tmp"
+        let temporary = TemporaryFile.folder(beside: target)
         try? fm.removeItem(atPath: temporary)
         do {
             try fm.createDirectory(atPath: temporary + "/voices/!v", withIntermediateDirectories: true)

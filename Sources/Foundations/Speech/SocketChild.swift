@@ -61,3 +61,25 @@ public struct SocketChild: @unchecked Sendable {
         return true
     }
 }
+
+extension SocketChild {
+    /// The child's side: ends this process as soon as `parent`, the process that started it,
+    /// is gone, so that a render killed with SIGKILL does not leave its workers running.
+    ///
+    /// Neither a signal nor the input's end can do this. A child Foundation's Process starts is
+    /// the leader of a process group of its own, so killing the parent's group misses it, and
+    /// a parent killed with SIGKILL forwards nothing. The input ends both when the parent dies and
+    /// when it has no more work, after which the child must finish what it holds.
+    /// PR_SET_PDEATHSIG fires when the *thread* that started the child exits, not its process,
+    /// and the threads that start children come and go. So a thread looks every 100 ms
+    /// whether this process's parent is still `parent` (an orphan is adopted by init or a
+    /// subreaper). The parent's id is passed in rather than read at start: it may already have
+    /// died by then.
+    public static func exitWhenOrphaned(parent: Int32) {
+        guard getppid() == parent else { _exit(1) }
+        Thread.detachNewThread {
+            while getppid() == parent { usleep(100_000) }
+            _exit(1)
+        }
+    }
+}

@@ -7,6 +7,7 @@ import Catalog
 import CLICore
 import Foundation
 import Mandarin
+import Speech
 
 struct RenderCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -119,7 +120,7 @@ struct RenderCommand: AsyncParsableCommand {
         let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         let renderer = BatchRenderer(store: store, workers: self.jobs,
                                      workerCommand: [executable, "render-worker", "--audio", options.environment.audioDirectory,
-                                                     "--home", options.environment.home.root],
+                                                     "--home", options.environment.home.root, "--parent", "\(getpid())"],
                                      planner: services.planner())
         // The workers start while the jobs are listed and planned; they wait for their first job.
         let started = try renderer.startWorkers()
@@ -258,8 +259,11 @@ struct RenderWorkerCommand: AsyncParsableCommand {
     @Option(name: .long) var audio: String
     @Option(name: .long) var home: String
     @Option(name: .long) var out: String
+    /// The render that started this worker: the worker ends when it is gone.
+    @Option(name: .long) var parent: Int32?
 
     func run() async throws {
+        if let parent { SocketChild.exitWhenOrphaned(parent: parent) }
         // Started from a thread that blocks SIGINT and SIGTERM, this process inherited that mask:
         // without this, Ctrl-C on `vocab render` would leave the workers running.
         var signals = sigset_t()

@@ -30,6 +30,8 @@ struct ServeCommand: AsyncParsableCommand {
             keeps its clips too), and its tier named in the X-Vocab-Tier header. Bad input gets \\
             a JSON error with a 4xx status. A client gets 10 s to send a request head, 30 s for \\
             a body and 30 s between requests; past --max-connections new connections get 503. \\
+            A connection is closed after a 400, and after answering HTTP/1.0 without keep-alive \\
+            or Connection: close (2 s at most for the client to close its side). \\
             One log line per request goes to standard error. SIGTERM or Ctrl-C stops the \\
             server once the requests in flight are answered.
 

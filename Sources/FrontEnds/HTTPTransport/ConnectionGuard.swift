@@ -23,6 +23,14 @@ public struct ConnectionLimits: Sendable, Equatable {
         self.bodyTimeout = bodyTimeout
         self.idleTimeout = idleTimeout
     }
+
+    /// Once the server has ended its side of a connection (a 503 over the limit, a 400, the
+    /// answer to a request that does not keep the connection alive), how long the client has to
+    /// end its side before the connection is closed anyway. Not at once: closing a socket with
+    /// the client's bytes unread resets the connection, and the client could lose the answer
+    /// before reading it. Not the idle deadline either: the connection's slot is counted until
+    /// it closes, and a client that never closes would hold it for 30 s.
+    public static let linger = TimeAmount.seconds(2)
 }
 
 /// Open connections, shared by every child channel of one server.
@@ -41,10 +49,9 @@ final class ConnectionCounter: Sendable {
 }
 
 /// Answers a connection over the limit with 503 and closes it. The client's request is read and
-/// dropped, never parsed: closing a socket with its bytes unread resets the connection, and the
-/// client could lose the answer before reading it. So the answer is sent, the server's side is
-/// ended (the client reads the answer, then the end), and the connection is closed when the
-/// client closes its side, or after `linger` at most.
+/// dropped, never parsed. The answer is sent, the server's side is ended (the client reads the
+/// answer, then the end), and the connection is closed when the client closes its side, or
+/// after `ConnectionLimits.linger` at most.
 final class SheddingHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
 
@@ -53,8 +60,6 @@ final class SheddingHandler: ChannelInboundHandler, RemovableChannelHandler {
         return "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json; charset=utf-8\r\nRetry-After: 1\r\n"
             + "Cache-Control: no-store\r\nConnection: close\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
     }()
-
-    static let linger = TimeAmount.seconds(2)
 
     func channelActive(context: ChannelHandlerContext) {
         refuse(context)
@@ -85,7 +90,7 @@ final class SheddingHandler: ChannelInboundHandler, RemovableChannelHandler {
         context.writeAndFlush(NIOAny(ByteBuffer(string: Self.response))).whenComplete { _ in
             channel.close(mode: .output, promise: nil)
         }
-        channel.eventLoop.scheduleTask(in: Self.linger) { channel.close(promise: nil) }
+        channel.eventLoop.scheduleTask(in: ConnectionLimits.linger) { channel.close(promise: nil) }
     }
 }
 
@@ -93,6 +98,14 @@ final class SheddingHandler: ChannelInboundHandler, RemovableChannelHandler {
 /// `headerTimeout` of connecting, no complete body within `bodyTimeout` of its head, no next
 /// request within `idleTimeout` of the last response. While the server is answering, no
 /// deadline runs (the server bounds its own work).
+///
+/// And closes a connection the server has finished with, so that its slot is free again: after
+/// the answer to a request that does not keep the connection alive (HTTP/1.0 without
+/// `Connection: keep-alive`, or `Connection: close`), which Hummingbird would otherwise wait
+/// on for a next request, and after a 400 for a request that cannot be parsed. The server's
+/// side is ended first (the client reads the answer, then the end); the connection is closed
+/// when the client ends its side, or after `ConnectionLimits.linger`, whatever deadline was
+/// running.
 ///
 /// It sits after the HTTP decoder, so it sees request parts; responses it sees as they pass on
 /// their way out, or, for those `RepeatedRequestLane` writes below the encoder, by the lane's
@@ -118,6 +131,12 @@ final class RequestDeadlines: ChannelDuplexHandler, RemovableChannelHandler {
     private var receiving = false
     /// Requests received whole whose responses are not finished.
     private var answering = 0
+    /// A request arrived that does not keep the connection alive: the server's side ends with
+    /// the last answer.
+    private var endAfterAnswers = false
+    /// The server's side is ended: what the client still sends is read and dropped, and only
+    /// the linger deadline runs.
+    private var ending = false
 
     init(limits: ConnectionLimits) { self.limits = limits }
 
@@ -138,9 +157,11 @@ final class RequestDeadlines: ChannelDuplexHandler, RemovableChannelHandler {
     func handlerRemoved(context: ChannelHandlerContext) { stop() }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if ending { return }
         switch unwrapInboundIn(data) {
-        case .head:
+        case .head(let head):
             receiving = true
+            if !head.isKeepAlive { endAfterAnswers = true }
             arm(context, limits.bodyTimeout)
         case .body:
             break
@@ -152,32 +173,73 @@ final class RequestDeadlines: ChannelDuplexHandler, RemovableChannelHandler {
         context.fireChannelRead(data)
     }
 
+    func channelReadComplete(context: ChannelHandlerContext) {
+        context.fireChannelReadComplete()
+        // Nobody above reads any more once the server's side is ended; reading on is what lets
+        // the client's end be seen (NIO then closes the connection).
+        if ending { context.read() }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        // Bytes after a request that could not be parsed, or after the last answer: the
+        // connection is closing, and nobody is left to tell.
+        if ending { return }
+        context.fireErrorCaught(error)
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        // However the server's side was ended: by this handler, by Hummingbird after a 400 or
+        // `Connection: close`, or after an error.
+        if case ChannelEvent.outputClosed = event { linger(context) }
+        context.fireUserInboundEventTriggered(event)
+    }
+
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        if case .end = unwrapOutboundIn(data) { responseFinished(context) }
-        context.write(data, promise: promise)
+        guard case .end = unwrapOutboundIn(data), responseFinished(context) else {
+            context.write(data, promise: promise)
+            return
+        }
+        // The last answer: the server's side ends once it is written.
+        let written = context.eventLoop.makePromise(of: Void.self)
+        if let promise { written.futureResult.cascade(to: promise) }
+        let channel = context.channel
+        written.futureResult.whenComplete { _ in channel.close(mode: .output, promise: nil) }
+        context.write(data, promise: written)
     }
 
     func triggerUserOutboundEvent(context: ChannelHandlerContext, event: Any, promise: EventLoopPromise<Void>?) {
         if event is AnsweredInLane {
-            responseFinished(context)
+            // NIO ends the output after the bytes already flushed are written.
+            if responseFinished(context) { context.close(mode: .output, promise: nil) }
             promise?.succeed(())
             return
         }
         context.triggerUserOutboundEvent(event, promise: promise)
     }
 
-    private func responseFinished(_ context: ChannelHandlerContext) {
+    /// Whether the server's side should end now that this answer is finished.
+    private func responseFinished(_ context: ChannelHandlerContext) -> Bool {
         answering = max(0, answering - 1)
-        if answering == 0 && !receiving { arm(context, limits.idleTimeout) }
+        guard answering == 0 && !receiving else { return false }
+        if endAfterAnswers { return !ending }
+        arm(context, limits.idleTimeout)
+        return false
+    }
+
+    private func linger(_ context: ChannelHandlerContext) {
+        guard !ending else { return }
+        arm(context, ConnectionLimits.linger)
+        ending = true
+        context.read()
     }
 
     private func arm(_ context: ChannelHandlerContext, _ delay: TimeAmount) {
+        guard !ending else { return }
         let due = NIODeadline.now() + delay
         deadline = due
         if let timerFires, timerFires <= due { return }
         schedule(context.eventLoop, context.channel, at: due)
     }
-
     private func disarm() {
         deadline = nil
     }

@@ -139,6 +139,75 @@ struct ConnectionLimitTests {
         }
     }
 
+    /// One connection at most, with the documented deadlines (10 s for a head, 30 s idle): a
+    /// slot is free again within `ConnectionLimits.linger` only if the server closes the
+    /// connection it has finished with, not when a deadline comes.
+    static let oneSlot = ConnectionLimits(maxConnections: 1)
+
+    /// Seconds until a new connection is answered 200 by /healthz (until then the one slot is
+    /// taken and newcomers get 503), or nil when that takes longer than `seconds`.
+    func secondsUntilTheSlotIsFree(_ s: TestServer, within seconds: Double) async throws -> Double? {
+        let start = Date()
+        while Date().timeIntervalSince(start) < seconds {
+            if (try? await s.get("/healthz"))?.status == 200 { return Date().timeIntervalSince(start) }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        return nil
+    }
+
+    @Test("a method trickled byte by byte that is no method gets 400 and a close, and the slot is free again within the header deadline though the client keeps its socket open")
+    func unparsableRequestFreesItsSlot() async throws {
+        try await withServer(Self.oneSlot) { s in
+            let (client, closed, text) = try await onThread {
+                let client = try ClientSocket(port: s.port)
+                for byte in "BREW /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n" {
+                    guard client.send(String(byte)), !client.isClosedByServer(waiting: 50) else { break }
+                }
+                return (client, client.readToEnd(within: 5), String(decoding: client.received, as: UTF8.self))
+            }
+            #expect(text.hasPrefix("HTTP/1.1 400"), "\(text.prefix(80))")
+            #expect(closed, "the server ended its side after the 400")
+            // The client neither closes nor sends more, as a hostile one would not.
+            let freed = try await secondsUntilTheSlotIsFree(s, within: 9)
+            #expect(freed != nil, "the slot of the connection answered 400 was still taken 9 s later")
+            client.close()
+        }
+    }
+
+    @Test("a request that does not keep the connection alive is answered, then the server closes the connection and frees its slot at once",
+          arguments: ["GET /healthz HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n",
+                      "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"])
+    func answeredThenClosed(request: String) async throws {
+        try await withServer(Self.oneSlot) { s in
+            let (client, closed, text) = try await onThread {
+                let client = try ClientSocket(port: s.port)
+                client.send(request)
+                return (client, client.readToEnd(within: 5), String(decoding: client.received, as: UTF8.self))
+            }
+            #expect(text.hasPrefix("HTTP/1.1 200") || text.hasPrefix("HTTP/1.0 200"), "\(text.prefix(80))")
+            #expect(closed, "the client read the end of the connection within 5 s of its request, not after the 30 s idle deadline")
+            // The client keeps its socket open: the server closes the connection all the same.
+            let freed = try await secondsUntilTheSlotIsFree(s, within: 9)
+            #expect(freed != nil, "the slot was still taken 9 s after the answer")
+            client.close()
+        }
+    }
+
+    @Test("an HTTP/1.0 request with Connection: keep-alive keeps its connection for the next request")
+    func http10KeepAlive() async throws {
+        try await withServer(ConnectionLimits()) { s in
+            let text = try await onThread {
+                let client = try ClientSocket(port: s.port)
+                for _ in 0..<2 {
+                    client.send("GET /healthz HTTP/1.0\r\nHost: 127.0.0.1\r\nConnection: keep-alive\r\n\r\n")
+                    guard !client.isClosedByServer(waiting: 1000) else { break }
+                }
+                return String(decoding: client.received, as: UTF8.self)
+            }
+            #expect(text.components(separatedBy: " 200 ").count - 1 == 2, "both requests were answered on one connection: \(text.prefix(300))")
+        }
+    }
+
     @Test("a request the server is still answering is never cut, however long it takes")
     func answeringIsNotIdle() async throws {
         // A recorded clip behind a remote server that waits 2.5 s, longer than every deadline.
