@@ -34,6 +34,10 @@ public struct LearningService: Sendable {
         self.now = now
     }
 
+    /// Whether the latest write to user.sqlite failed because the disk is full (false again once
+    /// one succeeds); PostgreSQL's own disk is its server's to report.
+    public var outOfSpace: Bool { (store as? SQLiteLearnerStore)?.outOfSpace ?? false }
+
     // MARK: Learners
 
     /// Changes the settings a client may set: for now the interface language, one of
