@@ -128,7 +128,7 @@ let package = Package(
         // The rules both front ends share (paths of the home folder, limits, input checks, failure
         // kinds, JSON shapes of catalog and Mandarin answers) and catalog opening: FoundationEssentials
         // only, for the launcher.
-        .target(name: "AppCore", dependencies: ["Catalog", "Cache", "Store", "Vocabulary", "TextMatching", "FileAccess", "Mandarin", "SeededRandom"],
+        .target(name: "AppCore", dependencies: ["Catalog", "Cache", "Store", "Vocabulary", "TextMatching", "FileAccess", "SQLiteDB", "Mandarin", "SeededRandom"],
                 path: "Sources/Application/AppCore"),
         // The composition root: builds the services for the CLI, the server and the tests.
         .target(name: "App", dependencies: [

@@ -71,7 +71,7 @@ public struct Backup: Sendable {
                 // The copy is brought to this version's layout before it replaces anything, with
                 // a rollback journal so that nothing of it is left in a log beside it.
                 do {
-                    let db = try Database(path: temporary)
+                    let db = try Database(path: temporary, keepLogFiles: false)
                     try db.execute("PRAGMA journal_mode=DELETE")
                     _ = try UserDatabase.migrator.migrate(db)
                 }

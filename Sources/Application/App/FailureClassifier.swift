@@ -70,8 +70,12 @@ public enum FailureClassifier {
             return Failure(.audioFailed, e.description)
         case let e as MigrationError:
             return Failure(.newerFile, e.description)
+        case let e as FileError where e.isDiskFull:
+            return .diskFull
         case let e as FileError:
             return Failure(.ioError, e.description)
+        case let e as SQLiteError where e.isDiskFull:
+            return .diskFull
         case let e as SQLiteError:
             return Failure(.databaseError, e.description)
         case let e where e.isPostgresUnavailable:

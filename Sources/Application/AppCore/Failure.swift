@@ -26,6 +26,8 @@ public struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
         case unsupportedMediaType
         /// Too many failed attempts from one client.
         case tooManyRequests
+        /// The same request can succeed later without any change to it (the disk is full now).
+        case temporary
         /// The request target is longer than the server reads.
         case uriTooLong
         /// Reading or writing a file failed.
@@ -43,9 +45,19 @@ public struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
             case .unavailable: 69
             case .internalError: 70
             case .io: 74
-            case .conflict, .tooManyRequests: 75
+            case .conflict, .tooManyRequests, .temporary: 75
             case .unauthorized, .forbidden: 77
             case .uriTooLong: 64
+            }
+        }
+
+        /// Seconds an HTTP client is asked to wait before the same request (`Retry-After`) when
+        /// the kind passes by itself: a full disk waits for a person, so not every second.
+        public var retryAfter: Int? {
+            switch self {
+            case .temporary: 30
+            case .unavailable, .tooManyRequests: 1
+            default: nil
             }
         }
 
@@ -60,7 +72,7 @@ public struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
             case .unsupportedMediaType: 415
             case .tooManyRequests: 429
             case .uriTooLong: 414
-            case .unavailable: 503
+            case .unavailable, .temporary: 503
             case .invalidData, .io, .internalError: 500
             }
         }

@@ -94,6 +94,8 @@ public enum FailureCode: String, CaseIterable, Sendable, Codable {
     // tooManyRequests
     case signInBusy = "sign_in_busy"
     case tooManyAttempts = "too_many_attempts"
+    // temporary
+    case diskFull = "disk_full"
     // uriTooLong
     case uriTooLong = "uri_too_long"
     // io
@@ -138,6 +140,7 @@ public enum FailureCode: String, CaseIterable, Sendable, Codable {
         case .csrfTokenMissing: .forbidden
         case .signInBusy, .tooManyAttempts: .tooManyRequests
         case .uriTooLong: .uriTooLong
+        case .diskFull: .temporary
         case .audioFailed, .databaseError, .ioError: .io
         case .unknownClass, .unknownChild, .unknownAssignment: .notFound
         case .adultsOnly: .forbidden

@@ -45,6 +45,11 @@ extension Failure {
 
     public static let nothingToUndo = Failure(.nothingToUndo, "there is no rating to undo.")
 
+    /// A write that found no space. Nothing of it was stored, and the same request succeeds once
+    /// space is freed; commands and requests that only read go on meanwhile.
+    public static let diskFull = Failure(.diskFull, "the disk is full, so nothing was stored; try again once there is space.",
+                                         hint: "Free some space where vocab keeps its data; commands that only read still work.")
+
     public static func badItem() -> Failure {
         Failure(.badItem, "the item must be an item's number, as GET /v1/me/library or 'vocab library list' shows it.")
     }

@@ -1,6 +1,7 @@
 import Cache
 import Catalog
 import FileAccess
+import SQLiteDB
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -85,21 +86,37 @@ public struct VocabEnvironment: Sendable {
     public enum CacheChoice: Sendable { case file, memory, none }
 
     /// Opens the catalog, rebuilding it first when the category files changed.
-    public func openCatalog(force: Bool = false, cache: CacheChoice = .file) async throws -> (CatalogService, CatalogIndexer.Status) {
+    /// - Parameter onOutOfSpace: called once if the file cache finds the disk full (it then
+    ///   answers without storing), with what to tell a person.
+    public func openCatalog(force: Bool = false, cache: CacheChoice = .file,
+                            onOutOfSpace: @escaping @Sendable (String) -> Void = { _ in }) async throws -> (CatalogService, CatalogIndexer.Status) {
         try DurableFile.createDirectory(home.root)
         let indexer = CatalogIndexer(source: CatalogSource(directory: categoriesDirectory), databasePath: home.catalogDatabase)
         let (store, status) = try await indexer.open(force: force)
         let queryCache: QueryCache? = switch cache {
-        case .file: try openCache()
+        case .file: try openCache(onOutOfSpace: onOutOfSpace)
         case .memory: QueryCache(storage: MemoryCacheStorage())
         case .none: nil
         }
         return (CatalogService(store: store, cache: queryCache), status)
     }
 
-    public func openCache() throws -> QueryCache {
+    public func openCache(onOutOfSpace: @escaping @Sendable (String) -> Void = { _ in }) throws -> QueryCache {
         try DurableFile.createDirectory(home.root)
-        return QueryCache(storage: try SQLiteCacheStorage(path: home.cacheDatabase))
+        let notice = diskFullNotice
+        do {
+            return QueryCache(storage: try SQLiteCacheStorage(path: home.cacheDatabase, onOutOfSpace: { onOutOfSpace(notice) }))
+        } catch let error as SQLiteError where error.isDiskFull {
+            // Opening needs space when the file's log index is missing (a home last used by an
+            // older vocab): the answers are then kept for this process only.
+            onOutOfSpace(notice)
+            return QueryCache(storage: MemoryCacheStorage())
+        }
+    }
+
+    /// What a command that only reads says when it finds the disk full.
+    public var diskFullNotice: String {
+        "the disk is full (\(home.root)): answers are not cached and nothing can be saved until there is space again; commands that only read still work."
     }
 }
 
@@ -115,6 +132,8 @@ extension CatalogIndexer.Status {
         case .stale(let issues):
             let first = issues.first.map { " First: \($0)." } ?? ""
             return "the category files have \(issues.count) problem(s), so the last good catalog is used until they are fixed.\(first) Run 'vocab validate' for the full list."
+        case .noRoomToRebuild:
+            return "the category files changed, but the disk is full, so the catalog cannot be rebuilt: the last good catalog is used until there is space again."
         }
     }
 }

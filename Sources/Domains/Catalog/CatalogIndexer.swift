@@ -22,6 +22,9 @@ public struct CatalogIndexer: Sendable {
         case rebuilt(reason: String, categories: Int, words: Int)
         /// The category files have problems; the last good catalog is served until they are fixed.
         case stale(issues: [ValidationIssue])
+        /// The category files changed but the disk has no room for the new catalog; the last good
+        /// one is served until there is.
+        case noRoomToRebuild
     }
 
     /// The layout of catalog.sqlite, in its `user_version`: bump it when the stored documents or
@@ -67,11 +70,26 @@ public struct CatalogIndexer: Sendable {
         }
         let reason = force ? "forced" : !DurableFile.exists(databasePath) ? "first use"
             : await currentDatabase() == nil ? "older or unreadable database" : "category data changed"
-        try await build(decoded)
-        try CatalogState(fingerprint: fingerprint, contentHash: hash).write(statePath)
+        do {
+            try await build(decoded)
+        } catch where Self.isDiskFull(error) {
+            // The build is removed and the old file was never touched: it is still whole.
+            if let current, !force { return (current, .noRoomToRebuild) }
+            throw error
+        }
+        do {
+            try CatalogState(fingerprint: fingerprint, contentHash: hash).write(statePath)
+        } catch where Self.isDiskFull(error) {
+            // The new catalog is in place; without its state the next command compares the
+            // files' bytes again and, finding them changed, rebuilds once more when there is room.
+        }
         let wordCount = decoded.reduce(0) { $0 + $1.words.count }
         return (try SQLiteDocumentStore(path: databasePath, readOnly: true),
                 .rebuilt(reason: reason, categories: decoded.count, words: wordCount))
+    }
+
+    static func isDiskFull(_ error: any Error) -> Bool {
+        (error as? SQLiteError)?.isDiskFull == true || (error as? FileError)?.isDiskFull == true
     }
 
     /// The existing database, if there is one at the current layout version.

@@ -7,11 +7,20 @@ import Darwin
 /// A file-system failure, with the path and the system's reason.
 public struct FileError: Error, CustomStringConvertible, Sendable, Equatable {
     public let description: String
-    public init(_ description: String) { self.description = description }
+    /// The system's errno, 0 when the failure is not a system call's.
+    public let code: Int32
+    public init(_ description: String, code: Int32 = 0) {
+        self.description = description
+        self.code = code
+    }
 
     static func system(_ what: String) -> FileError {
-        FileError("\(what): \(String(cString: strerror(errno)))")
+        let code = errno
+        return FileError("\(what): \(String(cString: strerror(code)))", code: code)
     }
+
+    /// Whether it failed for lack of space: the same write can succeed once space is freed.
+    public var isDiskFull: Bool { code == ENOSPC || code == EDQUOT }
 }
 
 /// The steps of replacing a file whole so that a reader, a crash or a power cut sees either

@@ -1,10 +1,32 @@
 import CSQLite
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// An error reported by SQLite, with the statement that caused it.
 public struct SQLiteError: Error, CustomStringConvertible, Sendable {
     public let code: Int32
     public let message: String
     public let sql: String?
+    /// The operating system's errno behind an I/O error (0 when there was none): a full disk is
+    /// SQLITE_FULL when a write needs a page, but a disk I/O error when the log's index cannot grow.
+    public let systemErrno: Int32
+
+    public init(code: Int32, message: String, sql: String?, systemErrno: Int32 = 0) {
+        self.code = code
+        self.message = message
+        self.sql = sql
+        self.systemErrno = systemErrno
+    }
+
+    /// Whether it failed for lack of space: nothing was written, and the same write can succeed
+    /// once space is freed.
+    public var isDiskFull: Bool {
+        // The errno is the connection's latest and may be older than this error: only an I/O error is its own.
+        code & 0xFF == SQLITE_FULL || (code & 0xFF == SQLITE_IOERR && (systemErrno == ENOSPC || systemErrno == EDQUOT))
+    }
 
     public var description: String {
         if let sql { return "SQLite error \(code): \(message) (in: \(sql.prefix(120)))" }
@@ -32,7 +54,9 @@ public final class Database {
     public let path: String
     private var statementCache: [String: Statement] = [:]
 
-    public init(path: String, mode: Mode = .readWriteCreate) throws {
+    /// - Parameter keepLogFiles: whether a database in WAL mode keeps its `-wal` and `-shm` when
+    ///   the last connection closes; false for a copy that is renamed into place alone.
+    public init(path: String, mode: Mode = .readWriteCreate, keepLogFiles: Bool = true) throws {
         var db: OpaquePointer?
         let flags: Int32
         switch mode {
@@ -43,12 +67,26 @@ public final class Database {
         let rc = sqlite3_open_v2(path, &db, flags | SQLITE_OPEN_NOMUTEX, nil)
         guard rc == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
+            let systemErrno = db.map { sqlite3_system_errno($0) } ?? 0
             if let db { sqlite3_close_v2(db) }
-            throw SQLiteError(code: rc, message: "\(message): \(path)", sql: nil)
+            throw SQLiteError(code: rc, message: "\(message): \(path)", sql: nil, systemErrno: systemErrno)
         }
         handle = db
         self.path = path
         sqlite3_busy_timeout(db, 5000)
+        if keepLogFiles {
+            // The log and its index stay when the last connection closes. A reader needs the
+            // index: the first connection of a process empties it and takes its 32 KiB again, which
+            // an index made anew would have to find on a full disk (every command that only read
+            // failed there with a disk I/O error). With a size limit, that last connection empties
+            // the log once it is copied into the database: a log kept whole would be read again by
+            // the next process and written after, growing with every command. 64 MiB: a log that
+            // starts again from its beginning is cut to that only when longer, which a server's
+            // checkpoints (`LogCheckpointer`) seldom let it become.
+            var on: Int32 = 1
+            sqlite3_file_control(db, "main", SQLITE_FCNTL_PERSIST_WAL, &on)
+            sqlite3_exec(db, "PRAGMA journal_size_limit = 67108864", nil, nil, nil)
+        }
     }
 
     deinit {
@@ -63,7 +101,7 @@ public final class Database {
         if rc != SQLITE_OK {
             let message = error.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
             sqlite3_free(error)
-            throw SQLiteError(code: rc, message: message, sql: sql)
+            throw SQLiteError(code: rc, message: message, sql: sql, systemErrno: sqlite3_system_errno(handle))
         }
     }
 
@@ -163,7 +201,7 @@ public final class Database {
     }
 
     func lastError(_ rc: Int32, sql: String?) -> SQLiteError {
-        SQLiteError(code: rc, message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+        SQLiteError(code: rc, message: String(cString: sqlite3_errmsg(handle)), sql: sql, systemErrno: sqlite3_system_errno(handle))
     }
 }
 

@@ -12,8 +12,8 @@ public final class GroupCommitWriter: @unchecked Sendable {
 
     // Made on the caller's thread, run and answered on the writer's queue only.
     private struct Job: @unchecked Sendable {
-        /// Runs the write inside its savepoint; false when it failed (and must be rolled back).
-        let run: (Database) -> Bool
+        /// Runs the write inside its savepoint; why it failed (and must be rolled back), if it did.
+        let run: (Database) -> (any Error)?
         /// Answers the caller: nil once the batch committed, else why it did not.
         let answer: (Error?) -> Void
     }
@@ -28,6 +28,9 @@ public final class GroupCommitWriter: @unchecked Sendable {
     public var waiting: Int { state.withLock { $0.jobs.count } }
     /// Transactions committed and the writes they carried, for the log and the tests.
     public var committed: (transactions: Int, writes: Int) { counts.withLock { $0 } }
+    /// Whether the latest transaction failed because the disk is full; false again once one commits.
+    public var outOfSpace: Bool { full.withLock { $0 } }
+    private let full = Mutex(false)
 
     /// Copies the log into the database beside the writer; nil: SQLite's own checkpoints, in the COMMIT.
     private let checkpointer: LogCheckpointer?
@@ -50,8 +53,8 @@ public final class GroupCommitWriter: @unchecked Sendable {
             nonisolated(unsafe) var result: Result<T, any Error> = .failure(CancellationError())
             let job = Job(run: { db in
                 result = Result { try body(db) }
-                if case .success = result { return true }
-                return false
+                if case .failure(let error) = result { return error }
+                return nil
             }, answer: { commitError in
                 if let commitError, case .success = result {
                     continuation.resume(throwing: commitError)
@@ -89,10 +92,12 @@ public final class GroupCommitWriter: @unchecked Sendable {
         do {
             try retryingWhileBusy { try db.execute("BEGIN IMMEDIATE") }
         } catch {
+            noteSpace(error)
             for job in batch { job.answer(error) }
             return
         }
         var ran = 0
+        var spaceError: (any Error)?
         for job in batch {
             // An I/O error or a full disk can end the whole transaction; later writes must not
             // then run outside it, each committing on its own while its caller is told it failed.
@@ -102,24 +107,32 @@ public final class GroupCommitWriter: @unchecked Sendable {
             } catch {
                 break
             }
-            if job.run(db) {
+            if let error = job.run(db) {
+                if (error as? SQLiteError)?.isDiskFull == true { spaceError = error }
+                try? db.run("ROLLBACK TO write")
                 try? db.run("RELEASE write")
             } else {
-                try? db.run("ROLLBACK TO write")
                 try? db.run("RELEASE write")
             }
             ran += 1
         }
         do {
-            guard ran == batch.count, db.isInTransaction else { throw TransactionEnded() }
+            // The write that found the disk full is the reason for the others too.
+            guard ran == batch.count, db.isInTransaction else { throw spaceError ?? TransactionEnded() }
             try db.execute("COMMIT")
             counts.withLock { $0 = ($0.transactions + 1, $0.writes + batch.count) }
+            full.withLock { $0 = spaceError != nil }
             for job in batch { job.answer(nil) }
             keepLogShort()
         } catch {
             if db.isInTransaction { try? db.execute("ROLLBACK") }
+            noteSpace(error)
             for job in batch { job.answer(error) }
         }
+    }
+
+    private func noteSpace(_ error: any Error) {
+        if (error as? SQLiteError)?.isDiskFull == true { full.withLock { $0 = true } }
     }
 
     /// After a commit, on the writer's queue: decides who copies the write-ahead log into the

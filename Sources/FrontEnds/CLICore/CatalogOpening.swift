@@ -16,7 +16,7 @@ public enum CatalogOpening {
 extension VocabEnvironment {
     /// Opens the catalog for a command and reports how it was found.
     public func openCatalog(verbose: Bool, force: Bool = false) async throws -> CatalogService {
-        let (catalog, status) = try await openCatalog(force: force)
+        let (catalog, status) = try await openCatalog(force: force, onOutOfSpace: { Output.error("vocab: \($0)") })
         CatalogOpening.report(status, verbose: verbose)
         return catalog
     }

@@ -46,8 +46,10 @@ public struct APIError: HTTPResponseError, Sendable, CustomStringConvertible {
         var fields = headers
         fields[.contentType] = MediaType.json
         fields[.cacheControl] = "no-store"
-        // Refusals that pass (busy, database down, too many tries) say when to come back.
-        if status == .tooManyRequests || status == .serviceUnavailable, fields[.retryAfter] == nil { fields[.retryAfter] = "1" }
+        // Refusals that pass (busy, database down, too many tries, a full disk) say when to come back.
+        if status == .tooManyRequests || status == .serviceUnavailable, fields[.retryAfter] == nil {
+            fields[.retryAfter] = "\(failure.kind.retryAfter ?? 1)"
+        }
         return Response(status: status, headers: fields, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 }

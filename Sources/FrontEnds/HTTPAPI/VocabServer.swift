@@ -182,6 +182,7 @@ public struct VocabServer: Sendable {
     private func healthCheck() async throws -> @Sendable () async throws -> Representation {
         let overview = try await catalog.overview()
         let version = settings.version, dictionary = self.dictionary, tts = speech, listener = self.listener, postgres = self.postgres
+        let learning = self.learning
         return {
             // Health has a deadline of its own: a database that does not answer within a second is
             // reported unavailable (a frozen server keeps its connections open and answers nothing).
@@ -191,10 +192,16 @@ public struct VocabServer: Sendable {
                 let answers = (try? await withDeadline(seconds: deadline) { try await postgres.database.checkReachable(); return true }) ?? false
                 database = .init(engine: "postgresql", state: listener.isConnected && answers ? "up" : "unavailable")
             } else {
-                database = .init(engine: "sqlite", state: "up")
+                // Reads go on when the disk is full; writes are refused (503) until one succeeds again.
+                database = .init(engine: "sqlite", state: learning.outOfSpace ? "full" : "up")
             }
-            let moe = database.state == "up" ? ((try? await withDeadline(seconds: deadline) { await dictionary.isAvailable() }) ?? false) : false
-            let body = Health(status: database.state == "up" ? "ok" : "degraded", version: version,
+            let moe = database.state != "unavailable" ? ((try? await withDeadline(seconds: deadline) { await dictionary.isAvailable() }) ?? false) : false
+            let reason: String? = switch database.state {
+            case "up": nil
+            case "full": "the disk is full: the last write could not be stored; reads are answered."
+            default: "the database cannot be reached."
+            }
+            let body = Health(status: reason == nil ? "ok" : "degraded", reason: reason, version: version,
                               catalog: .init(categories: overview.summaries.count, words: overview.wordCount),
                               moe: moe, tts: tts, database: database)
             return try .json(body, cacheControl: CachePolicy.none)
@@ -269,6 +276,8 @@ public struct VocabServer: Sendable {
 struct Health: Encodable, Sendable {
     struct CatalogInfo: Encodable, Sendable { var categories: Int; var words: Int }
     var status: String
+    /// Why the status is "degraded"; absent when it is "ok".
+    var reason: String?
     var version: String
     var catalog: CatalogInfo
     /// Whether the MOE dictionary has been imported (the /v1/moe endpoints answer).

@@ -4,6 +4,9 @@ import SQLiteDB
 /// and survive the catalog database being rebuilt and swapped.
 public actor SQLiteCacheStorage: CacheStorage {
     private let db: Database
+    /// Told, once, that an entry or a count was not stored because the disk is full.
+    private let onOutOfSpace: @Sendable () -> Void
+    private var toldOutOfSpace = false
 
     /// The file's layout and the payload formats of its entries, in `user_version`. A step that
     /// changes how payloads are encoded empties the entries: a cache can always be recomputed.
@@ -19,7 +22,8 @@ public actor SQLiteCacheStorage: CacheStorage {
         },
     ])
 
-    public init(path: String) throws {
+    public init(path: String, onOutOfSpace: @escaping @Sendable () -> Void = {}) throws {
+        self.onOutOfSpace = onOutOfSpace
         var database = try Database(path: path)
         // A cache can always be recomputed, so it never waits for the disk (no fsync): losing
         // the last entries in a power cut costs a recomputation, not data.
@@ -42,7 +46,20 @@ public actor SQLiteCacheStorage: CacheStorage {
     }
 
     public func save(_ payload: [UInt8], token: String, for key: String) throws {
-        try db.run("INSERT OR REPLACE INTO cache_entries VALUES (?, ?, ?)", [.text(key), .text(token), .blob(payload)])
+        try unlessFull { try db.run("INSERT OR REPLACE INTO cache_entries VALUES (?, ?, ?)", [.text(key), .text(token), .blob(payload)]) }
+    }
+
+    /// A cache that cannot grow still answers: on a full disk, what it could not store is
+    /// computed again next time.
+    private func unlessFull(_ write: () throws -> Void) throws {
+        do {
+            try write()
+        } catch let error as SQLiteError where error.isDiskFull {
+            if !toldOutOfSpace {
+                toldOutOfSpace = true
+                onOutOfSpace()
+            }
+        }
     }
 
     public func record(_ outcome: CacheOutcome) throws {
@@ -52,9 +69,11 @@ public actor SQLiteCacheStorage: CacheStorage {
         case .invalidated: ["misses", "invalidations"]
         }
         for name in names {
-            try db.run("""
-                INSERT INTO cache_counters VALUES (?, 1) ON CONFLICT(name) DO UPDATE SET count = count + 1
-                """, [.text(name)])
+            try unlessFull {
+                try db.run("""
+                    INSERT INTO cache_counters VALUES (?, 1) ON CONFLICT(name) DO UPDATE SET count = count + 1
+                    """, [.text(name)])
+            }
         }
     }
 

@@ -3,6 +3,7 @@ import AppCore
 import Audio
 import Catalog
 import FileAccess
+import Foundation
 import Learners
 import Mandarin
 import SQLiteDB
@@ -16,6 +17,7 @@ struct FailureClassifierTests {
             .notFound: (1, 404), .badInput: (64, 400), .invalidData: (65, 500), .missingInput: (66, 404), .unavailable: (69, 503),
             .conflict: (75, 409), .unauthorized: (77, 401), .tooManyRequests: (75, 429), .uriTooLong: (64, 414), .io: (74, 500),
             .internalError: (70, 500), .forbidden: (77, 403), .methodNotAllowed: (64, 405), .unsupportedMediaType: (64, 415),
+            .temporary: (75, 503),
         ]
         for kind in Failure.Kind.allCases {
             #expect(kind.exitCode == expected[kind]?.0 && kind.httpStatus == expected[kind]?.1, "\(kind)")
@@ -37,7 +39,13 @@ struct FailureClassifierTests {
             (NoClipAvailable(word: "cat", skipped: [TierSkip(tier: .recorded, reason: "none")]), .notFound, "no_clip"),
             (NoClipAvailable(word: "cat", skipped: [TierSkip(tier: .tts, reason: "no espeak")]), .unavailable, "audio_unavailable"),
             (MigrationError.newer(file: "user.sqlite", version: 9, known: 2), .invalidData, "newer_file"),
-            (FileError("disk full"), .io, "io_error"),
+            (FileError("cannot read /x: Permission denied", code: EACCES), .io, "io_error"),
+            // A full disk in any of the forms it takes: SQLite out of pages, the log's index
+            // unable to grow (an I/O error with ENOSPC behind it), a file that cannot be written.
+            (SQLiteError(code: 13, message: "database or disk is full", sql: "COMMIT"), .temporary, "disk_full"),
+            (SQLiteError(code: 10, message: "disk I/O error", sql: "PRAGMA journal_mode=WAL", systemErrno: ENOSPC), .temporary, "disk_full"),
+            (SQLiteError(code: 10, message: "disk I/O error", sql: nil, systemErrno: EIO), .io, "database_error"),
+            (FileError("cannot write /x: No space left on device", code: ENOSPC), .temporary, "disk_full"),
         ]
         for (error, kind, code) in cases {
             let failure = FailureClassifier.classify(error)

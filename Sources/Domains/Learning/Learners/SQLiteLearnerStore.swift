@@ -27,6 +27,9 @@ public final class SQLiteLearnerStore: LearnerStore {
         readers = ReaderPool(path: path, label: "vocab.learners.readers")
     }
 
+    /// Whether the latest write failed because the disk is full (until one succeeds again).
+    public var outOfSpace: Bool { writer.outOfSpace }
+
     private func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T { try await writer.write(body) }
     func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T { try await readers.read(body) }
 
