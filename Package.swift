@@ -73,27 +73,34 @@ let package = Package(
         // and the checks an imported recording must pass.
         .target(name: "ClipProcessing", dependencies: ["AudioFile", "Ebur128Shim"], path: "Sources/Foundations/ClipProcessing"),
         // Anki's legacy package (.apkg: a zip of a schema-11 collection and media) and its CSV import format.
-        .target(name: "AnkiExport", dependencies: ["SQLiteDB", "JSONReading", .product(name: "Crypto", package: "swift-crypto")], path: "Sources/Foundations/AnkiExport"),
+        .target(
+            name: "AnkiExport", dependencies: ["SQLiteDB", "JSONReading", .product(name: "Crypto", package: "swift-crypto")],
+            path: "Sources/Foundations/AnkiExport"),
 
         // MARK: Storage
         .target(name: "Store", dependencies: ["SQLiteDB"], path: "Sources/Storage/Store"),
         .target(name: "Cache", dependencies: ["SQLiteDB"], path: "Sources/Storage/Cache"),
         // The document store on PostgreSQL (jsonb), its versioned schema, and the change channel.
-        .target(name: "PostgresStore", dependencies: [
-            "Store", "Offloading", "JSONReading", .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
-            // Its ConnectionPoolError: the pool's "cannot connect" is an unavailable database too.
-            .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
-            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-        ], path: "Sources/Storage/PostgresStore"),
+        .target(
+            name: "PostgresStore",
+            dependencies: [
+                "Store", "Offloading", "JSONReading", .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
+                // Its ConnectionPoolError: the pool's "cannot connect" is an unavailable database too.
+                .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ], path: "Sources/Storage/PostgresStore"),
 
         // MARK: Domains
         // What every domain speaks of: accents, clip references, which entry of which source.
         .target(name: "Vocabulary", path: "Sources/Domains/Vocabulary"),
-        .target(name: "Catalog", dependencies: ["Vocabulary", "Store", "Cache", "SQLiteDB", "JSONReading", "TextMatching", "FileAccess"],
-                path: "Sources/Domains/Catalog"),
+        .target(
+            name: "Catalog", dependencies: ["Vocabulary", "Store", "Cache", "SQLiteDB", "JSONReading", "TextMatching", "FileAccess"],
+            path: "Sources/Domains/Catalog"),
         // Clips from three tiers (recorded, legacy, espeak-ng).
-        .target(name: "Audio", dependencies: ["Vocabulary", "AudioFile", "JSONReading", "ClipProcessing", "Speech", "HTTPFetch", "TextMatching", "FileAccess", "Offloading"],
-                path: "Sources/Domains/Audio"),
+        .target(
+            name: "Audio",
+            dependencies: ["Vocabulary", "AudioFile", "JSONReading", "ClipProcessing", "Speech", "HTTPFetch", "TextMatching", "FileAccess", "Offloading"],
+            path: "Sources/Domains/Audio"),
         // The MOE revised Mandarin dictionary: import, lookup, stroke, radical and reading search.
         .target(name: "Mandarin", dependencies: ["SQLiteDB", "JSONReading", "FileAccess", "Offloading"], path: "Sources/Domains/Mandarin"),
         // Learning: remote definitions with offline fallback, saved words, quizzes.
@@ -103,9 +110,11 @@ let package = Package(
         .target(name: "FSRS", dependencies: ["SeededRandom"], path: "Sources/Domains/Learning/FSRS"),
         // Learners, their tokens, one library across sources, cards and the review log, behind the
         // LearnerStore protocol (SQLite by default).
-        .target(name: "Learners", dependencies: [
-            "FSRS", "SeededRandom", "Vocabulary", "SQLiteDB", "Store", "JSONReading", .product(name: "Crypto", package: "swift-crypto"),
-        ], path: "Sources/Domains/Learning/Learners"),
+        .target(
+            name: "Learners",
+            dependencies: [
+                "FSRS", "SeededRandom", "Vocabulary", "SQLiteDB", "Store", "JSONReading", .product(name: "Crypto", package: "swift-crypto"),
+            ], path: "Sources/Domains/Learning/Learners"),
 
         // Classes: an adult's classes, children with picture passwords, assignments, progress.
         .target(name: "Classes", dependencies: ["Learners", "FSRS", "Store"], path: "Sources/Domains/Learning/Classes"),
@@ -114,32 +123,39 @@ let package = Package(
         // A domain's store protocol implemented on PostgresStore's pool: they sit with the other
         // PostgreSQL code and are chosen by the application layer; the rules stay in the domain.
         // The dictionary on PostgreSQL for `vocab serve --database`, and `vocab db push`'s copy of moe.sqlite into it.
-        .target(name: "PostgresMandarin", dependencies: [
-            "Mandarin", "SQLiteDB", "PostgresStore", "Offloading", .product(name: "PostgresNIO", package: "postgres-nio"),
-            .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "Logging", package: "swift-log"),
-        ], path: "Sources/Storage/PostgresMandarin"),
+        .target(
+            name: "PostgresMandarin",
+            dependencies: [
+                "Mandarin", "SQLiteDB", "PostgresStore", "Offloading", .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ], path: "Sources/Storage/PostgresMandarin"),
         // The learner store on PostgreSQL, for several instances of `vocab serve` on one database.
-        .target(name: "PostgresLearners", dependencies: [
-            "Learners", "FSRS", "Vocabulary", "PostgresStore", .product(name: "PostgresNIO", package: "postgres-nio"),
-        ], path: "Sources/Storage/PostgresLearners"),
+        .target(
+            name: "PostgresLearners",
+            dependencies: [
+                "Learners", "FSRS", "Vocabulary", "PostgresStore", .product(name: "PostgresNIO", package: "postgres-nio"),
+            ], path: "Sources/Storage/PostgresLearners"),
 
         // MARK: Application
         // The rules both front ends share (paths of the home folder, limits, input checks, failure
         // kinds, JSON shapes of catalog and Mandarin answers) and catalog opening: FoundationEssentials
         // only, for the launcher.
-        .target(name: "AppCore", dependencies: ["Catalog", "Cache", "Store", "Vocabulary", "TextMatching", "FileAccess", "SQLiteDB", "Mandarin", "SeededRandom"],
-                path: "Sources/Application/AppCore"),
+        .target(
+            name: "AppCore", dependencies: ["Catalog", "Cache", "Store", "Vocabulary", "TextMatching", "FileAccess", "SQLiteDB", "Mandarin", "SeededRandom"],
+            path: "Sources/Application/AppCore"),
         // The composition root: builds the services for the CLI, the server and the tests.
-        .target(name: "App", dependencies: [
-            "Classes",
-            "AppCore", "Catalog", "Cache", "Store", "Audio", "AudioFile", "ClipProcessing", "Speech", "HTTPFetch", "Mandarin",
-            "Definitions", "Quiz", "SQLiteDB", "FileAccess", "Offloading", "Vocabulary", "Learners", "FSRS", "SeededRandom", "TextMatching",
-            "AnkiExport", "PostgresStore", "PostgresLearners", "PostgresMandarin", "JSONReading", .product(name: "PostgresNIO", package: "postgres-nio"),
-            .product(name: "Logging", package: "swift-log"),
-            // Password hashes of learners who sign in to the web app.
-            .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
-        ], path: "Sources/Application/App"),
+        .target(
+            name: "App",
+            dependencies: [
+                "Classes",
+                "AppCore", "Catalog", "Cache", "Store", "Audio", "AudioFile", "ClipProcessing", "Speech", "HTTPFetch", "Mandarin",
+                "Definitions", "Quiz", "SQLiteDB", "FileAccess", "Offloading", "Vocabulary", "Learners", "FSRS", "SeededRandom", "TextMatching",
+                "AnkiExport", "PostgresStore", "PostgresLearners", "PostgresMandarin", "JSONReading", .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                // Password hashes of learners who sign in to the web app.
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+            ], path: "Sources/Application/App"),
 
         // MARK: Front ends
         // What the launcher answers (`vocab words`, `categories`, `lookup`, `strokes`, `radical`,
@@ -147,92 +163,115 @@ let package = Package(
         .target(name: "CLICore", dependencies: ["AppCore", "Catalog", "Cache", "Store", "Mandarin"], path: "Sources/FrontEnds/CLICore"),
         // HTTP/1 plumbing under the API: connection limits and timeouts, the repeated-request lane,
         // response representations (ETag, gzip), the response cache, logfmt logs.
-        .target(name: "HTTPTransport", dependencies: [
-            .product(name: "Hummingbird", package: "hummingbird"),
-            .product(name: "HummingbirdCore", package: "hummingbird"),
-            .product(name: "CompressNIO", package: "compress-nio"),
-            .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "NIOHTTP1", package: "swift-nio"),
-            .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
-            .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
-            .product(name: "HTTPTypes", package: "swift-http-types"),
-            .product(name: "Prometheus", package: "swift-prometheus"),
-            .product(name: "Logging", package: "swift-log"),
-            "JSONReading",
-        ], path: "Sources/FrontEnds/HTTPTransport"),
+        .target(
+            name: "HTTPTransport",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "CompressNIO", package: "compress-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Logging", package: "swift-log"),
+                "JSONReading",
+            ], path: "Sources/FrontEnds/HTTPTransport"),
         // The web app `vocab serve` answers at /: plain HTML, CSS and JavaScript modules (Web/, shipped
         // as resources beside the binary), served as representations with ETag and gzip.
-        .target(name: "WebApp", dependencies: [
-            "AppCore", "HTTPTransport", "Offloading",
-            .product(name: "HTTPTypes", package: "swift-http-types"),
-        ], path: "Sources/FrontEnds/WebApp", resources: [.copy("Web")]),
+        .target(
+            name: "WebApp",
+            dependencies: [
+                "AppCore", "HTTPTransport", "Offloading",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ], path: "Sources/FrontEnds/WebApp", resources: [.copy("Web")]),
         // The JSON API of `vocab serve`: one route collection per area, errors from App's classifier.
-        .target(name: "HTTPAPI", dependencies: [
-            "App", "AppCore", "HTTPTransport", "WebApp", "Catalog", "Mandarin", "AudioFile", "Audio", "Offloading", "Learners", "FSRS", "PostgresStore",
-            "JSONReading",
-            .product(name: "Hummingbird", package: "hummingbird"),
-            .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
-            .product(name: "HummingbirdCore", package: "hummingbird"),
-            .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "HTTPTypes", package: "swift-http-types"),
-            .product(name: "Logging", package: "swift-log"),
-            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-        ], path: "Sources/FrontEnds/HTTPAPI"),
-        .target(name: "CLI", dependencies: [
-            "App", "AppCore", "CLICore", "Catalog", "Store", "Cache", "Mandarin", "AudioFile", "Speech", "Audio", "HTTPFetch",
-            "Definitions", "Quiz", "Learners", "Classes", "FSRS", "SeededRandom", "HTTPAPI", "HTTPTransport", "FileAccess",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ], path: "Sources/FrontEnds/CLI"),
+        .target(
+            name: "HTTPAPI",
+            dependencies: [
+                "App", "AppCore", "HTTPTransport", "WebApp", "Catalog", "Mandarin", "AudioFile", "Audio", "Offloading", "Learners", "FSRS", "PostgresStore",
+                "JSONReading",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ], path: "Sources/FrontEnds/HTTPAPI"),
+        .target(
+            name: "CLI",
+            dependencies: [
+                "App", "AppCore", "CLICore", "Catalog", "Store", "Cache", "Mandarin", "AudioFile", "Speech", "Audio", "HTTPFetch",
+                "Definitions", "Quiz", "Learners", "Classes", "FSRS", "SeededRandom", "HTTPAPI", "HTTPTransport", "FileAccess",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ], path: "Sources/FrontEnds/CLI"),
 
         // MARK: Executables
         // `vocab`: a small static launcher that answers `vocab words`, `vocab categories` and the Mandarin listings itself and otherwise
         // becomes `vocab-full`; start-up is most of a catalog command's time (see README).
-        .executableTarget(name: "vocab", dependencies: ["CLICore", "AppCore", "Catalog", "FileAccess"], path: "Sources/Executables/vocab",
-                          linkerSettings: [
-                              .unsafeFlags(["-static-executable"], .when(platforms: [.linux])),
-                              // FoundationEssentials's own dependencies, which its autolink entries omit in static links.
-                              .linkedLibrary("_FoundationCollections", .when(platforms: [.linux])),
-                              .linkedLibrary("_FoundationCShims", .when(platforms: [.linux])),
-                              .linkedLibrary("swiftSynchronization", .when(platforms: [.linux])),
-                          ]),
+        .executableTarget(
+            name: "vocab", dependencies: ["CLICore", "AppCore", "Catalog", "FileAccess"], path: "Sources/Executables/vocab",
+            linkerSettings: [
+                .unsafeFlags(["-static-executable"], .when(platforms: [.linux])),
+                // FoundationEssentials's own dependencies, which its autolink entries omit in static links.
+                .linkedLibrary("_FoundationCollections", .when(platforms: [.linux])),
+                .linkedLibrary("_FoundationCShims", .when(platforms: [.linux])),
+                .linkedLibrary("swiftSynchronization", .when(platforms: [.linux])),
+            ]),
         .executableTarget(name: "vocab-full", dependencies: ["CLI"], path: "Sources/Executables/vocab-full"),
 
         // MARK: Tests (the same layers)
         .target(name: "TestSupport", path: "Tests/Support/TestSupport"),
         // A fresh process in which libebur128 has not been touched yet, to see the lazy load and
         // the load failure (neither can be seen inside the shared test process).
-        .executableTarget(name: "loudness-probe", dependencies: ["ClipProcessing", "Ebur128Shim", "AudioFile"],
-                          path: "Tests/Support/loudness-probe"),
+        .executableTarget(
+            name: "loudness-probe", dependencies: ["ClipProcessing", "Ebur128Shim", "AudioFile"],
+            path: "Tests/Support/loudness-probe"),
         .testTarget(name: "TextMatchingTests", dependencies: ["TextMatching"], path: "Tests/Foundations/TextMatchingTests"),
         .testTarget(name: "OffloadingTests", dependencies: ["Offloading"], path: "Tests/Foundations/OffloadingTests"),
         .testTarget(name: "FileAccessTests", dependencies: ["FileAccess", "SQLiteDB", "TestSupport"], path: "Tests/Foundations/FileAccessTests"),
         .testTarget(name: "AudioFileTests", dependencies: ["AudioFile", "SeededRandom", "TestSupport"], path: "Tests/Foundations/AudioFileTests"),
-        .testTarget(name: "ClipProcessingTests", dependencies: ["ClipProcessing", "AudioFile", "Ebur128Shim", "CEbur128", "SeededRandom"],
-                    path: "Tests/Foundations/ClipProcessingTests"),
+        .testTarget(
+            name: "ClipProcessingTests", dependencies: ["ClipProcessing", "AudioFile", "Ebur128Shim", "CEbur128", "SeededRandom"],
+            path: "Tests/Foundations/ClipProcessingTests"),
         .testTarget(name: "SQLiteDBTests", dependencies: ["SQLiteDB", "TestSupport"], path: "Tests/Foundations/SQLiteDBTests"),
         .testTarget(name: "StoreTests", dependencies: ["Store", "PostgresStore", "SQLiteDB", "TestSupport"], path: "Tests/Storage/StoreTests"),
         .testTarget(name: "CacheTests", dependencies: ["Cache", "Store", "SQLiteDB", "TestSupport"], path: "Tests/Storage/CacheTests"),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog", "Store", "SQLiteDB", "TestSupport"], path: "Tests/Domains/CatalogTests"),
-        .testTarget(name: "MandarinTests", dependencies: ["Mandarin", "PostgresMandarin", "PostgresStore", "JSONReading", "SQLiteDB", "SeededRandom", "TestSupport"],
-                    path: "Tests/Domains/MandarinTests", resources: [.copy("Fixtures")]),
-        .testTarget(name: "AudioTests", dependencies: ["Audio", "AudioFile", "ClipProcessing", "Speech", "HTTPFetch", "Vocabulary", "TestSupport"],
-                    path: "Tests/Domains/AudioTests"),
+        .testTarget(
+            name: "MandarinTests", dependencies: ["Mandarin", "PostgresMandarin", "PostgresStore", "JSONReading", "SQLiteDB", "SeededRandom", "TestSupport"],
+            path: "Tests/Domains/MandarinTests", resources: [.copy("Fixtures")]),
+        .testTarget(
+            name: "AudioTests", dependencies: ["Audio", "AudioFile", "ClipProcessing", "Speech", "HTTPFetch", "Vocabulary", "TestSupport"],
+            path: "Tests/Domains/AudioTests"),
         .testTarget(name: "AnkiExportTests", dependencies: ["AnkiExport", "SQLiteDB"], path: "Tests/Foundations/AnkiExportTests", exclude: ["Scripts"]),
         .testTarget(name: "FSRSTests", dependencies: ["FSRS", "SeededRandom"], path: "Tests/Domains/FSRSTests", resources: [.copy("Fixtures")]),
-        .testTarget(name: "LearnersTests", dependencies: ["Learners", "PostgresLearners", "PostgresStore", "FSRS", "SeededRandom", "Store", "SQLiteDB", "TestSupport"], path: "Tests/Domains/LearnersTests"),
-        .testTarget(name: "LearningTests", dependencies: ["Definitions", "Quiz", "Learners", "FSRS", "SeededRandom", "HTTPFetch", "Store", "Catalog", "TestSupport"],
-                    path: "Tests/Domains/LearningTests"),
+        .testTarget(
+            name: "LearnersTests", dependencies: ["Learners", "PostgresLearners", "PostgresStore", "FSRS", "SeededRandom", "Store", "SQLiteDB", "TestSupport"],
+            path: "Tests/Domains/LearnersTests"),
+        .testTarget(
+            name: "LearningTests", dependencies: ["Definitions", "Quiz", "Learners", "FSRS", "SeededRandom", "HTTPFetch", "Store", "Catalog", "TestSupport"],
+            path: "Tests/Domains/LearningTests"),
         .testTarget(name: "AppCoreTests", dependencies: ["AppCore", "Catalog", "TestSupport"], path: "Tests/Application/AppCoreTests"),
-        .testTarget(name: "AppTests", dependencies: ["App", "AppCore", "Classes", "Catalog", "Audio", "Speech", "Mandarin", "Learners", "FSRS", "SeededRandom", "Quiz", "FileAccess", "Store", "SQLiteDB", "Offloading", "TestSupport"],
-                    path: "Tests/Application/AppTests"),
+        .testTarget(
+            name: "AppTests",
+            dependencies: [
+                "App", "AppCore", "Classes", "Catalog", "Audio", "Speech", "Mandarin", "Learners", "FSRS", "SeededRandom", "Quiz", "FileAccess", "Store",
+                "SQLiteDB", "Offloading", "TestSupport",
+            ],
+            path: "Tests/Application/AppTests"),
         .testTarget(name: "HTTPTransportTests", dependencies: ["HTTPTransport", "TestSupport"], path: "Tests/FrontEnds/HTTPTransportTests"),
         // CLITests and HTTPTests run the built `vocab` and `vocab-full` programs (swift build --build-tests builds them).
         .testTarget(name: "CLITests", dependencies: ["TestSupport", "SQLiteDB", "CLICore"], path: "Tests/FrontEnds/CLITests"),
-        .testTarget(name: "HTTPTests", dependencies: [
-            "HTTPAPI", "HTTPTransport", "App", "AppCore", "Catalog", "Cache", "Audio", "AudioFile", "ClipProcessing", "HTTPFetch", "Mandarin", "Speech",
-            "Learners", "FSRS", "SQLiteDB", "WebApp",
-            "TestSupport",
-            .product(name: "CompressNIO", package: "compress-nio"),
-        ], path: "Tests/FrontEnds/HTTPTests"),
+        .testTarget(
+            name: "HTTPTests",
+            dependencies: [
+                "HTTPAPI", "HTTPTransport", "App", "AppCore", "Catalog", "Cache", "Audio", "AudioFile", "ClipProcessing", "HTTPFetch", "Mandarin", "Speech",
+                "Learners", "FSRS", "SQLiteDB", "WebApp",
+                "TestSupport",
+                .product(name: "CompressNIO", package: "compress-nio"),
+            ], path: "Tests/FrontEnds/HTTPTests"),
     ]
 )

@@ -1,6 +1,6 @@
 import AppCore
-import AudioFile
 import Audio
+import AudioFile
 import Catalog
 import FileAccess
 import Foundation
@@ -23,10 +23,12 @@ public struct AudioLibrary {
     public func importTargets(accent: Accent, catalog: () async throws -> CatalogService) async throws -> (ImportTargets, MOEDictionary?) {
         if accent == .mandarin {
             let dictionary = try services.mandarin()
-            return (ImportTargets { title in
-                guard let entries = try? dictionary.lookup(title) else { return nil }
-                return MandarinClips.readings(of: entries)
-            }, dictionary)
+            return (
+                ImportTargets { title in
+                    guard let entries = try? dictionary.lookup(title) else { return nil }
+                    return MandarinClips.readings(of: entries)
+                }, dictionary
+            )
         }
         let entries = try await catalog().allEntries()
         return (ImportTargets(entries: entries.map { ($0.reference, $0.word.word) }), nil)
@@ -39,15 +41,18 @@ public struct AudioLibrary {
     public func coverage(catalog: CatalogService, category: String?, level: Level?) async throws -> ClipCoverage {
         let entries = try await catalog.allEntries(category: category, level: level)
         let subjects = entries.map { entry in
-            ClipCoverage.Subject(entry: entry.reference, word: entry.word.word, categories: entry.word.categories,
-                                 levels: entry.word.levels.map(\.rawValue),
-                                 references: Dictionary(uniqueKeysWithValues: Accent.english.compactMap { accent in
-                                     entry.word.audio(for: accent).map { (accent, $0) }
-                                 }))
+            ClipCoverage.Subject(
+                entry: entry.reference, word: entry.word.word, categories: entry.word.categories,
+                levels: entry.word.levels.map(\.rawValue),
+                references: Dictionary(
+                    uniqueKeysWithValues: Accent.english.compactMap { accent in
+                        entry.word.audio(for: accent).map { (accent, $0) }
+                    }))
         }
         let speech: Tier = services.neuralSynthesizer().0 != nil ? .neural : .tts
-        return ClipCoverage.survey(subjects, accents: Accent.english, recorded: services.recordedSource(), legacy: services.legacySource(),
-                                   speech: speech)
+        return ClipCoverage.survey(
+            subjects, accents: Accent.english, recorded: services.recordedSource(), legacy: services.legacySource(),
+            speech: speech)
     }
 
     /// Clips imported for Mandarin titles, by tier, and those among them that do not decode as
@@ -64,8 +69,10 @@ public struct AudioLibrary {
                     _ = try AudioFile.readChecked(base + "/" + relative)
                 } catch {
                     let title = relative.split(separator: "/").first.map(String.init) ?? relative
-                    broken.append(ClipCoverage.Broken(entry: "moe:\(title)", word: title, accent: .mandarin, tier: tier,
-                                                      reference: "\(tier.rawValue)/mandarin/moe/\(relative)", reason: String(describing: error)))
+                    broken.append(
+                        ClipCoverage.Broken(
+                            entry: "moe:\(title)", word: title, accent: .mandarin, tier: tier,
+                            reference: "\(tier.rawValue)/mandarin/moe/\(relative)", reason: String(describing: error)))
                 }
             }
         }
@@ -88,8 +95,10 @@ public struct AudioLibrary {
                         do {
                             let path = try ContainedFile.resolve(reference, inside: audioRoot)
                             if !ContainedFile.isRegular(path) {
-                                issues.append(ValidationIssue(file: name, word: word.word,
-                                                              message: "audio.\(accent.rawValue).\(tier) '\(reference)' is not a regular file"))
+                                issues.append(
+                                    ValidationIssue(
+                                        file: name, word: word.word,
+                                        message: "audio.\(accent.rawValue).\(tier) '\(reference)' is not a regular file"))
                             }
                         } catch {
                             issues.append(ValidationIssue(file: name, word: word.word, message: "audio.\(accent.rawValue).\(tier): \(error)"))

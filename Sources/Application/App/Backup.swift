@@ -59,8 +59,9 @@ public struct Backup: Sendable {
         let incoming = try await summary(of: path)
         let current = try await currentLearners()
         if current > 0 && !force {
-            throw Failure(.wouldReplace, "the \(database == .embedded ? "embedded" : "PostgreSQL") database has \(current) learner(s) now; a restore replaces them.",
-                          hint: "Add --force to replace them with the backup's \(incoming.learners).")
+            throw Failure(
+                .wouldReplace, "the \(database == .embedded ? "embedded" : "PostgreSQL") database has \(current) learner(s) now; a restore replaces them.",
+                hint: "Add --force to replace them with the backup's \(incoming.learners).")
         }
         switch database {
         case .embedded:
@@ -81,8 +82,12 @@ public struct Backup: Sendable {
                 throw error
             }
         case .postgres(let url, _):
-            try await Self.tool("pg_restore", ["--clean", "--if-exists", "--no-owner", "--no-privileges", "--single-transaction",
-                                               "--exit-on-error", "--dbname=\(url)", path])
+            try await Self.tool(
+                "pg_restore",
+                [
+                    "--clean", "--if-exists", "--no-owner", "--no-privileges", "--single-transaction",
+                    "--exit-on-error", "--dbname=\(url)", path,
+                ])
         }
         return incoming
     }
@@ -100,9 +105,10 @@ public struct Backup: Sendable {
                     guard version >= 2, version <= UserDatabase.migrator.latest else {
                         throw Failure(.invalidBackup, "\(path) is not a backup of this version's learner data (layout \(version)).")
                     }
-                    return Summary(engine: "sqlite", file: path, bytes: bytes,
-                                   learners: Int(try db.scalar("SELECT count(*) FROM learners")?.intValue ?? 0),
-                                   reviews: Int(try db.scalar("SELECT count(*) FROM reviews")?.intValue ?? 0))
+                    return Summary(
+                        engine: "sqlite", file: path, bytes: bytes,
+                        learners: Int(try db.scalar("SELECT count(*) FROM learners")?.intValue ?? 0),
+                        reviews: Int(try db.scalar("SELECT count(*) FROM reviews")?.intValue ?? 0))
                 } catch let error as SQLiteError {
                     throw Failure(.invalidBackup, "\(path) is not a learner backup: \(error.description)")
                 }
@@ -144,7 +150,10 @@ public struct Backup: Sendable {
             // Its output goes to files: a pipe nobody reads while it runs could fill and stop it.
             let outPath = TemporaryFile.path(beside: NSTemporaryDirectory() + "vocab-\(name)", tag: "out")
             let errPath = TemporaryFile.path(beside: NSTemporaryDirectory() + "vocab-\(name)", tag: "err")
-            defer { unlink(outPath); unlink(errPath) }
+            defer {
+                unlink(outPath)
+                unlink(errPath)
+            }
             _ = FileManager.default.createFile(atPath: outPath, contents: nil)
             _ = FileManager.default.createFile(atPath: errPath, contents: nil)
             let process = Process()

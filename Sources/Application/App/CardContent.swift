@@ -44,25 +44,28 @@ extension CardContent {
     static func catalog(_ entry: CatalogEntry, item: ItemKey, level: Level?) -> CardContent {
         let w = entry.word
         let exampleLevel = level.flatMap { w.levels.contains($0) ? $0 : nil } ?? w.firstLevel
-        return CardContent(source: "catalog", item: item.description, front: w.word, sense: w.sense, picture: w.picture, vi: w.vi,
-                           senses: [Sense(partOfSpeech: w.pos.first, text: w.definition.en)], ipa: w.ipa,
-                           example: w.examples[exampleLevel.rawValue], pinyin: nil, bopomofo: nil,
-                           categories: w.categories, levels: w.levels, audio: "british")
+        return CardContent(
+            source: "catalog", item: item.description, front: w.word, sense: w.sense, picture: w.picture, vi: w.vi,
+            senses: [Sense(partOfSpeech: w.pos.first, text: w.definition.en)], ipa: w.ipa,
+            example: w.examples[exampleLevel.rawValue], pinyin: nil, bopomofo: nil,
+            categories: w.categories, levels: w.levels, audio: "british")
     }
 
     static func mandarin(_ reading: Reading, title: String, item: ItemKey) -> CardContent {
         let senses = reading.definitions.prefix(6).map { Sense(partOfSpeech: $0.type.flatMap(PartOfSpeech.english), text: $0.text) }
-        return CardContent(source: "moe", item: item.description, front: title, sense: nil, picture: nil, vi: nil, senses: Array(senses), ipa: nil, example: nil,
-                           pinyin: reading.pinyin, bopomofo: reading.bopomofo, categories: nil, levels: nil, audio: "mandarin")
+        return CardContent(
+            source: "moe", item: item.description, front: title, sense: nil, picture: nil, vi: nil, senses: Array(senses), ipa: nil, example: nil,
+            pinyin: reading.pinyin, bopomofo: reading.bopomofo, categories: nil, levels: nil, audio: "mandarin")
     }
 
     /// From what was kept with the item: its source is not there (a dictionary word offline, a
     /// catalog word since removed, a dictionary not imported).
     static func saved(_ item: SavedItem) -> CardContent {
         let d = item.details
-        return CardContent(source: item.key.source.rawValue, item: item.key.description, front: item.word, sense: nil, picture: nil, vi: nil,
-                           senses: d?.definition.map { [Sense(partOfSpeech: d?.partOfSpeech, text: $0)] } ?? [], ipa: nil, example: nil,
-                           pinyin: d?.pinyin, bopomofo: d?.bopomofo, categories: nil, levels: nil,
-                           audio: item.key.source == .moe ? "mandarin" : "british")
+        return CardContent(
+            source: item.key.source.rawValue, item: item.key.description, front: item.word, sense: nil, picture: nil, vi: nil,
+            senses: d?.definition.map { [Sense(partOfSpeech: d?.partOfSpeech, text: $0)] } ?? [], ipa: nil, example: nil,
+            pinyin: d?.pinyin, bopomofo: d?.bopomofo, categories: nil, levels: nil,
+            audio: item.key.source == .moe ? "mandarin" : "british")
     }
 }

@@ -42,7 +42,8 @@ public struct ClassService: Sendable {
 
     func member(_ childID: Int64, of schoolClass: SchoolClass) async throws -> (Learner, ChildAccount) {
         guard try await book.members(of: schoolClass.code).contains(where: { $0.learnerID == childID }),
-              let account = try await book.child(childID), let learner = try await store.learner(id: childID) else {
+            let account = try await book.child(childID), let learner = try await store.learner(id: childID)
+        else {
             throw ClassError.unknownChild(childID)
         }
         return (learner, account)
@@ -87,8 +88,9 @@ public struct ClassService: Sendable {
         for m in try await book.members(of: found.code) {
             if let account = try await book.child(m.learnerID) { children.append(ChildSummary(id: m.learnerID, firstName: account.firstName)) }
         }
-        return ClassDetails(code: found.code, name: found.name, createdAt: found.createdAt, children: children,
-                            assignments: try await book.assignments(of: found.code))
+        return ClassDetails(
+            code: found.code, name: found.name, createdAt: found.createdAt, children: children,
+            assignments: try await book.assignments(of: found.code))
     }
 
     /// Deletes the class with its memberships and assignments; the children keep their accounts,
@@ -157,7 +159,8 @@ public struct ClassService: Sendable {
     public func addExistingChild(to code: String, childCode: String, firstName: String, pictures: [Int], by adult: Learner) async throws -> ChildSummary {
         let found = try await owned(code, by: adult)
         guard let learner = try await verifyChild(code: childCode, firstName: firstName, pictures: pictures),
-              let account = try await book.child(learner.id) else { throw ClassError.badPictures("the class code, name or pictures are wrong.") }
+            let account = try await book.child(learner.id)
+        else { throw ClassError.badPictures("the class code, name or pictures are wrong.") }
         for m in try await book.members(of: found.code) {
             if m.learnerID == learner.id { return ChildSummary(id: learner.id, firstName: account.firstName) }
             if let other = try await book.child(m.learnerID), other.firstName.lowercased() == account.firstName.lowercased() {
@@ -214,8 +217,9 @@ public struct ClassService: Sendable {
         }
         var seen: Set<String> = []
         entries = entries.filter { seen.insert($0).inserted }
-        let assignment = Assignment(id: UUID().uuidString.lowercased(), classCode: found.code, title: title, category: category,
-                                    level: level?.rawValue, entries: entries, dueAt: dueAt, createdAt: learning.now())
+        let assignment = Assignment(
+            id: UUID().uuidString.lowercased(), classCode: found.code, title: title, category: category,
+            level: level?.rawValue, entries: entries, dueAt: dueAt, createdAt: learning.now())
         try await book.put(assignment)
         for m in try await book.members(of: found.code) {
             if let learner = try await store.learner(id: m.learnerID) { try await apply(assignment, to: learner) }
@@ -247,9 +251,10 @@ public struct ClassService: Sendable {
         }
         let data = read.keys.sorted().compactMap { read[$0] }
         let days = learning.reviewer.days
-        return ClassReport(code: found.code, name: found.name, children: data.map { ClassProgress.child($0, days: days) },
-                           hardWords: ClassProgress.hardWords(data),
-                           assignments: try await book.assignments(of: found.code).map { ClassProgress.assignment($0, children: data) })
+        return ClassReport(
+            code: found.code, name: found.name, children: data.map { ClassProgress.child($0, days: days) },
+            hardWords: ClassProgress.hardWords(data),
+            assignments: try await book.assignments(of: found.code).map { ClassProgress.assignment($0, children: data) })
     }
 
     // MARK: Children
@@ -269,13 +274,16 @@ public struct ClassService: Sendable {
         var learner: Learner?
         if let normal = ClassRules.code(code), try await book.schoolClass(normal) != nil {
             for m in try await book.members(of: normal) {
-                if let account = try await book.child(m.learnerID), account.firstName.lowercased() == firstName.trimmingCharacters(in: .whitespaces).lowercased() {
+                if let account = try await book.child(m.learnerID),
+                    account.firstName.lowercased() == firstName.trimmingCharacters(in: .whitespaces).lowercased()
+                {
                     stored = account.pictureHash
                     learner = try await store.learner(id: m.learnerID)
                 }
             }
         }
-        let hash = stored, decoy = Self.decoy
+        let hash = stored
+        let decoy = Self.decoy
         let matches = try await learning.passwordWork { Bcrypt.verify(secret ?? "none", hash: hash ?? decoy) && hash != nil && secret != nil }
         return matches ? learner : nil
     }
@@ -292,8 +300,10 @@ public struct ClassService: Sendable {
         for m in memberships {
             guard let c = try await book.schoolClass(m.classCode) else { continue }
             for a in try await book.assignments(of: c.code) {
-                out.append(ChildAssignment(id: a.id, className: c.name, title: a.title, category: a.category, level: a.level,
-                                           words: a.entries.count, answered: a.entries.filter(answered.contains).count, dueAt: a.dueAt))
+                out.append(
+                    ChildAssignment(
+                        id: a.id, className: c.name, title: a.title, category: a.category, level: a.level,
+                        words: a.entries.count, answered: a.entries.filter(answered.contains).count, dueAt: a.dueAt))
             }
         }
         return out
@@ -367,8 +377,11 @@ public struct ClassReport: Sendable, Codable, Equatable {
         var lines = ["name,days practised,words learned,words,answers,accuracy %,last active"]
         for c in children {
             let last = c.lastActive.map { ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: $0)) } ?? ""
-            lines.append([field(c.firstName), String(c.daysPractised), String(c.wordsLearned), String(c.words), String(c.answers),
-                          c.accuracy.map { String(Int(($0 * 100).rounded())) } ?? "", last].joined(separator: ","))
+            lines.append(
+                [
+                    field(c.firstName), String(c.daysPractised), String(c.wordsLearned), String(c.words), String(c.answers),
+                    c.accuracy.map { String(Int(($0 * 100).rounded())) } ?? "", last,
+                ].joined(separator: ","))
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -1,5 +1,5 @@
-import AudioFile
 import Audio
+import AudioFile
 import Offloading
 import Vocabulary
 

@@ -25,7 +25,8 @@ public struct CrossSource: Sendable {
             return try await catalog().lookup(word)
         } catch let error as CatalogError {
             guard case .unknownWord = error, await dictionary.isAvailable(),
-                  let found = try? await dictionary.lookup(word), let title = found.first?.title else { throw error }
+                let found = try? await dictionary.lookup(word), let title = found.first?.title
+            else { throw error }
             var failure = FailureClassifier.classify(error)
             failure.hint = "'\(Failure.quote(title))' is in the Mandarin dictionary: try 'vocab lookup \(Failure.quote(title))'."
             throw failure

@@ -47,10 +47,12 @@ public struct ExportService: Sendable {
     public static let noteType = AnkiNoteType(
         id: 1_732_600_000_001, name: "vocab word",
         fields: ["Front", "Back", "Reading", "Example", "Audio", "Item"],
-        templates: [AnkiNoteType.Template(
-            name: "Card 1",
-            front: "<div class=front>{{Front}}</div>{{Audio}}",
-            back: "{{FrontSide}}<hr id=answer><div class=reading>{{Reading}}</div><div class=back>{{Back}}</div><div class=example>{{Example}}</div>")])
+        templates: [
+            AnkiNoteType.Template(
+                name: "Card 1",
+                front: "<div class=front>{{Front}}</div>{{Audio}}",
+                back: "{{FrontSide}}<hr id=answer><div class=reading>{{Reading}}</div><div class=back>{{Back}}</div><div class=example>{{Example}}</div>")
+        ])
 
     public func export(_ items: [Item], deck: String, format: Format, to path: String) async throws -> Summary {
         var notes: [AnkiNote] = []
@@ -81,8 +83,10 @@ public struct ExportService: Sendable {
                     missing[item.key.description] = "no audio tier is available"
                 }
             }
-            notes.append(AnkiNote(guid: AnkiGUID.stable(for: "vocab:" + item.key.description), fields: Self.fields(item.content, sound: sound),
-                                  tags: Self.tags(item), modified: Int64(item.modified)))
+            notes.append(
+                AnkiNote(
+                    guid: AnkiGUID.stable(for: "vocab:" + item.key.description), fields: Self.fields(item.content, sound: sound),
+                    tags: Self.tags(item), modified: Int64(item.modified)))
         }
         switch format {
         case .apkg:
@@ -152,8 +156,9 @@ extension LearningService {
         try await catalog.allEntries(category: category, level: level).map { entry in
             let key = ItemKey(.catalog, entry.id)
             let content = CardContent.catalog(entry, item: key, level: level)
-            return ExportService.Item(key: key, content: content, modified: 0,
-                                      clip: (ClipRequest(word: entry.word.word, accent: .british, references: entry.word.audio(for: .british)), entry.reference))
+            return ExportService.Item(
+                key: key, content: content, modified: 0,
+                clip: (ClipRequest(word: entry.word.word, accent: .british, references: entry.word.audio(for: .british)), entry.reference))
         }
     }
 
@@ -168,8 +173,11 @@ extension LearningService {
         case .moe:
             // Spoken from the saved reading's pinyin by the Mandarin voice (no English voice reads
             // characters); a reading with bopomofo only, or no dictionary, has no clip.
-            guard let request = try? await MandarinClips.request(title: item.key.entry, reading: item.key.reading.isEmpty ? nil : item.key.reading,
-                                                                 dictionary: mandarin) else { return nil }
+            guard
+                let request = try? await MandarinClips.request(
+                    title: item.key.entry, reading: item.key.reading.isEmpty ? nil : item.key.reading,
+                    dictionary: mandarin)
+            else { return nil }
             return (request, request.entry ?? item.key.reference)
         }
     }

@@ -100,8 +100,9 @@ public enum FailureClassifier {
         case .badLevel(let text):
             return .badLevel(text, valid: Level.allCases.map(\.rawValue))
         case .unknownCategory(let name, let suggestions):
-            return Failure(.unknownCategory, "unknown category '\(Failure.quote(name))'.",
-                           suggestions: suggestions, hint: "Run 'vocab categories' for the list.")
+            return Failure(
+                .unknownCategory, "unknown category '\(Failure.quote(name))'.",
+                suggestions: suggestions, hint: "Run 'vocab categories' for the list.")
         case .unknownWord(let word, let suggestions):
             return Failure(.unknownWord, "'\(Failure.quote(word))' is not in the catalog.", suggestions: suggestions)
         case .invalidData:
@@ -131,11 +132,13 @@ public enum FailureClassifier {
             return Failure(.unknownTitle, "'\(Failure.quote(title))' is not in the dictionary.", suggestions: suggestions)
         // The command and the server's path help a person at its terminal, not an HTTP client.
         case .notImported(let database):
-            return Failure(.dictionaryNotImported, "the Mandarin dictionary has not been imported yet.",
-                           hint: "Run 'vocab import moe PATH' with the path of dict-revised.json first (no \(database)).")
+            return Failure(
+                .dictionaryNotImported, "the Mandarin dictionary has not been imported yet.",
+                hint: "Run 'vocab import moe PATH' with the path of dict-revised.json first (no \(database)).")
         case .notPushed:
-            return Failure(.dictionaryNotImported, "the Mandarin dictionary has not been pushed to this database yet.",
-                           hint: "Run 'vocab import moe PATH', then 'vocab db push'.")
+            return Failure(
+                .dictionaryNotImported, "the Mandarin dictionary has not been pushed to this database yet.",
+                hint: "Run 'vocab import moe PATH', then 'vocab db push'.")
         case .invalidJSON, .unexpectedShape, .incompatibleDatabase:
             return Failure(.invalidDictionary, e.description)
         case .sourceMissing:

@@ -106,9 +106,11 @@ extension LearningService {
         var cards: [ReviewCard] = []
         for (item, record) in queue.cards {
             let preview = try reviewer.preview(record.card, learner: learner, at: at)
-            cards.append(ReviewCard(item: item.id, version: record.version, phase: record.card.phase, due: record.card.due,
-                                    content: await content(of: item, level: level),
-                                    next: Dictionary(uniqueKeysWithValues: preview.map { (RatingName.name($0.key), $0.value) })))
+            cards.append(
+                ReviewCard(
+                    item: item.id, version: record.version, phase: record.card.phase, due: record.card.due,
+                    content: await content(of: item, level: level),
+                    next: Dictionary(uniqueKeysWithValues: preview.map { (RatingName.name($0.key), $0.value) })))
         }
         return ReviewBatch(cards: cards, due: queue.dueCount, newAllowance: queue.newAllowance, nextDue: queue.nextDue)
     }
@@ -117,8 +119,10 @@ extension LearningService {
     ///   the review counts from then (`ReviewTime.accepted`), so a day offline lands on its day.
     /// The item, version and client id are checked first, before anything is read (a
     /// repeated client id included), the same for every front end.
-    public func rate(item: Int64, rating: Rating, for learner: Learner, expectedVersion: Int? = nil, clientID: String? = nil,
-                     madeAt: Double? = nil) async throws -> RatingResult {
+    public func rate(
+        item: Int64, rating: Rating, for learner: Learner, expectedVersion: Int? = nil, clientID: String? = nil,
+        madeAt: Double? = nil
+    ) async throws -> RatingResult {
         let item = try InputRules.item(item)
         let expectedVersion = try InputRules.version(expectedVersion)
         let clientID = try InputRules.clientID(clientID)
@@ -170,7 +174,8 @@ extension LearningService {
         let reviews = try await store.reviews(of: learner.id, since: at - 400 * 86_400)
         let report = ProgressReport.make(cards: cards, reviews: reviews, now: at, days: reviewer.days(for: learner))
         // Catalog items by category and level: every level a word belongs to counts it.
-        var saved: [String: Int] = [:], learned: [String: Int] = [:]
+        var saved: [String: Int] = [:]
+        var learned: [String: Int] = [:]
         for (item, record) in cards where item.key.source == .catalog {
             guard let entry = try await catalog.entry(id: item.key.entry) else { continue }
             let isLearned = (record.card.memory?.stability ?? 0) >= ProgressReport.learnedStability
@@ -185,8 +190,10 @@ extension LearningService {
         for summary in try await catalog.overview().summaries {
             for level in Level.allCases {
                 let key = "\(summary.category.id)|\(level.rawValue)"
-                rows.append(CategoryProgress(category: summary.category.id, level: level, words: summary.levelCounts[level.rawValue] ?? 0,
-                                             saved: saved[key] ?? 0, learned: learned[key] ?? 0))
+                rows.append(
+                    CategoryProgress(
+                        category: summary.category.id, level: level, words: summary.levelCounts[level.rawValue] ?? 0,
+                        saved: saved[key] ?? 0, learned: learned[key] ?? 0))
             }
         }
         return LearnerProgress(learner: learner.name, report: report, categories: rows)
@@ -270,9 +277,10 @@ public struct LibraryBody: Sendable, Codable, Equatable {
 
 extension LearningService {
     public func body(of item: SavedItem, card: CardRecord, level: Level?) async -> LibraryItemBody {
-        LibraryItemBody(id: item.id, item: item.key.description, source: item.key.source.rawValue, entry: item.key.entry,
-                        reading: item.key.reading.isEmpty ? nil : item.key.reading, word: item.word, savedAt: item.savedAt,
-                        card: CardBody(card), content: await content(of: item, level: level))
+        LibraryItemBody(
+            id: item.id, item: item.key.description, source: item.key.source.rawValue, entry: item.key.entry,
+            reading: item.key.reading.isEmpty ? nil : item.key.reading, word: item.word, savedAt: item.savedAt,
+            card: CardBody(card), content: await content(of: item, level: level))
     }
 
     public func libraryBody(of learner: Learner) async throws -> LibraryBody {

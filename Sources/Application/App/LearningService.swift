@@ -27,15 +27,17 @@ public struct SettingsChange: Sendable, Decodable {
     /// an abbreviation's meaning changes with daylight saving and from country to country.
     static func timeZone(_ name: String) throws -> String {
         let known = TimeZone.knownTimeZoneIdentifiers
-        let spelled = known.first { $0.caseInsensitiveCompare(name) == .orderedSame }
+        let spelled =
+            known.first { $0.caseInsensitiveCompare(name) == .orderedSame }
             ?? (["UTC", "GMT"].first { $0.caseInsensitiveCompare(name) == .orderedSame })
             ?? name
         if spelled.contains("/") || ["UTC", "GMT"].contains(spelled), TimeZone(identifier: spelled) != nil {
             return spelled
         }
         let city = name.lowercased().split(separator: "/").last.map(String.init) ?? ""
-        throw Failure(.badTimeZone, "'\(Failure.quote(name))' is not a time zone; use a name such as Asia/Ho_Chi_Minh, Europe/London or UTC.",
-                      suggestions: city.count < 4 ? [] : Array(known.filter { $0.lowercased().contains(city) }.prefix(5)))
+        throw Failure(
+            .badTimeZone, "'\(Failure.quote(name))' is not a time zone; use a name such as Asia/Ho_Chi_Minh, Europe/London or UTC.",
+            suggestions: city.count < 4 ? [] : Array(known.filter { $0.lowercased().contains(city) }.prefix(5)))
     }
 }
 
@@ -72,9 +74,11 @@ public struct LearningService: Sendable {
     /// Password checks (bcrypt) running and queued at once, for this service's whole life.
     let passwordChecks: WorkGate
 
-    public init(store: any LearnerStore, catalog: CatalogService, mandarin: any MandarinDictionary, days: LocalDays,
-                passwordChecks: WorkGate = PasswordRules.gate(),
-                now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) {
+    public init(
+        store: any LearnerStore, catalog: CatalogService, mandarin: any MandarinDictionary, days: LocalDays,
+        passwordChecks: WorkGate = PasswordRules.gate(),
+        now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
+    ) {
         self.passwordChecks = passwordChecks
         self.store = store
         self.catalog = catalog
@@ -99,8 +103,9 @@ public struct LearningService: Sendable {
         if let language = change.language {
             let code = language.lowercased()
             guard LearnerSettings.languages.contains(code) else {
-                throw Failure(.badLanguage, "'\(Failure.quote(language))' is not an interface language; use \(LearnerSettings.languages.joined(separator: " or ")).",
-                              suggestions: LearnerSettings.languages)
+                throw Failure(
+                    .badLanguage, "'\(Failure.quote(language))' is not an interface language; use \(LearnerSettings.languages.joined(separator: " or ")).",
+                    suggestions: LearnerSettings.languages)
             }
             settings.language = code
         }
@@ -186,8 +191,10 @@ public struct LearningService: Sendable {
     /// Saves a word for a learner. A catalog headword with several entries (homographs) saves
     /// each, unless `entry` names one; a Mandarin title saves the reading asked for (pinyin with
     /// or without tones, bopomofo, or its number), every reading with `allReadings`, else the first.
-    public func save(_ text: String, for learner: Learner, source: Source = .auto, entry: String? = nil, reading: String? = nil,
-                     allReadings: Bool = false, dictionary: DictionaryLookup? = nil) async throws -> [Saved] {
+    public func save(
+        _ text: String, for learner: Learner, source: Source = .auto, entry: String? = nil, reading: String? = nil,
+        allReadings: Bool = false, dictionary: DictionaryLookup? = nil
+    ) async throws -> [Saved] {
         let word = try InputRules.text(text, name: "word", pathSafe: false)
         if let entry {
             guard let found = try await catalog.entry(id: entry) else {
@@ -224,11 +231,14 @@ public struct LearningService: Sendable {
             let (item, inserted) = try await store.save(key, word: headword, details: details, for: learner.id, at: now())
             return [Saved(item: item, inserted: inserted)]
         case .unknown:
-            throw Failure(.unknownWord, "'\(Failure.quote(word))' is not in the catalog and the dictionary does not know it; nothing was saved.",
-                          suggestions: catalogMiss)
+            throw Failure(
+                .unknownWord, "'\(Failure.quote(word))' is not in the catalog and the dictionary does not know it; nothing was saved.",
+                suggestions: catalogMiss)
         case .unavailable(let reason):
-            throw Failure(.unknownWord, "'\(Failure.quote(word))' is not in the catalog and the dictionary does not know it (the dictionary could not be asked: \(reason)); nothing was saved.",
-                          suggestions: catalogMiss)
+            throw Failure(
+                .unknownWord,
+                "'\(Failure.quote(word))' is not in the catalog and the dictionary does not know it (the dictionary could not be asked: \(reason)); nothing was saved.",
+                suggestions: catalogMiss)
         }
     }
 
@@ -251,8 +261,9 @@ public struct LearningService: Sendable {
         var saved: [Saved] = []
         for (entryTitle, _, r) in chosen {
             let key = ItemKey(.moe, entryTitle, reading: r.pinyin ?? r.bopomofo ?? "")
-            let details = ItemDetails(definition: r.definitions.first?.text, partOfSpeech: r.definitions.first?.type.flatMap(PartOfSpeech.english),
-                                      pinyin: r.pinyin, bopomofo: r.bopomofo)
+            let details = ItemDetails(
+                definition: r.definitions.first?.text, partOfSpeech: r.definitions.first?.type.flatMap(PartOfSpeech.english),
+                pinyin: r.pinyin, bopomofo: r.bopomofo)
             let (item, inserted) = try await store.save(key, word: entryTitle, details: details, for: learner.id, at: now())
             saved.append(Saved(item: item, inserted: inserted))
         }
@@ -273,8 +284,11 @@ public struct LearningService: Sendable {
         }
         if loose.count == 1 { return loose }
         let listed = readings.enumerated().map { "\($0.offset + 1). \($0.element.2.pinyin ?? $0.element.2.bopomofo ?? "?")" }.joined(separator: ", ")
-        throw Failure(.badReading, loose.isEmpty ? "\(title) has no reading '\(Failure.quote(text))'; its readings: \(listed)."
-                                             : "'\(Failure.quote(text))' fits more than one reading of \(title): \(listed); give the tone or the number.")
+        throw Failure(
+            .badReading,
+            loose.isEmpty
+                ? "\(title) has no reading '\(Failure.quote(text))'; its readings: \(listed)."
+                : "'\(Failure.quote(text))' fits more than one reading of \(title): \(listed); give the tone or the number.")
     }
 
     static func hasHan(_ text: String) -> Bool {
@@ -293,8 +307,9 @@ public struct LearningService: Sendable {
         if let id = Int64(text), let hit = all.first(where: { $0.item.id == id }) { return [hit] }
         let hits = all.filter { SearchTextKey.same($0.item.word, text) || $0.item.key.description == text || $0.item.key.entry == text }
         guard !hits.isEmpty else {
-            throw Failure(.notSaved, "'\(Failure.quote(text))' is not in the library.",
-                          hint: "'vocab library list' shows what is.")
+            throw Failure(
+                .notSaved, "'\(Failure.quote(text))' is not in the library.",
+                hint: "'vocab library list' shows what is.")
         }
         return hits
     }
@@ -326,7 +341,8 @@ public struct LearningService: Sendable {
             if let found = try? await catalog.entry(id: item.key.entry) { return .catalog(found, item: item.key, level: level) }
         case .moe:
             if let entries = try? await mandarin.lookup(item.key.entry),
-               let reading = entries.flatMap(\.readings).first(where: { ($0.pinyin ?? $0.bopomofo ?? "") == item.key.reading }) {
+                let reading = entries.flatMap(\.readings).first(where: { ($0.pinyin ?? $0.bopomofo ?? "") == item.key.reading })
+            {
                 return .mandarin(reading, title: item.key.entry, item: item.key)
             }
         case .dictionary, .text:

@@ -39,13 +39,16 @@ public enum MandarinClips {
         var index = 0
         if let wanted {
             guard let found = readings.firstIndex(where: { Pinyin.same($0, wanted) }) else {
-                throw Failure(.unknownReading, "'\(Failure.quote(title))' has no reading '\(Failure.quote(wanted))'; its readings are \(readings.joined(separator: ", ")).",
-                              suggestions: readings)
+                throw Failure(
+                    .unknownReading,
+                    "'\(Failure.quote(title))' has no reading '\(Failure.quote(wanted))'; its readings are \(readings.joined(separator: ", ")).",
+                    suggestions: readings)
             }
             index = found
         }
         let reading = readings[index]
-        return ClipRequest(word: title, accent: .mandarin, entry: EntryReference(.moe, title), reading: reading,
-                           spoken: Pinyin.clean(reading), isFirstReading: index == 0)
+        return ClipRequest(
+            word: title, accent: .mandarin, entry: EntryReference(.moe, title), reading: reading,
+            spoken: Pinyin.clean(reading), isFirstReading: index == 0)
     }
 }

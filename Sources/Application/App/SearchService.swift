@@ -57,8 +57,9 @@ public struct SearchRequest: Sendable, Equatable {
     public static func source(_ text: String?) throws(Failure) -> SearchSource? {
         guard let text, text.lowercased() != "all" else { return nil }
         if let source = SearchSource(rawValue: text.lowercased()) { return source }
-        throw Failure(.badSource, "'\(Failure.quote(text))' is not a source to search; use \(sourceNames.joined(separator: ", ")).",
-                      suggestions: InputRules.closestOrAll(text, sourceNames))
+        throw Failure(
+            .badSource, "'\(Failure.quote(text))' is not a source to search; use \(sourceNames.joined(separator: ", ")).",
+            suggestions: InputRules.closestOrAll(text, sourceNames))
     }
 }
 
@@ -157,21 +158,29 @@ public struct SearchService: Sendable {
         if sources.contains(.catalog) { found += try await catalogMatches(request.text) }
         if sources.contains(.moe) {
             let text = request.text
-            found += Self.mandarinMatches(text, candidates: try await dictionary.searchCandidates(
-                title: text, pinyinKey: ReadingKey.pinyin(text), bopomofoKey: ReadingKey.bopomofo(text)))
+            found += Self.mandarinMatches(
+                text,
+                candidates: try await dictionary.searchCandidates(
+                    title: text, pinyinKey: ReadingKey.pinyin(text), bopomofoKey: ReadingKey.bopomofo(text)))
         }
         if sources.contains(.library), let library {
-            let elsewhere = Set(sources.compactMap { s -> EntryReference.Source? in
-                switch s { case .catalog: .catalog; case .moe: .moe; case .library: nil }
-            })
+            let elsewhere = Set(
+                sources.compactMap { s -> EntryReference.Source? in
+                    switch s {
+                    case .catalog: .catalog
+                    case .moe: .moe
+                    case .library: nil
+                    }
+                })
             found += Self.libraryMatches(request.text, in: library.filter { !elsewhere.contains($0.key.source) })
         }
         found.sort(by: Self.before)
         var page = Array(found.dropFirst(request.offset).prefix(request.limit))
         if page.contains(where: { $0.entryID != nil }) {
             // Readings and senses only for the page shown.
-            let glosses = try await dictionary.searchGlosses(entries: page.filter { $0.heteronymID == nil }.compactMap(\.entryID),
-                                                             readings: page.compactMap(\.heteronymID))
+            let glosses = try await dictionary.searchGlosses(
+                entries: page.filter { $0.heteronymID == nil }.compactMap(\.entryID),
+                readings: page.compactMap(\.heteronymID))
             page = page.map { r in
                 guard let id = r.entryID else { return r }
                 var r = r
@@ -186,8 +195,9 @@ public struct SearchService: Sendable {
         }
         var suggestions: [String] = []
         if found.isEmpty { suggestions = await self.suggestions(for: request.text, in: sources) }
-        return SearchPage(query: request.text, source: request.source?.rawValue ?? "all", sources: sources, total: found.count,
-                          offset: request.offset, limit: request.limit, results: page.map(\.result), suggestions: suggestions)
+        return SearchPage(
+            query: request.text, source: request.source?.rawValue ?? "all", sources: sources, total: found.count,
+            offset: request.offset, limit: request.limit, results: page.map(\.result), suggestions: suggestions)
     }
 
     /// What the command line reports when nothing matched anywhere: not found (exit 1), with the
@@ -195,11 +205,16 @@ public struct SearchService: Sendable {
     public func miss(_ page: SearchPage) async -> Failure? {
         guard page.total == 0 else { return nil }
         let names = page.sources.map { s in
-            switch s { case .catalog: "the catalog"; case .moe: "the Mandarin dictionary"; case .library: "your library" }
+            switch s {
+            case .catalog: "the catalog"
+            case .moe: "the Mandarin dictionary"
+            case .library: "your library"
+            }
         }
         let place = names.count <= 1 ? (names.first ?? "any source") : names.dropLast().joined(separator: ", ") + " or " + names.last!
-        var failure = Failure(.noMatch, "nothing matches '\(Failure.quote(page.query))' in \(place).",
-                              suggestions: page.suggestions)
+        var failure = Failure(
+            .noMatch, "nothing matches '\(Failure.quote(page.query))' in \(place).",
+            suggestions: page.suggestions)
         if page.source != "all" {
             // CrossSource names the command that finds it, when a lookup would.
             switch page.sources.first {
@@ -221,7 +236,8 @@ public struct SearchService: Sendable {
     /// The order of results: by rank, then source, then the field that matched, then the
     /// source's natural order.
     static func before(_ a: Ranked, _ b: Ranked) -> Bool {
-        let x = (a.result.rank, a.result.source, a.result.match), y = (b.result.rank, b.result.source, b.result.match)
+        let x = (a.result.rank, a.result.source, a.result.match)
+        let y = (b.result.rank, b.result.source, b.result.match)
         return x != y ? x < y : a.order.lexicographicallyPrecedes(b.order)
     }
 
@@ -267,9 +283,11 @@ public struct SearchService: Sendable {
             let translation = Self.rank(of: needle, inList: SearchText.fold(w.vi)).map { ($0, MatchField.translation) }
             let definition = Self.containsWords(needle, in: SearchText.fold(w.definition)) ? (MatchRank.contains, MatchField.definition) : nil
             guard let (rank, field) = [headword, translation, definition].compactMap({ $0 }).min(by: { ($0.0, $0.1) < ($1.0, $1.1) }) else { return nil }
-            return Ranked(result: SearchResult(source: .catalog, reference: w.reference, title: w.word, reading: w.britishIPA.isEmpty ? nil : "/\(w.britishIPA)/",
-                                               gloss: w.vi, match: field, rank: rank),
-                          order: [.text(w.word.lowercased()), .text(w.id)], entryID: nil, heteronymID: nil)
+            return Ranked(
+                result: SearchResult(
+                    source: .catalog, reference: w.reference, title: w.word, reading: w.britishIPA.isEmpty ? nil : "/\(w.britishIPA)/",
+                    gloss: w.vi, match: field, rank: rank),
+                order: [.text(w.word.lowercased()), .text(w.id)], entryID: nil, heteronymID: nil)
         }
     }
 
@@ -277,10 +295,13 @@ public struct SearchService: Sendable {
     /// ("xing2", "xíng" and "xing" are the same search). An entry found several ways is listed
     /// once, at its best.
     static func mandarinMatches(_ text: String, candidates: [SearchCandidate]) -> [Ranked] {
-        let pinyin = ReadingKey.pinyin(text), bopomofo = ReadingKey.bopomofo(text)
+        let pinyin = ReadingKey.pinyin(text)
+        let bopomofo = ReadingKey.bopomofo(text)
         var best: [Int64: Ranked] = [:]
         for c in candidates {
-            let rank: MatchRank, field: MatchField, order: [SortKey]
+            let rank: MatchRank
+            let field: MatchField
+            let order: [SortKey]
             switch c.field {
             case .title:
                 guard let r = Self.rank(of: text, in: c.title) else { continue }
@@ -290,12 +311,16 @@ public struct SearchService: Sendable {
                 let key = c.field == .pinyin ? pinyin : bopomofo
                 // Whole readings first, then longer words by syllables, as a pinyin index lists them.
                 let syllables = c.matched.split(separator: " ").count
-                (rank, field, order) = (c.matched == key ? .exact : .prefix, c.field == .pinyin ? .pinyin : .bopomofo,
-                                        [.number(syllables), .text(c.matched), .number(c.strokeCount ?? Int.max), .text(c.title)])
+                (rank, field, order) = (
+                    c.matched == key ? .exact : .prefix, c.field == .pinyin ? .pinyin : .bopomofo,
+                    [.number(syllables), .text(c.matched), .number(c.strokeCount ?? Int.max), .text(c.title)]
+                )
             }
-            let candidate = Ranked(result: SearchResult(source: .moe, reference: EntryReference(.moe, c.title), title: c.title,
-                                                        reading: c.reading, gloss: nil, match: field, rank: rank),
-                                   order: order + [.number(Int(c.entryID)), .number(Int(c.heteronymID ?? 0))], entryID: c.entryID, heteronymID: c.heteronymID)
+            let candidate = Ranked(
+                result: SearchResult(
+                    source: .moe, reference: EntryReference(.moe, c.title), title: c.title,
+                    reading: c.reading, gloss: nil, match: field, rank: rank),
+                order: order + [.number(Int(c.entryID)), .number(Int(c.heteronymID ?? 0))], entryID: c.entryID, heteronymID: c.heteronymID)
             // The entry's best match; of two readings that match alike, the dictionary's first.
             if let old = best[c.entryID], Self.before(old, candidate) { continue }
             best[c.entryID] = candidate
@@ -317,10 +342,12 @@ public struct SearchService: Sendable {
                 if key == pinyin { matches.append((.exact, .pinyin)) } else if key.hasPrefix(pinyin + " ") { matches.append((.prefix, .pinyin)) }
             }
             guard let (rank, field) = matches.min(by: { ($0.0, $0.1) < ($1.0, $1.1) }) else { return nil }
-            return Ranked(result: SearchResult(source: .library, reference: item.key.reference, title: item.word,
-                                               reading: item.details?.pinyin ?? item.details?.phonetic,
-                                               gloss: item.details?.definition.map(shortGloss), match: field, rank: rank),
-                          order: [.text(item.word.lowercased()), .number(Int(item.id))], entryID: nil, heteronymID: nil)
+            return Ranked(
+                result: SearchResult(
+                    source: .library, reference: item.key.reference, title: item.word,
+                    reading: item.details?.pinyin ?? item.details?.phonetic,
+                    gloss: item.details?.definition.map(shortGloss), match: field, rank: rank),
+                order: [.text(item.word.lowercased()), .number(Int(item.id))], entryID: nil, heteronymID: nil)
         }
     }
 

@@ -17,12 +17,14 @@ public enum DatabaseChoice: Sendable, Equatable {
     public static let variable = "VOCAB_DATABASE_URL"
 
     /// Precedence: the flag, then $VOCAB_DATABASE_URL, then config.json's `databaseURL`.
-    public static func resolve(flag: String?, config: UserConfig,
-                               environment: [String: String] = ProcessInfo.processInfo.environment) throws -> DatabaseChoice {
-        let chosen: (String, String)? = if let flag { (flag, "--database") }
-            else if let value = environment[variable], !value.isEmpty { (value, "$" + variable) }
-            else if let value = config.databaseURL, !value.isEmpty { (value, "config.json databaseURL") }
-            else { nil }
+    public static func resolve(
+        flag: String?, config: UserConfig,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws -> DatabaseChoice {
+        let chosen: (String, String)? =
+            if let flag { (flag, "--database") } else if let value = environment[variable], !value.isEmpty {
+                (value, "$" + variable)
+            } else if let value = config.databaseURL, !value.isEmpty { (value, "config.json databaseURL") } else { nil }
         guard let (url, origin) = chosen else { return .embedded }
         do {
             _ = try PostgresPool.configuration(url: url)

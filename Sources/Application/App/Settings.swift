@@ -24,8 +24,10 @@ public struct Endpoint: Sendable {
     public var origin: String
 
     /// Precedence: the flag, then the environment variable, then config.json, then the default.
-    public static func resolve(flag: (name: String, value: String?), variable: String, config: (key: String, value: String?),
-                               fallback: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Endpoint {
+    public static func resolve(
+        flag: (name: String, value: String?), variable: String, config: (key: String, value: String?),
+        fallback: String, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws -> Endpoint {
         let chosen: Endpoint
         if let value = flag.value {
             chosen = Endpoint(url: value, origin: flag.name)

@@ -41,27 +41,32 @@ public struct VocabApp: Sendable {
 
     /// Builds the system without reaching a server: on PostgreSQL nothing is read until the
     /// pool runs.
-    public static func build(services: VocabServices, database: DatabaseChoice, use: Use,
-                             logger: Logger = PostgresPool.silentLogger) async throws -> VocabApp {
+    public static func build(
+        services: VocabServices, database: DatabaseChoice, use: Use,
+        logger: Logger = PostgresPool.silentLogger
+    ) async throws -> VocabApp {
         switch database {
         case .embedded:
             let (catalog, status) = try await services.environment.openCatalog(cache: use == .server ? .memory : .file)
             let dictionary = services.mandarinDictionary()
             let learning = services.learning(catalog: catalog, store: try services.learnerStore(), mandarin: dictionary)
-            return VocabApp(services: services, database: database, catalog: catalog, catalogStatus: status, dictionary: dictionary,
-                            learning: learning, classes: ClassService(learning: learning, book: ClassBook(documents: try services.userStore())),
-                            postgres: nil)
+            return VocabApp(
+                services: services, database: database, catalog: catalog, catalogStatus: status, dictionary: dictionary,
+                learning: learning, classes: ClassService(learning: learning, book: ClassBook(documents: try services.userStore())),
+                postgres: nil)
         case .postgres(let url, _):
             // A server gives up on statements that cannot get a connection and finish within 5 s
             // (HTTP 503); a command has a few connections and waits.
-            let server = use == .server
+            let server =
+                use == .server
                 ? try ServerDatabase(url: url, maximumConnections: 20, deadline: .seconds(5), logger: logger)
                 : try ServerDatabase(url: url, maximumConnections: 4)
             let catalog = services.catalog(on: server)
             let learning = services.learning(catalog: catalog, store: server.learners, mandarin: server.mandarin)
-            return VocabApp(services: services, database: database, catalog: catalog, catalogStatus: nil, dictionary: server.mandarin,
-                            learning: learning, classes: ClassService(learning: learning, book: ClassBook(documents: server.documents)),
-                            postgres: server)
+            return VocabApp(
+                services: services, database: database, catalog: catalog, catalogStatus: nil, dictionary: server.mandarin,
+                learning: learning, classes: ClassService(learning: learning, book: ClassBook(documents: server.documents)),
+                postgres: server)
         }
     }
 

@@ -1,5 +1,6 @@
 import AppCore
 import Audio
+import Cache
 import Catalog
 import Definitions
 import FileAccess
@@ -7,10 +8,9 @@ import Foundation
 import HTTPFetch
 import Learners
 import Logging
-import Cache
 import Mandarin
-import Speech
 import SQLiteDB
+import Speech
 import Store
 import Synchronization
 
@@ -160,7 +160,6 @@ public final class VocabServices: Sendable {
     /// The imported dictionary behind the seam the server asks (`ServerDatabase.mandarin` on PostgreSQL).
     public func mandarinDictionary() -> any MandarinDictionary { SQLiteMandarinDictionary(path: home.moeDatabase) }
 
-
     // MARK: Learning
 
     /// The learner's own file: saved words, downloaded definitions, quiz history.
@@ -177,8 +176,9 @@ public final class VocabServices: Sendable {
 
     /// The learning service over a learner store; a learner who chose no time zone has this machine's, and days start at 4 am.
     public func learning(catalog: CatalogService, store: any LearnerStore, mandarin: (any MandarinDictionary)? = nil) -> LearningService {
-        LearningService(store: store, catalog: catalog, mandarin: mandarin ?? mandarinDictionary(),
-                        days: LocalDays(timeZone: .current))
+        LearningService(
+            store: store, catalog: catalog, mandarin: mandarin ?? mandarinDictionary(),
+            days: LocalDays(timeZone: .current))
     }
 
     /// `config.json` in the home folder: a missing file is an empty configuration; a broken
@@ -188,7 +188,8 @@ public final class VocabServices: Sendable {
         do {
             return try JSONDecoder().decode(UserConfig.self, from: data)
         } catch {
-            throw Failure(.badConfig, "\(home.configFile) is not valid: expected an object like {\"dictionaryURL\": \"https://…\", \"randomURL\": \"https://…\"}.")
+            throw Failure(
+                .badConfig, "\(home.configFile) is not valid: expected an object like {\"dictionaryURL\": \"https://…\", \"randomURL\": \"https://…\"}.")
         }
     }
 

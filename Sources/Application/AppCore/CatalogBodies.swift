@@ -42,7 +42,7 @@ public struct CategoryList: Encodable, Sendable {
 
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(level, forKey: .level)   // null, not absent, without a level
+        try c.encode(level, forKey: .level) // null, not absent, without a level
         try c.encode(wordCount, forKey: .wordCount)
         try c.encode(categories, forKey: .categories)
     }

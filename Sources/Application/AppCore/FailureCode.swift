@@ -121,19 +121,23 @@ public enum FailureCode: String, CaseIterable, Sendable, Codable {
     public var kind: Failure.Kind {
         switch self {
         case .noClip, .noDefinition, .noMatch, .noReading, .noWords, .notFound, .notSaved, .nothingToExport,
-             .nothingToUndo, .unknownCategory, .unknownEntry, .unknownItem, .unknownLearner, .unknownRadical,
-             .unknownReading, .unknownTitle, .unknownWord: .notFound
+            .nothingToUndo, .unknownCategory, .unknownEntry, .unknownItem, .unknownLearner, .unknownRadical,
+            .unknownReading, .unknownTitle, .unknownWord:
+            .notFound
         case .badAccent, .badClientID, .badDatabaseURL, .badDate, .badDayStart, .badFormat, .badItem, .badJSON, .badLanguage, .badLevel,
-             .badName, .badNumber, .badPassword, .badRadical, .badRating, .badReading, .badRequest, .badReviewedAt,
-             .badSource, .badSpeed, .badTimeZone, .badTitle, .badTones, .badURL, .badVersion, .bodyTooLarge, .invalidText,
-             .longPassword, .missingParameter, .noDatabase, .outOfRange, .passwordMismatch, .pathTraversal,
-             .repeatedParameter, .shortPassword, .tooLong: .badInput
+            .badName, .badNumber, .badPassword, .badRadical, .badRating, .badReading, .badRequest, .badReviewedAt,
+            .badSource, .badSpeed, .badTimeZone, .badTitle, .badTones, .badURL, .badVersion, .bodyTooLarge, .invalidText,
+            .longPassword, .missingParameter, .noDatabase, .outOfRange, .passwordMismatch, .pathTraversal,
+            .repeatedParameter, .shortPassword, .tooLong:
+            .badInput
         case .methodNotAllowed: .methodNotAllowed
         case .jsonOnly: .unsupportedMediaType
         case .dictionaryNotImported, .emptyDictionary, .missingCategories, .missingFile, .noCatalog, .noPassword,
-             .webAppMissing: .missingInput
+            .webAppMissing:
+            .missingInput
         case .badConfig, .brokenClips, .dictionaryWouldShrink, .emptyImport, .invalidCatalog, .invalidDictionary,
-             .newerDatabase, .newerFile, .quizImpossible: .invalidData
+            .newerDatabase, .newerFile, .quizImpossible:
+            .invalidData
         case .audioUnavailable, .databaseUnavailable, .noPlayer, .playbackFailed: .unavailable
         case .nameTaken, .staleCard: .conflict
         case .unauthorized: .unauthorized
@@ -164,8 +168,9 @@ public enum FailureCode: String, CaseIterable, Sendable, Codable {
         }
         switch self {
         case .badDatabaseURL, .badTitle, .badURL, .dictionaryWouldShrink, .emptyImport, .missingCategories,
-             .noCatalog, .noDatabase, .noDefinition, .noPassword, .noPlayer, .noWords, .notSaved,
-             .passwordMismatch, .playbackFailed, .quizImpossible, .unknownLearner, .webAppMissing, .wouldReplace: return false
+            .noCatalog, .noDatabase, .noDefinition, .noPassword, .noPlayer, .noWords, .notSaved,
+            .passwordMismatch, .playbackFailed, .quizImpossible, .unknownLearner, .webAppMissing, .wouldReplace:
+            return false
         default: return true
         }
     }

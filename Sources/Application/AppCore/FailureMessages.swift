@@ -26,8 +26,9 @@ extension Failure {
     }
 
     public static func badLevel(_ text: String, valid: [String]) -> Failure {
-        Failure(.badLevel, "'\(quote(text))' is not a level; use one of \(valid.joined(separator: ", ")).",
-                suggestions: InputRules.closestOrAll(text, valid))
+        Failure(
+            .badLevel, "'\(quote(text))' is not a level; use one of \(valid.joined(separator: ", ")).",
+            suggestions: InputRules.closestOrAll(text, valid))
     }
 
     public static func unknownItem(_ id: Int64) -> Failure {
@@ -35,8 +36,9 @@ extension Failure {
     }
 
     public static func unknownLearner(_ name: String) -> Failure {
-        Failure(.unknownLearner, "there is no learner '\(quote(name))'.",
-                hint: "'vocab users list' shows them; 'vocab users add NAME' makes one.")
+        Failure(
+            .unknownLearner, "there is no learner '\(quote(name))'.",
+            hint: "'vocab users list' shows them; 'vocab users add NAME' makes one.")
     }
 
     public static func staleCard(_ version: Int) -> Failure {
@@ -47,8 +49,9 @@ extension Failure {
 
     /// A write that found no space. Nothing of it was stored, and the same request succeeds once
     /// space is freed; commands and requests that only read go on meanwhile.
-    public static let diskFull = Failure(.diskFull, "the disk is full, so nothing was stored; try again once there is space.",
-                                         hint: "Free some space where vocab keeps its data; commands that only read still work.")
+    public static let diskFull = Failure(
+        .diskFull, "the disk is full, so nothing was stored; try again once there is space.",
+        hint: "Free some space where vocab keeps its data; commands that only read still work.")
 
     public static func badItem() -> Failure {
         Failure(.badItem, "the item must be an item's number, as GET /v1/me/library or 'vocab library list' shows it.")

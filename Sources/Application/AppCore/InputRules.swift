@@ -48,11 +48,13 @@ public enum InputRules {
         let names = allowed.map(\.rawValue)
         let list = names.count == 2 ? names.joined(separator: " or ") : names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "")
         if Accent.parse(text) == .mandarin {
-            throw Failure(.badAccent, "catalog words are spoken in \(list); Mandarin is for dictionary titles (vocab say TITLE, GET /v1/moe/{title}/audio).",
-                          suggestions: names)
+            throw Failure(
+                .badAccent, "catalog words are spoken in \(list); Mandarin is for dictionary titles (vocab say TITLE, GET /v1/moe/{title}/audio).",
+                suggestions: names)
         }
-        throw Failure(.badAccent, "'\(Failure.quote(text))' is not an accent; use \(list).",
-                      suggestions: closestOrAll(text, names))
+        throw Failure(
+            .badAccent, "'\(Failure.quote(text))' is not an accent; use \(list).",
+            suggestions: closestOrAll(text, names))
     }
 
     /// The range of an item's number: what a JSON number holds exactly (openapi.json states it).

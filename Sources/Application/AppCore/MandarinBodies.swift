@@ -1,10 +1,11 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import Mandarin
 import SeededRandom
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 // The JSON shapes of Mandarin answers, for `--json` and the HTTP API alike (and the launcher,
 // which answers the Mandarin listings itself: FoundationEssentials only).

@@ -2,12 +2,13 @@ import Cache
 import Catalog
 import FileAccess
 import SQLiteDB
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import Store
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Where vocab finds its data and keeps its databases, from flags, environment and defaults.
 public struct VocabEnvironment: Sendable {
@@ -88,16 +89,19 @@ public struct VocabEnvironment: Sendable {
     /// Opens the catalog, rebuilding it first when the category files changed.
     /// - Parameter onOutOfSpace: called once if the file cache finds the disk full (it then
     ///   answers without storing), with what to tell a person.
-    public func openCatalog(force: Bool = false, cache: CacheChoice = .file,
-                            onOutOfSpace: @escaping @Sendable (String) -> Void = { _ in }) async throws -> (CatalogService, CatalogIndexer.Status) {
+    public func openCatalog(
+        force: Bool = false, cache: CacheChoice = .file,
+        onOutOfSpace: @escaping @Sendable (String) -> Void = { _ in }
+    ) async throws -> (CatalogService, CatalogIndexer.Status) {
         try DurableFile.createDirectory(home.root)
         let indexer = CatalogIndexer(source: CatalogSource(directory: categoriesDirectory), databasePath: home.catalogDatabase)
         let (store, status) = try await indexer.open(force: force)
-        let queryCache: QueryCache? = switch cache {
-        case .file: try openCache(onOutOfSpace: onOutOfSpace)
-        case .memory: QueryCache(storage: MemoryCacheStorage())
-        case .none: nil
-        }
+        let queryCache: QueryCache? =
+            switch cache {
+            case .file: try openCache(onOutOfSpace: onOutOfSpace)
+            case .memory: QueryCache(storage: MemoryCacheStorage())
+            case .none: nil
+            }
         return (CatalogService(store: store, cache: queryCache), status)
     }
 
@@ -131,9 +135,11 @@ extension CatalogIndexer.Status {
             return "indexed \(words) words in \(categories) categories (\(reason))."
         case .stale(let issues):
             let first = issues.first.map { " First: \($0)." } ?? ""
-            return "the category files have \(issues.count) problem(s), so the last good catalog is used until they are fixed.\(first) Run 'vocab validate' for the full list."
+            return
+                "the category files have \(issues.count) problem(s), so the last good catalog is used until they are fixed.\(first) Run 'vocab validate' for the full list."
         case .noRoomToRebuild:
-            return "the category files changed, but the disk is full, so the catalog cannot be rebuilt: the last good catalog is used until there is space again."
+            return
+                "the category files changed, but the disk is full, so the catalog cannot be rebuilt: the last good catalog is used until there is space again."
         }
     }
 }

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Mandarin
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// A day of the calendar, as `--date` and `?date=` take it (YYYY-MM-DD) and as the word of the
 /// day is seeded: by its number of days since 1970-01-01, so every machine picks the same entry
@@ -25,8 +26,9 @@ public struct CalendarDay: Sendable, Equatable, CustomStringConvertible {
             return n
         }
         guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
-              let year = digits(0..<4), let month = digits(5..<7), let day = digits(8..<10),
-              year >= 1, (1...12).contains(month), (1...Self.days(inMonth: month, of: year)).contains(day) else {
+            let year = digits(0..<4), let month = digits(5..<7), let day = digits(8..<10),
+            year >= 1, (1...12).contains(month), (1...Self.days(inMonth: month, of: year)).contains(day)
+        else {
             throw Failure(.badDate, "the date must be a day written YYYY-MM-DD, like 2026-03-01 (got '\(Failure.quote(text))').")
         }
         self.year = year
@@ -97,8 +99,9 @@ public struct MOEWordOfTheDay: Encodable, Sendable {
 
     private init(day: CalendarDay, seed: UInt64, entry: DictionaryEntry?) throws {
         guard let entry else {
-            throw Failure(.emptyDictionary, "the imported dictionary has no entries.",
-                          hint: "Import dict-revised.json again: vocab import moe PATH.")
+            throw Failure(
+                .emptyDictionary, "the imported dictionary has no entries.",
+                hint: "Import dict-revised.json again: vocab import moe PATH.")
         }
         date = day.description
         self.seed = seed

@@ -1,12 +1,13 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import AudioFile
 import FileAccess
-import JSONReading
 import Foundation
+import JSONReading
 import Speech
 import Vocabulary
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// One clip to render, as handed to a worker process.
 public struct RenderJob: Codable, Sendable {
@@ -23,8 +24,10 @@ public struct RenderJob: Codable, Sendable {
     /// The pace (1: the voice's own).
     public var speed: Double
 
-    public init(entry: EntryReference, word: String, accent: Accent, references: AudioReferences?, format: AudioFormat,
-                reading: String? = nil, spoken: String? = nil, isFirstReading: Bool = true, inputs: String = "", speed: Double = 1) {
+    public init(
+        entry: EntryReference, word: String, accent: Accent, references: AudioReferences?, format: AudioFormat,
+        reading: String? = nil, spoken: String? = nil, isFirstReading: Bool = true, inputs: String = "", speed: Double = 1
+    ) {
         self.entry = entry
         self.word = word
         self.accent = accent
@@ -38,8 +41,9 @@ public struct RenderJob: Codable, Sendable {
     }
 
     public var request: ClipRequest {
-        ClipRequest(word: word, accent: accent, references: references, entry: entry, reading: reading, spoken: spoken,
-                    isFirstReading: isFirstReading, speed: speed)
+        ClipRequest(
+            word: word, accent: accent, references: references, entry: entry, reading: reading, spoken: spoken,
+            isFirstReading: isFirstReading, speed: speed)
     }
     public var key: ClipKey { request.key(format: format) }
     var identity: String { "\(entry.description)\u{0}\(accent.rawValue)\u{0}\(reading ?? "")" }
@@ -60,8 +64,10 @@ public struct RenderResult: Codable, Sendable {
     public var error: String?
     public var skipped: [TierSkip]?
 
-    public init(job: RenderJob, status: Status, path: String, tier: Tier? = nil, source: String? = nil, duration: Double? = nil,
-                error: String? = nil, skipped: [TierSkip]? = nil) {
+    public init(
+        job: RenderJob, status: Status, path: String, tier: Tier? = nil, source: String? = nil, duration: Double? = nil,
+        error: String? = nil, skipped: [TierSkip]? = nil
+    ) {
         word = job.word
         entry = job.entry.description
         accent = job.accent
@@ -116,14 +122,19 @@ public struct BatchRenderer: Sendable {
                 var job = jobs[i]
                 job.inputs = planner.inputs(of: job.request)
                 if !force, let stored = store.stored(job.key, inputs: job.inputs), let info = try? AudioFile.inspect(stored.path) {
-                    planned.set(i, .kept(RenderResult(job: job, status: .kept, path: stored.path, tier: stored.record.tier,
-                                                      source: stored.record.source, duration: (info.duration * 1000).rounded() / 1000)))
+                    planned.set(
+                        i,
+                        .kept(
+                            RenderResult(
+                                job: job, status: .kept, path: stored.path, tier: stored.record.tier,
+                                source: stored.record.source, duration: (info.duration * 1000).rounded() / 1000)))
                 } else {
                     planned.set(i, .pending(job))
                 }
             }
         }
-        var kept: [RenderResult] = [], pending: [RenderJob] = []
+        var kept: [RenderResult] = []
+        var pending: [RenderJob] = []
         for outcome in planned.all {
             switch outcome {
             case .kept(let result): kept.append(result)
@@ -136,7 +147,10 @@ public struct BatchRenderer: Sendable {
 
     /// Each slot written by one planning thread only.
     private final class PlannedJobs: @unchecked Sendable {
-        enum Outcome { case kept(RenderResult), pending(RenderJob) }
+        enum Outcome {
+            case kept(RenderResult)
+            case pending(RenderJob)
+        }
         private let lock = NSLock()
         private var outcomes: [Outcome?]
         init(count: Int) { outcomes = Array(repeating: nil, count: count) }
@@ -160,8 +174,10 @@ public struct BatchRenderer: Sendable {
     /// its few outstanding ones comes back: a worker that speaks faster, or got shorter words,
     /// takes more, so all finish together. A worker takes one voice's jobs while there are any
     /// (a change of voice reloads espeak-ng's dictionary), then the other's.
-    public func render(_ jobs: [RenderJob], with workers: RenderWorkers,
-                       onResult: @escaping @Sendable (RenderResult) -> Void) throws -> [RenderResult] {
+    public func render(
+        _ jobs: [RenderJob], with workers: RenderWorkers,
+        onResult: @escaping @Sendable (RenderResult) -> Void
+    ) throws -> [RenderResult] {
         defer { workers.finish() }
         // What a killed render left (half-written clips, records and manifests, the job files of
         // earlier versions) is of no use to anyone; cleaned even when nothing is left to render.
@@ -202,8 +218,10 @@ public struct BatchRenderer: Sendable {
 
     /// One worker's conversation, on a thread of its own: hands it jobs, reads its results,
     /// and reports the jobs it was holding if it dies.
-    private static func serve(_ worker: RenderWorkers.Worker, index: Int, queue: JobQueue, store: ClipStore,
-                              report: (RenderResult) -> Void) {
+    private static func serve(
+        _ worker: RenderWorkers.Worker, index: Int, queue: JobQueue, store: ClipStore,
+        report: (RenderResult) -> Void
+    ) {
         var outstanding: [String: RenderJob] = [:]
         var open = true
         func handOver() {
@@ -232,8 +250,10 @@ public struct BatchRenderer: Sendable {
         let status = worker.wait()
         // A worker that died leaves jobs without results: report them, do not lose them.
         for job in outstanding.values.sorted(by: { $0.identity < $1.identity }) {
-            report(RenderResult(job: job, status: .failed, path: store.path(for: job.key),
-                                error: "worker exited with status \(status) before this clip"))
+            report(
+                RenderResult(
+                    job: job, status: .failed, path: store.path(for: job.key),
+                    error: "worker exited with status \(status) before this clip"))
         }
     }
 
@@ -281,8 +301,9 @@ public struct BatchRenderer: Sendable {
         do {
             let p = try await pronouncer.pronounce(job.request)
             let stored = try store.save(p, key: job.key, word: job.word, inputs: job.inputs)
-            return RenderResult(job: job, status: .rendered, path: path, tier: p.clip.tier, source: p.clip.source,
-                                duration: stored.record.duration, skipped: p.skipped.isEmpty ? nil : p.skipped)
+            return RenderResult(
+                job: job, status: .rendered, path: path, tier: p.clip.tier, source: p.clip.source,
+                duration: stored.record.duration, skipped: p.skipped.isEmpty ? nil : p.skipped)
         } catch {
             return RenderResult(job: job, status: .failed, path: path, error: String(describing: error))
         }
@@ -451,28 +472,35 @@ public enum RenderWire {
     static func fields(_ line: Substring) -> [Substring] { line.split(separator: "\t", omittingEmptySubsequences: false) }
 
     public static func line(_ job: RenderJob) -> String {
-        [job.entry.description, job.word, job.accent.rawValue, job.references?.recorded, job.references?.legacy,
-         job.format.rawValue, job.reading, job.spoken, job.isFirstReading ? "1" : "0", job.inputs, ClipKey.speedLabel(job.speed)]
-            .map(escape).joined(separator: "\t") + "\n"
+        [
+            job.entry.description, job.word, job.accent.rawValue, job.references?.recorded, job.references?.legacy,
+            job.format.rawValue, job.reading, job.spoken, job.isFirstReading ? "1" : "0", job.inputs, ClipKey.speedLabel(job.speed),
+        ]
+        .map(escape).joined(separator: "\t") + "\n"
     }
 
     public static func job(_ line: Substring) -> RenderJob? {
         let f = fields(line)
-        guard f.count == 11, let speed = unescape(f[10]).flatMap(Double.init), let entryText = unescape(f[0]), let entry = EntryReference(entryText), let word = unescape(f[1]),
-              let accent = unescape(f[2]).flatMap(Accent.init(rawValue:)), let format = unescape(f[5]).flatMap(AudioFormat.init(rawValue:))
+        guard f.count == 11, let speed = unescape(f[10]).flatMap(Double.init), let entryText = unescape(f[0]), let entry = EntryReference(entryText),
+            let word = unescape(f[1]),
+            let accent = unescape(f[2]).flatMap(Accent.init(rawValue:)), let format = unescape(f[5]).flatMap(AudioFormat.init(rawValue:))
         else { return nil }
-        let recorded = unescape(f[3]), legacy = unescape(f[4])
-        return RenderJob(entry: entry, word: word, accent: accent,
-                         references: recorded == nil && legacy == nil ? nil : AudioReferences(recorded: recorded, legacy: legacy),
-                         format: format, reading: unescape(f[6]), spoken: unescape(f[7]), isFirstReading: f[8] == "1",
-                         inputs: unescape(f[9]) ?? "", speed: speed)
+        let recorded = unescape(f[3])
+        let legacy = unescape(f[4])
+        return RenderJob(
+            entry: entry, word: word, accent: accent,
+            references: recorded == nil && legacy == nil ? nil : AudioReferences(recorded: recorded, legacy: legacy),
+            format: format, reading: unescape(f[6]), spoken: unescape(f[7]), isFirstReading: f[8] == "1",
+            inputs: unescape(f[9]) ?? "", speed: speed)
     }
 
     /// A result line: the job's identity, status, tier, source, duration, error, then the skips
     /// as tier, absence flag and reason, three fields each.
     public static func line(_ result: RenderResult) -> String {
-        var fields: [String?] = [result.entry, result.accent.rawValue, result.reading, result.status.rawValue, result.tier?.rawValue,
-                                 result.source, result.duration.map { String($0) }, result.error]
+        var fields: [String?] = [
+            result.entry, result.accent.rawValue, result.reading, result.status.rawValue, result.tier?.rawValue,
+            result.source, result.duration.map { String($0) }, result.error,
+        ]
         for skip in result.skipped ?? [] { fields += [skip.tier.rawValue, skip.isAbsence ? "1" : "0", skip.reason] }
         return fields.map(escape).joined(separator: "\t") + "\n"
     }
@@ -480,8 +508,9 @@ public enum RenderWire {
     static func result(_ line: Substring, jobs: [String: RenderJob]) -> RenderResult? {
         let f = fields(line)
         guard f.count >= 8, (f.count - 8) % 3 == 0, let entry = unescape(f[0]), let accent = unescape(f[1]),
-              let job = jobs["\(entry)\u{0}\(accent)\u{0}\(unescape(f[2]) ?? "")"],
-              let status = unescape(f[3]).flatMap(RenderResult.Status.init(rawValue:)) else { return nil }
+            let job = jobs["\(entry)\u{0}\(accent)\u{0}\(unescape(f[2]) ?? "")"],
+            let status = unescape(f[3]).flatMap(RenderResult.Status.init(rawValue:))
+        else { return nil }
         var skipped: [TierSkip] = []
         var i = 8
         while i + 2 < f.count {
@@ -490,8 +519,9 @@ public enum RenderWire {
             }
             i += 3
         }
-        return RenderResult(job: job, status: status, path: "", tier: unescape(f[4]).flatMap(Tier.init(rawValue:)), source: unescape(f[5]),
-                            duration: unescape(f[6]).flatMap(Double.init), error: unescape(f[7]), skipped: skipped.isEmpty ? nil : skipped)
+        return RenderResult(
+            job: job, status: status, path: "", tier: unescape(f[4]).flatMap(Tier.init(rawValue:)), source: unescape(f[5]),
+            duration: unescape(f[6]).flatMap(Double.init), error: unescape(f[7]), skipped: skipped.isEmpty ? nil : skipped)
     }
 }
 
@@ -511,8 +541,11 @@ public enum RenderManifest {
             }
             var text = "word,entry,accent,reading,status,tier,source,duration,path,error\n"
             for r in results {
-                text += [field(r.word), field(r.entry), r.accent.rawValue, field(r.reading), r.status.rawValue, r.tier?.rawValue ?? "",
-                         field(r.source), r.duration.map { String(format: "%.3f", $0) } ?? "", field(r.path), field(r.error)]
+                text +=
+                    [
+                        field(r.word), field(r.entry), r.accent.rawValue, field(r.reading), r.status.rawValue, r.tier?.rawValue ?? "",
+                        field(r.source), r.duration.map { String(format: "%.3f", $0) } ?? "", field(r.path), field(r.error),
+                    ]
                     .joined(separator: ",") + "\n"
             }
             bytes = Array(text.utf8)
@@ -544,7 +577,7 @@ public enum RenderManifest {
             string("accent", r.accent.rawValue, first: true)
             if let duration = r.duration {
                 key("duration")
-                out += JSONQuoting.number(duration) ?? "null"   // a clip's length is always finite
+                out += JSONQuoting.number(duration) ?? "null" // a clip's length is always finite
             }
             string("entry", r.entry)
             if let error = r.error { string("error", error) }

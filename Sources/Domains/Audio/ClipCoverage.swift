@@ -116,27 +116,42 @@ public struct ClipCoverage: Sendable {
     /// Surveys every subject in every accent.
     /// - Parameter speech: the tier that speaks an entry without a clip (`.neural` where the
     ///   neural voice is installed; it is not started to find out).
-    public static func survey(_ subjects: [Subject], accents: [Accent], recorded: RecordedClipSource, legacy: LegacyClipSource,
-                              speech: Tier = .tts) -> ClipCoverage {
+    public static func survey(
+        _ subjects: [Subject], accents: [Accent], recorded: RecordedClipSource, legacy: LegacyClipSource,
+        speech: Tier = .tts
+    ) -> ClipCoverage {
         var coverage = ClipCoverage()
         for subject in subjects {
             for accent in accents {
                 let request = ClipRequest(word: subject.word, accent: accent, references: subject.references[accent], entry: subject.entry)
-                var tier = speech, source: String?, unverified = false
+                var tier = speech
+                var source: String?
+                var unverified = false
                 for (t, audit) in [(Tier.recorded, recorded.audit(request)), (Tier.legacy, legacy.audit(request))] {
                     switch audit {
                     case .serves(let from):
-                        if tier == speech { tier = t; source = from }
+                        if tier == speech {
+                            tier = t
+                            source = from
+                        }
                     case .unverified(let url):
-                        if tier == speech { tier = t; source = url; unverified = true }
+                        if tier == speech {
+                            tier = t
+                            source = url
+                            unverified = true
+                        }
                     case .broken(let reference, let reason):
-                        coverage.broken.append(Broken(entry: subject.entry.description, word: subject.word, accent: accent, tier: t,
-                                                      reference: reference, reason: reason))
+                        coverage.broken.append(
+                            Broken(
+                                entry: subject.entry.description, word: subject.word, accent: accent, tier: t,
+                                reference: reference, reason: reason))
                     case .absent: break
                     }
                 }
-                coverage.rows.append(Row(entry: subject.entry.description, word: subject.word, accent: accent, categories: subject.categories,
-                                         levels: subject.levels, tier: tier, source: source, unverified: unverified))
+                coverage.rows.append(
+                    Row(
+                        entry: subject.entry.description, word: subject.word, accent: accent, categories: subject.categories,
+                        levels: subject.levels, tier: tier, source: source, unverified: unverified))
             }
         }
         return coverage

@@ -191,8 +191,10 @@ public struct ClipImporter: Sendable {
 
     /// Checks, processes and (unless `dryRun`) stores every matched file. `progress` sees each
     /// outcome as it is decided.
-    public func run(_ plan: ClipImportPlan, directory: String, dryRun: Bool,
-                    progress: (ClipImportOutcome) -> Void = { _ in }) throws -> [ClipImportOutcome] {
+    public func run(
+        _ plan: ClipImportPlan, directory: String, dryRun: Bool,
+        progress: (ClipImportOutcome) -> Void = { _ in }
+    ) throws -> [ClipImportOutcome] {
         var outcomes: [ClipImportOutcome] = []
         for match in plan.matched {
             let source = match.file.hasPrefix("/") ? match.file : directory + "/" + match.file
@@ -251,17 +253,27 @@ public struct ClipImporter: Sendable {
     }
 
     static func csvFields(_ line: String) -> [String] {
-        var fields: [String] = [], field = "", quoted = false
+        var fields: [String] = []
+        var field = ""
+        var quoted = false
         var chars = Array(line)[...]
         while let ch = chars.popFirst() {
             if quoted {
                 if ch == "\"" {
-                    if chars.first == "\"" { field.append("\""); chars.removeFirst() } else { quoted = false }
-                } else { field.append(ch) }
+                    if chars.first == "\"" {
+                        field.append("\"")
+                        chars.removeFirst()
+                    } else {
+                        quoted = false
+                    }
+                } else {
+                    field.append(ch)
+                }
             } else if ch == "\"" && field.isEmpty {
                 quoted = true
             } else if ch == "," {
-                fields.append(field); field = ""
+                fields.append(field)
+                field = ""
             } else {
                 field.append(ch)
             }

@@ -1,6 +1,6 @@
 import Foundation
-import Vocabulary
 import TextMatching
+import Vocabulary
 
 /// Readable names for clips: lower case ASCII, diacritics removed, spaces and hyphens as `_`,
 /// other punctuation dropped. "ice cream" → ice_cream, "o'clock" → oclock, "café" → cafe.
@@ -10,7 +10,9 @@ public enum ClipNaming {
     public static func slug(_ word: String) -> String {
         var out = ""
         for ch in SearchText.fold(word) {
-            if ch.isASCII, ch.isLetter || ch.isNumber { out.append(ch) } else if ch == " " || ch == "-" || ch == "_" {
+            if ch.isASCII, ch.isLetter || ch.isNumber {
+                out.append(ch)
+            } else if ch == " " || ch == "-" || ch == "_" {
                 if !out.hasSuffix("_") { out.append("_") }
             }
         }

@@ -30,8 +30,10 @@ public struct ClipRequest: Sendable {
     /// another pace; a recording is played as it was made.
     public var speed: Double
 
-    public init(word: String, accent: Accent, references: AudioReferences? = nil, entry: EntryReference? = nil,
-                reading: String? = nil, spoken: String? = nil, isFirstReading: Bool = true, speed: Double = 1) {
+    public init(
+        word: String, accent: Accent, references: AudioReferences? = nil, entry: EntryReference? = nil,
+        reading: String? = nil, spoken: String? = nil, isFirstReading: Bool = true, speed: Double = 1
+    ) {
         self.word = word
         self.accent = accent
         self.references = references

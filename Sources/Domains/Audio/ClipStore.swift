@@ -1,7 +1,7 @@
-import JSONReading
 import AudioFile
 import FileAccess
 import Foundation
+import JSONReading
 import TextMatching
 import Vocabulary
 
@@ -37,7 +37,9 @@ public struct ClipKey: Sendable, Hashable {
         let name: String
         switch entry.source {
         case .catalog:
-            name = Self.isPlainPath(entry.id) ? entry.id
+            name =
+                Self.isPlainPath(entry.id)
+                ? entry.id
                 : entry.id.split(separator: "/", omittingEmptySubsequences: false).map { Self.fileSafe(String($0)) }.joined(separator: "/")
         case .text, .dictionary:
             let slug = ClipNaming.slug(entry.id)
@@ -85,7 +87,7 @@ public struct ClipKey: Sendable, Hashable {
     /// name (`fileSafe`), so the id is its own path, as every catalog id is. (Splitting and
     /// joining it for every clip was 1.6% of a render.)
     static func isPlainPath(_ id: String) -> Bool {
-        var previous: UInt8 = 0x2F   // a leading slash starts with an empty component
+        var previous: UInt8 = 0x2F // a leading slash starts with an empty component
         for byte in id.utf8 {
             if byte == 0x2F {
                 if previous == 0x2F { return false }
@@ -94,7 +96,7 @@ public struct ClipKey: Sendable, Hashable {
             }
             previous = byte
         }
-        return previous != 0x2F   // nor may it be empty or end with a slash
+        return previous != 0x2F // nor may it be empty or end with a slash
     }
 
     /// FNV-1a of the text, 8 hex digits: enough to tell texts apart within one slug.
@@ -119,8 +121,10 @@ public struct ClipRecord: Codable, Sendable, Equatable {
     public var inputs: String
     public var reading: String?
 
-    public init(word: String, entry: EntryReference, accent: Accent, tier: Tier, source: String, duration: Double, inputs: String,
-                reading: String? = nil) {
+    public init(
+        word: String, entry: EntryReference, accent: Accent, tier: Tier, source: String, duration: Double, inputs: String,
+        reading: String? = nil
+    ) {
         self.word = word
         self.entry = entry.description
         self.accent = accent
@@ -137,8 +141,10 @@ extension ClipRecord {
     /// Written by hand: JSONEncoder took as long as writing the clip. `ClipRecord`'s decoder reads
     /// it back (tested).
     public var json: String {
-        var fields = [("accent", Self.quoted(accent.rawValue)), ("duration", String(duration)), ("entry", Self.quoted(entry)),
-                      ("inputs", Self.quoted(inputs))]
+        var fields = [
+            ("accent", Self.quoted(accent.rawValue)), ("duration", String(duration)), ("entry", Self.quoted(entry)),
+            ("inputs", Self.quoted(inputs)),
+        ]
         if let reading { fields.append(("reading", Self.quoted(reading))) }
         fields += [("source", Self.quoted(source)), ("tier", Self.quoted(tier.rawValue)), ("word", Self.quoted(word))]
         return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
@@ -190,9 +196,10 @@ public struct ClipStore: Sendable {
         // A clip made because a voice failed (its process died, hung) is a stand-in: recorded
         // with inputs no plan computes, so the next render or request tries the voice again.
         let failedVoice = pronunciation.skipped.contains { $0.tier.isSynthesis && !$0.isAbsence }
-        let record = ClipRecord(word: word, entry: key.entry, accent: key.accent, tier: pronunciation.clip.tier,
-                                source: pronunciation.clip.source, duration: (pronunciation.clip.pcm.duration * 1000).rounded() / 1000,
-                                inputs: failedVoice ? inputs + "\u{1F}after a failed voice" : inputs, reading: key.reading)
+        let record = ClipRecord(
+            word: word, entry: key.entry, accent: key.accent, tier: pronunciation.clip.tier,
+            source: pronunciation.clip.source, duration: (pronunciation.clip.pcm.duration * 1000).rounded() / 1000,
+            inputs: failedVoice ? inputs + "\u{1F}after a failed voice" : inputs, reading: key.reading)
         try AudioFile.write(pronunciation.clip.pcm, to: audio, format: key.format, comment: record.json)
         return StoredClip(path: audio, record: record)
     }

@@ -1,9 +1,9 @@
 import AudioFile
-import Vocabulary
 import FileAccess
 import Foundation
 import Offloading
 import Synchronization
+import Vocabulary
 
 /// Reads a clip file and checks it is a real pronunciation (whole, plausible, not silent), or
 /// says why not.
@@ -113,7 +113,11 @@ public struct LegacyClipSource: ClipSource {
 /// flac, mp3 in any case. Two files for one word are ambiguous unless they differ only in
 /// their extension (then wav, ogg, flac, mp3 is the order of preference, as always).
 final class LegacyIndex: Sendable {
-    enum Match: Equatable { case found(String), ambiguous([String]), none }
+    enum Match: Equatable {
+        case found(String)
+        case ambiguous([String])
+        case none
+    }
 
     private struct Folder {
         var stamp: String

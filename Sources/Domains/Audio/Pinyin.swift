@@ -35,11 +35,11 @@ public enum Pinyin {
             var out = ""
             for scalar in String(syllable).lowercased().decomposedScalars {
                 switch scalar.value {
-                case 0x0304: tone = 1   // macron
-                case 0x0301: tone = 2   // acute
-                case 0x030C: tone = 3   // caron
-                case 0x0300: tone = 4   // grave
-                case 0x0308: out.append("v")   // diaeresis: u + ¨ is ü, written v
+                case 0x0304: tone = 1 // macron
+                case 0x0301: tone = 2 // acute
+                case 0x030C: tone = 3 // caron
+                case 0x0300: tone = 4 // grave
+                case 0x0308: out.append("v") // diaeresis: u + ¨ is ü, written v
                 default: out.unicodeScalars.append(scalar)
                 }
             }
@@ -53,7 +53,8 @@ public enum Pinyin {
     /// Whether two readings are the same, in any of their spellings (marks or digits, any case,
     /// with or without annotations).
     public static func same(_ a: String, _ b: String) -> Bool {
-        let x = numbered(a), y = numbered(b)
+        let x = numbered(a)
+        let y = numbered(b)
         return !x.isEmpty && x == y
     }
 

@@ -1,8 +1,8 @@
 import AudioFile
 import FileAccess
 import Foundation
-import Offloading
 import HTTPFetch
+import Offloading
 
 /// Tier 1: the entry's recorded clip. In order: the clip imported for it (`Audio/recorded/
 /// <accent>/<source>/<id>.wav`, written by `vocab audio import`), then the word's recorded
@@ -19,9 +19,11 @@ public struct RecordedClipSource: ClipSource {
     public let options: HTTPRequestOptions
     public let failureMemory: Double
 
-    public init(audioRoot: String, cacheDirectory: String, http: any HTTPClient,
-                options: HTTPRequestOptions = HTTPRequestOptions(timeout: 5, connectTimeout: 2, maxBytes: 5 << 20),
-                failureMemory: Double = 600) {
+    public init(
+        audioRoot: String, cacheDirectory: String, http: any HTTPClient,
+        options: HTTPRequestOptions = HTTPRequestOptions(timeout: 5, connectTimeout: 2, maxBytes: 5 << 20),
+        failureMemory: Double = 600
+    ) {
         self.audioRoot = audioRoot
         self.cacheDirectory = cacheDirectory
         self.http = http
@@ -95,7 +97,7 @@ public struct RecordedClipSource: ClipSource {
         let cached = cachePath(for: url)
         if FileManager.default.fileExists(atPath: cached) {
             if let pcm = try? loadClip(cached) { return ResolvedClip(tier: tier, source: "\(url) (disk cache)", pcm: pcm) }
-            try? FileManager.default.removeItem(atPath: cached)   // corrupt: fetch again
+            try? FileManager.default.removeItem(atPath: cached) // corrupt: fetch again
         }
         if let failure = rememberedFailure(for: url) {
             let minutes = max(1, Int((Double(failure.since) + failureMemory - Date().timeIntervalSince1970) / 60 + 0.5))

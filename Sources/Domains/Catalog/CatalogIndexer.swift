@@ -1,12 +1,13 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import FileAccess
 import SQLiteDB
 import Store
 import TextMatching
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Keeps the catalog database in step with `Categories/`.
 ///
@@ -29,9 +30,11 @@ public struct CatalogIndexer: Sendable {
 
     /// The layout of catalog.sqlite, in its `user_version`: bump it when the stored documents or
     /// indexes change, and older files are rebuilt.
-    public static let migrator = Migrator(file: "catalog.sqlite", steps: [
-        Migrator.Step(3, "documents with search keys; build state beside the file") { _ in },
-    ])
+    public static let migrator = Migrator(
+        file: "catalog.sqlite",
+        steps: [
+            Migrator.Step(3, "documents with search keys; build state beside the file") { _ in }
+        ])
 
     /// The fields catalog queries filter and order by, in every engine that holds the catalog.
     public static let indexedFields: [(collection: String, field: String)] =
@@ -68,24 +71,30 @@ public struct CatalogIndexer: Sendable {
             if let current { return (current, .stale(issues: issues)) }
             throw CatalogError.invalidData(issues)
         }
-        let reason = force ? "forced" : !DurableFile.exists(databasePath) ? "first use"
-            : await currentDatabase() == nil ? "older or unreadable database" : "category data changed"
+        let reason =
+            force
+            ? "forced"
+            : !DurableFile.exists(databasePath)
+                ? "first use"
+                : await currentDatabase() == nil ? "older or unreadable database" : "category data changed"
         do {
             try await build(decoded)
-        } catch where Self.isDiskFull(error) {
+        } catch  where Self.isDiskFull(error) {
             // The build is removed and the old file was never touched: it is still whole.
             if let current, !force { return (current, .noRoomToRebuild) }
             throw error
         }
         do {
             try CatalogState(fingerprint: fingerprint, contentHash: hash).write(statePath)
-        } catch where Self.isDiskFull(error) {
+        } catch  where Self.isDiskFull(error) {
             // The new catalog is in place; without its state the next command compares the
             // files' bytes again and, finding them changed, rebuilds once more when there is room.
         }
         let wordCount = decoded.reduce(0) { $0 + $1.words.count }
-        return (try SQLiteDocumentStore(path: databasePath, readOnly: true),
-                .rebuilt(reason: reason, categories: decoded.count, words: wordCount))
+        return (
+            try SQLiteDocumentStore(path: databasePath, readOnly: true),
+            .rebuilt(reason: reason, categories: decoded.count, words: wordCount)
+        )
     }
 
     static func isDiskFull(_ error: any Error) -> Bool {
@@ -95,7 +104,8 @@ public struct CatalogIndexer: Sendable {
     /// The existing database, if there is one at the current layout version.
     private func currentDatabase() async -> SQLiteDocumentStore? {
         guard DurableFile.exists(databasePath), let store = try? SQLiteDocumentStore(path: databasePath, readOnly: true),
-              (try? await store.schemaVersion()) == Self.migrator.latest else { return nil }
+            (try? await store.schemaVersion()) == Self.migrator.latest
+        else { return nil }
         return store
     }
 

@@ -1,11 +1,12 @@
 import Cache
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import Store
 import TextMatching
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 public struct CategorySummary: Codable, Sendable, Hashable {
     public var category: Category
@@ -81,8 +82,9 @@ public struct CatalogService: Sendable {
     public func categories() async throws -> [Category] {
         let rows = try await store.select(["id", "name.en", "name.vi", "icon", "color", "order"], matching: Query(Self.categories).ordered(by: "order"))
         return rows.map { r in
-            Category(id: r.string(0) ?? r.document.id, name: LocalizedText(en: r.string(1) ?? "", vi: r.string(2) ?? ""),
-                     icon: r.string(3) ?? "", color: r.string(4) ?? "", order: r.integer(5) ?? 0)
+            Category(
+                id: r.string(0) ?? r.document.id, name: LocalizedText(en: r.string(1) ?? "", vi: r.string(2) ?? ""),
+                icon: r.string(3) ?? "", color: r.string(4) ?? "", order: r.integer(5) ?? 0)
         }
     }
 
@@ -151,11 +153,13 @@ public struct CatalogService: Sendable {
         if let level { query = query.filter(.arrayContains("levels", .string(level.rawValue))) }
         let payload: [UInt8]
         var outcome: CacheOutcome?
-        let store = self.store, listing = query
+        let store = self.store
+        let listing = query
         let compute: @Sendable () async throws -> [UInt8] = {
-            RowCoding.encode(try await store.select(["word", "ipa.british", "vi"], matching: listing).map { p in
-                WordRow(id: p.document.id, word: p.string(0) ?? "", britishIPA: p.string(1) ?? "", vi: p.string(2) ?? "", json: p.document.json)
-            })
+            RowCoding.encode(
+                try await store.select(["word", "ipa.british", "vi"], matching: listing).map { p in
+                    WordRow(id: p.document.id, word: p.string(0) ?? "", britishIPA: p.string(1) ?? "", vi: p.string(2) ?? "", json: p.document.json)
+                })
         }
         if let cache {
             let key = "\(category.id)|\(level?.rawValue ?? "*")"
@@ -168,8 +172,9 @@ public struct CatalogService: Sendable {
         let all = try RowCoding.decode(payload)
         let start = min(max(0, offset), all.count)
         let end = min(all.count, start + max(0, limit))
-        return WordPage(category: category, level: level, total: all.count, offset: start, limit: limit,
-                        rows: Array(all[start..<end]), cache: outcome)
+        return WordPage(
+            category: category, level: level, total: all.count, offset: start, limit: limit,
+            rows: Array(all[start..<end]), cache: outcome)
     }
 
     /// Every entry with this headword: homographs (`bat` the animal, `bat` for sports) are two.
@@ -204,8 +209,10 @@ public struct CatalogService: Sendable {
         var seen: Set<String> = []
         var out: [Word] = []
         // Headword matches rank above translation matches; starts rank above insides.
-        let queries: [Filter] = [.prefix("sort", needle), .prefix("keys", needle), .prefix("keys", folded),
-                                 .contains("sort", needle), .contains("keys", needle), .contains("keys", folded)]
+        let queries: [Filter] = [
+            .prefix("sort", needle), .prefix("keys", needle), .prefix("keys", folded),
+            .contains("sort", needle), .contains("keys", needle), .contains("keys", folded),
+        ]
         for filter in queries where out.count < limit {
             for doc in try await store.query(Query(Self.words, filters: [filter], order: [Ordering("sort")], limit: limit)) {
                 guard out.count < limit, seen.insert(doc.id).inserted else { continue }
@@ -228,8 +235,9 @@ public struct CatalogService: Sendable {
         for filter in filters {
             let rows = try await store.select(["word", "vi", "definition.en", "ipa.british"], matching: Query(Self.words, filters: [filter]))
             for r in rows where found[r.document.id] == nil {
-                found[r.document.id] = SearchableWord(id: r.document.id, word: r.string(0) ?? "", vi: r.string(1) ?? "",
-                                                      definition: r.string(2) ?? "", britishIPA: r.string(3) ?? "")
+                found[r.document.id] = SearchableWord(
+                    id: r.document.id, word: r.string(0) ?? "", vi: r.string(1) ?? "",
+                    definition: r.string(2) ?? "", britishIPA: r.string(3) ?? "")
             }
         }
         return found.values.sorted { $0.id < $1.id }
@@ -322,7 +330,13 @@ enum RowCoding {
             withUnsafeBytes(of: UInt32(bytes.count).littleEndian) { out.append(contentsOf: $0) }
             out.append(contentsOf: bytes)
         }
-        for r in rows { put(r.id); put(r.word); put(r.britishIPA); put(r.vi); put(r.json) }
+        for r in rows {
+            put(r.id)
+            put(r.word)
+            put(r.britishIPA)
+            put(r.vi)
+            put(r.json)
+        }
         return out
     }
 

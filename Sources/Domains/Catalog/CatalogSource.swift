@@ -1,10 +1,10 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The `Categories/` folder: which files it has, whether they changed, what they say.
@@ -51,10 +51,14 @@ public struct CatalogSource: Sendable {
                 return FileStamp(name: name, size: -1, modified: 0, problem: "cannot be read (\(String(cString: strerror(errno))))")
             }
             let kind = info.st_mode & S_IFMT
-            let problem: String? = kind == S_IFDIR ? "is a folder, not a file"
-                : kind != S_IFREG ? "is not a regular file (a FIFO, device or socket)"
-                : Int(info.st_size) > Self.maxFileBytes ? "has \(info.st_size) bytes, more than the \(Self.maxFileBytes >> 20) MiB a category file may have"
-                : nil
+            let problem: String? =
+                kind == S_IFDIR
+                ? "is a folder, not a file"
+                : kind != S_IFREG
+                    ? "is not a regular file (a FIFO, device or socket)"
+                    : Int(info.st_size) > Self.maxFileBytes
+                        ? "has \(info.st_size) bytes, more than the \(Self.maxFileBytes >> 20) MiB a category file may have"
+                        : nil
             let modified = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
             let changed = Double(info.st_ctim.tv_sec) + Double(info.st_ctim.tv_nsec) / 1e9
             return FileStamp(name: name, size: Int(info.st_size), modified: modified, changed: changed, inode: UInt64(info.st_ino), problem: problem)
@@ -69,7 +73,8 @@ public struct CatalogSource: Sendable {
     /// The readable files with their bytes, and an issue for each entry that cannot be read as
     /// a category file, so the last good catalog can be served while it is fixed.
     public func read() throws -> (files: [(name: String, data: Data)], unreadable: [ValidationIssue]) {
-        var files: [(name: String, data: Data)] = [], unreadable: [ValidationIssue] = []
+        var files: [(name: String, data: Data)] = []
+        var unreadable: [ValidationIssue] = []
         for stamp in try stamps() {
             if let problem = stamp.problem {
                 unreadable.append(ValidationIssue(file: stamp.name, message: "\(stamp.name) \(problem)."))

@@ -1,9 +1,10 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import TextMatching
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 public struct ValidationIssue: Sendable, Equatable, CustomStringConvertible, Codable {
     public var file: String
@@ -23,7 +24,11 @@ public struct ValidationIssue: Sendable, Equatable, CustomStringConvertible, Cod
         guard text.unicodeScalars.contains(where: Self.isControl) else { return text }
         var escaped = ""
         for scalar in text.unicodeScalars {
-            if Self.isControl(scalar) { escaped += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}" } else { escaped.unicodeScalars.append(scalar) }
+            if Self.isControl(scalar) {
+                escaped += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            } else {
+                escaped.unicodeScalars.append(scalar)
+            }
         }
         return escaped
     }
@@ -118,7 +123,9 @@ public struct CatalogValidator: Sendable {
         let rawLevels = fields.strings("levels")
         if let rawLevels {
             for value in rawLevels {
-                if let level = Level(rawValue: value) { levels.append(level) } else {
+                if let level = Level(rawValue: value) {
+                    levels.append(level)
+                } else {
                     issue("unknown level '\(value)' (valid: starters, movers, flyers)")
                 }
             }

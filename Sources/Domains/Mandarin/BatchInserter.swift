@@ -38,7 +38,7 @@ struct BatchInserter {
                 var row = 0
                 while row < batch.rows {
                     let count = min(rowsPerStatement, batch.rows - row)
-                    let values = UnsafeBufferPointer(rebasing: cells[row * columns ..< (row + count) * columns])
+                    let values = UnsafeBufferPointer(rebasing: cells[row * columns..<(row + count) * columns])
                     if count == rowsPerStatement {
                         switch batch.table {
                         case .entry: try entries.run(values, input: input, own: own)
@@ -74,7 +74,8 @@ private struct MultiRowInsert {
     init(database: Database, table: LoadedTable, rows: Int) throws {
         let columns = table.columns
         let row = "(" + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
-        statement = try database.prepare("""
+        statement = try database.prepare(
+            """
             INSERT INTO \(table.name) (\(columns.joined(separator: ", "))) VALUES \(Array(repeating: row, count: rows).joined(separator: ", "))
             """)
         isNull = Array(repeating: true, count: columns.count * rows)

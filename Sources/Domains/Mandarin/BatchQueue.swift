@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// What the parsing thread hands over: rows, then its counts or its error.
@@ -120,9 +120,9 @@ final class BatchQueue: @unchecked Sendable {
 /// reads is unmapped, which a task or a detached thread could not promise.
 struct JoinableThread {
     #if canImport(Glibc)
-    private let thread: pthread_t
+        private let thread: pthread_t
     #else
-    private let thread: pthread_t?
+        private let thread: pthread_t?
     #endif
 
     private final class Start: Sendable {
@@ -134,17 +134,21 @@ struct JoinableThread {
     static func start(_ body: @escaping @Sendable () -> Void) -> JoinableThread? {
         let start = Unmanaged.passRetained(Start(body)).toOpaque()
         #if canImport(Glibc)
-        var thread = pthread_t()
-        let rc = pthread_create(&thread, nil, { raw in
-            Unmanaged<Start>.fromOpaque(raw!).takeRetainedValue().body()
-            return nil
-        }, start)
+            var thread = pthread_t()
+            let rc = pthread_create(
+                &thread, nil,
+                { raw in
+                    Unmanaged<Start>.fromOpaque(raw!).takeRetainedValue().body()
+                    return nil
+                }, start)
         #else
-        var thread: pthread_t?
-        let rc = pthread_create(&thread, nil, { raw in
-            Unmanaged<Start>.fromOpaque(raw).takeRetainedValue().body()
-            return nil
-        }, start)
+            var thread: pthread_t?
+            let rc = pthread_create(
+                &thread, nil,
+                { raw in
+                    Unmanaged<Start>.fromOpaque(raw).takeRetainedValue().body()
+                    return nil
+                }, start)
         #endif
         guard rc == 0 else {
             Unmanaged<Start>.fromOpaque(start).release()
@@ -155,9 +159,9 @@ struct JoinableThread {
 
     func join() {
         #if canImport(Glibc)
-        pthread_join(thread, nil)
+            pthread_join(thread, nil)
         #else
-        if let thread { pthread_join(thread, nil) }
+            if let thread { pthread_join(thread, nil) }
         #endif
     }
 }

@@ -1,4 +1,5 @@
 import JSONReading
+
 /// Walks a dict-revised.json document and hands each definition, reading and entry to a sink.
 ///
 /// It accepts what the published files vary in: list fields as an array or a single string,

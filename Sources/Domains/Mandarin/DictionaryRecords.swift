@@ -1,4 +1,5 @@
 import JSONReading
+
 /// The fields of one dictionary entry as read, still slices of the input.
 struct EntryRecord {
     var id: Int64 = 0
@@ -132,11 +133,11 @@ struct JSONList {
         switch raw[i] {
         case UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: " "), UInt8(ascii: "\t"): return 1
         case 0xE3 where i + 2 < raw.count && raw[i + 1] == 0x80 && (raw[i + 2] == 0x80 || raw[i + 2] == 0x81):
-            return 3  // U+3000 ideographic space, U+3001 、
+            return 3 // U+3000 ideographic space, U+3001 、
         case 0xEF where i + 2 < raw.count && raw[i + 1] == 0xBC && (raw[i + 2] == 0x8C || raw[i + 2] == 0x9B):
-            return 3  // U+FF0C ，  U+FF1B ；
+            return 3 // U+FF0C ，  U+FF1B ；
         case 0xEF where i + 2 < raw.count && raw[i + 1] == 0xB9 && raw[i + 2] == 0x91:
-            return 3  // U+FE51 ﹑
+            return 3 // U+FE51 ﹑
         default: return 0
         }
     }

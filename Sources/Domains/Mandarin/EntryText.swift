@@ -56,7 +56,8 @@ public enum EntryText {
         let digits = ["", "一", "二", "三", "四", "五", "六", "七", "八", "九"]
         guard n > 0, n < 100 else { return String(n) }
         if n < 10 { return digits[n] }
-        let tens = n / 10, ones = n % 10
+        let tens = n / 10
+        let ones = n % 10
         return (tens == 1 ? "" : digits[tens]) + "十" + digits[ones]
     }
 }

@@ -1,10 +1,11 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import JSONReading
 import SQLiteDB
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Read-only queries over an imported moe.sqlite.
 ///
@@ -37,8 +38,10 @@ public final class MOEDictionary {
             "SELECT id, title, radical, stroke_count, non_radical_stroke_count FROM entry WHERE title = ? ORDER BY id",
             [.text(title)]
         ) { row in
-            (id: row.int(0), title: row.text(1) ?? "", radical: row.text(2),
-             strokes: row.isNull(3) ? nil : Int(row.int(3)), rest: row.isNull(4) ? nil : Int(row.int(4)))
+            (
+                id: row.int(0), title: row.text(1) ?? "", radical: row.text(2),
+                strokes: row.isNull(3) ? nil : Int(row.int(3)), rest: row.isNull(4) ? nil : Int(row.int(4))
+            )
         }
         guard !entries.isEmpty else { throw MOEError.unknownTitle(title, suggestions: try suggestions(for: title)) }
         return try entries.map(entry)
@@ -49,9 +52,10 @@ public final class MOEDictionary {
     private func entry(_ e: EntryRow) throws -> DictionaryEntry {
         // A few words carry an empty radical and stroke counts of 0: nothing to show, so none.
         let filed = e.radical.map { !$0.isEmpty } ?? false || (e.strokes ?? 0) > 0
-        return DictionaryEntry(title: e.title, radical: e.radical?.isEmpty == false ? e.radical : nil,
-                               strokeCount: filed ? e.strokes : nil, nonRadicalStrokeCount: filed ? e.rest : nil,
-                               readings: try readings(ofEntry: e.id))
+        return DictionaryEntry(
+            title: e.title, radical: e.radical?.isEmpty == false ? e.radical : nil,
+            strokeCount: filed ? e.strokes : nil, nonRadicalStrokeCount: filed ? e.rest : nil,
+            readings: try readings(ofEntry: e.id))
     }
 
     // MARK: - Compounds and random entries
@@ -64,10 +68,12 @@ public final class MOEDictionary {
         let text = text.trimmingWhiteSpace()
         let condition = "instr(title, ?1) > 0 AND title != ?1"
         let total = try database.scalar("SELECT count(*) FROM entry WHERE \(condition)", [.text(text)])?.intValue ?? 0
-        let ids = try database.query("""
+        let ids = try database.query(
+            """
             SELECT id FROM entry WHERE \(condition)
             ORDER BY substr(title, 1, length(?1)) != ?1, length(title), \(Self.realCharactersFirst), title LIMIT ?2 OFFSET ?3
-            """, [.text(text), .integer(Int64(limit)), .integer(Int64(offset))]) { $0.int(0) }
+            """, [.text(text), .integer(Int64(limit)), .integer(Int64(offset))]
+        ) { $0.int(0) }
         return CharacterList(total: Int(total), offset: offset, limit: limit, characters: try ids.map(summary(ofEntry:)))
     }
 
@@ -81,8 +87,10 @@ public final class MOEDictionary {
             try database.query(
                 "SELECT id, title, radical, stroke_count, non_radical_stroke_count FROM entry WHERE id = ?", [.integer(id)]
             ) { row in
-                (id: row.int(0), title: row.text(1) ?? "", radical: row.text(2),
-                 strokes: row.isNull(3) ? nil : Int(row.int(3)), rest: row.isNull(4) ? nil : Int(row.int(4))) as EntryRow
+                (
+                    id: row.int(0), title: row.text(1) ?? "", radical: row.text(2),
+                    strokes: row.isNull(3) ? nil : Int(row.int(3)), rest: row.isNull(4) ? nil : Int(row.int(4))
+                ) as EntryRow
             }.map(entry)
         }
     }
@@ -94,13 +102,16 @@ public final class MOEDictionary {
         ) { row in
             (title: row.text(0) ?? "", radical: row.text(1), strokes: row.isNull(2) ? nil : Int(row.int(2)), rest: row.isNull(3) ? nil : Int(row.int(3)))
         }[0]
-        let readings = try database.query("SELECT pinyin, bopomofo FROM heteronym WHERE entry_id = ? ORDER BY id",
-                                          [.integer(id)]) { (pinyin: $0.text(0), bopomofo: $0.text(1)) }
+        let readings = try database.query(
+            "SELECT pinyin, bopomofo FROM heteronym WHERE entry_id = ? ORDER BY id",
+            [.integer(id)]
+        ) { (pinyin: $0.text(0), bopomofo: $0.text(1)) }
         let filed = e.radical.map { !$0.isEmpty } ?? false || (e.strokes ?? 0) > 0
-        return CharacterSummary(title: e.title, radical: e.radical?.isEmpty == false ? e.radical : nil,
-                                strokeCount: filed ? e.strokes : nil, nonRadicalStrokeCount: filed ? e.rest : nil,
-                                pinyin: readings.compactMap(\.pinyin), bopomofo: readings.compactMap(\.bopomofo),
-                                definition: try firstDefinition(ofEntry: id))
+        return CharacterSummary(
+            title: e.title, radical: e.radical?.isEmpty == false ? e.radical : nil,
+            strokeCount: filed ? e.strokes : nil, nonRadicalStrokeCount: filed ? e.rest : nil,
+            pinyin: readings.compactMap(\.pinyin), bopomofo: readings.compactMap(\.bopomofo),
+            definition: try firstDefinition(ofEntry: id))
     }
 
     private func readings(ofEntry id: Int64) throws -> [Reading] {
@@ -112,9 +123,10 @@ public final class MOEDictionary {
                 "SELECT type, def, example, quote, link, synonyms, antonyms FROM definition WHERE heteronym_id = ? ORDER BY id",
                 [.integer(h.id)]
             ) { row in
-                Definition(type: row.text(0), text: row.text(1) ?? "",
-                           examples: Self.list(row.text(2)), quotes: Self.list(row.text(3)), links: Self.list(row.text(4)),
-                           synonyms: Self.list(row.text(5)), antonyms: Self.list(row.text(6)))
+                Definition(
+                    type: row.text(0), text: row.text(1) ?? "",
+                    examples: Self.list(row.text(2)), quotes: Self.list(row.text(3)), links: Self.list(row.text(4)),
+                    synonyms: Self.list(row.text(5)), antonyms: Self.list(row.text(6)))
             }
             return Reading(pinyin: h.pinyin, bopomofo: h.bopomofo, definitions: SenseNumbers.attach(definitions))
         }
@@ -125,9 +137,10 @@ public final class MOEDictionary {
     public func suggestions(for title: String, limit: Int = 8) throws -> [String] {
         let query = TitleRanking.SuggestionQuery(title: title, limit: limit)
         guard !query.isEmpty else { return [] }
-        let sameStart = try query.sameStart.map { range in
-            try database.query("SELECT title FROM entry WHERE title >= ? AND title < ?", [.text(range.lower), .text(range.upper)]) { $0.text(0) ?? "" }
-        } ?? []
+        let sameStart =
+            try query.sameStart.map { range in
+                try database.query("SELECT title FROM entry WHERE title >= ? AND title < ?", [.text(range.lower), .text(range.upper)]) { $0.text(0) ?? "" }
+            } ?? []
         let first = query.first(from: sameStart)
         guard query.wantsSimilar(after: first) else { return first }
         let any = query.others.map { _ in "instr(title, ?) > 0" }.joined(separator: " OR ")
@@ -149,23 +162,27 @@ public final class MOEDictionary {
     public func characters(strokes: Int, radical: String? = nil, limit: Int, offset: Int = 0) throws -> CharacterList {
         if let radical {
             let form = try radicalForm(radical)
-            return try characters(where: "stroke_count = ? AND radical = ?", [.integer(Int64(strokes)), .text(form)],
-                                  order: "\(Self.realCharactersFirst), title", limit: limit, offset: offset)
+            return try characters(
+                where: "stroke_count = ? AND radical = ?", [.integer(Int64(strokes)), .text(form)],
+                order: "\(Self.realCharactersFirst), title", limit: limit, offset: offset)
         }
-        return try characters(where: "stroke_count = ?", [.integer(Int64(strokes))],
-                              order: "\(Self.realCharactersFirst), title", limit: limit, offset: offset)
+        return try characters(
+            where: "stroke_count = ?", [.integer(Int64(strokes))],
+            order: "\(Self.realCharactersFirst), title", limit: limit, offset: offset)
     }
 
     /// Characters under a radical, by the strokes beyond the radical, then title.
     public func characters(radical: String, limit: Int, offset: Int = 0) throws -> CharacterList {
-        try characters(where: "radical = ?", [.text(try radicalForm(radical))],
-                       order: "non_radical_stroke_count, \(Self.realCharactersFirst), title", limit: limit, offset: offset)
+        try characters(
+            where: "radical = ?", [.text(try radicalForm(radical))],
+            order: "non_radical_stroke_count, \(Self.realCharactersFirst), title", limit: limit, offset: offset)
     }
 
     /// The radical a character is filed under, if it is a character of the dictionary.
     public func radical(of character: String) throws -> String? {
-        try database.scalar("SELECT radical FROM entry WHERE title = ? AND radical IS NOT NULL ORDER BY id LIMIT 1",
-                            [.text(character)])?.textValue
+        try database.scalar(
+            "SELECT radical FROM entry WHERE title = ? AND radical IS NOT NULL ORDER BY id LIMIT 1",
+            [.text(character)])?.textValue
     }
 
     /// The first candidate form of a radical that has characters, else the form as typed.
@@ -182,7 +199,8 @@ public final class MOEDictionary {
         // One statement for the page, readings and first sense included: a listing is a few
         // hundred rows, and a query per row for each cost more than the rows themselves.
         // Readings come joined by U+001F (which no reading contains), in heteronym order.
-        let characters = try database.query("""
+        let characters = try database.query(
+            """
             SELECT id, title, radical, stroke_count, non_radical_stroke_count,
                    (SELECT group_concat(pinyin, char(31)) FROM (SELECT pinyin FROM heteronym WHERE entry_id = e.id ORDER BY id)),
                    (SELECT group_concat(bopomofo, char(31)) FROM (SELECT bopomofo FROM heteronym WHERE entry_id = e.id ORDER BY id)),
@@ -190,15 +208,17 @@ public final class MOEDictionary {
             FROM entry e WHERE \(condition) ORDER BY \(order) LIMIT ? OFFSET ?
             """, values + [.integer(Int64(limit)), .integer(Int64(offset))]
         ) { row in
-            CharacterSummary(title: row.text(1) ?? "", radical: row.text(2),
-                             strokeCount: row.isNull(3) ? nil : Int(row.int(3)), nonRadicalStrokeCount: row.isNull(4) ? nil : Int(row.int(4)),
-                             pinyin: Self.joined(row.text(5)), bopomofo: Self.joined(row.text(6)), definition: row.text(7))
+            CharacterSummary(
+                title: row.text(1) ?? "", radical: row.text(2),
+                strokeCount: row.isNull(3) ? nil : Int(row.int(3)), nonRadicalStrokeCount: row.isNull(4) ? nil : Int(row.int(4)),
+                pinyin: Self.joined(row.text(5)), bopomofo: Self.joined(row.text(6)), definition: row.text(7))
         }
         return CharacterList(total: Int(total), offset: offset, limit: limit, characters: characters)
     }
 
     private func firstDefinition(ofEntry id: Int64) throws -> String? {
-        try database.scalar("""
+        try database.scalar(
+            """
             SELECT d.def FROM heteronym h JOIN definition d ON d.heteronym_id = h.id
             WHERE h.entry_id = ? ORDER BY h.id, d.id LIMIT 1
             """, [.integer(id)])?.textValue
@@ -210,15 +230,17 @@ public final class MOEDictionary {
     /// the total. Tones are ignored unless `tones` is `.exact`: then every syllable of the query
     /// that carries a tone (a mark or a number) must have it.
     public func search(pinyin: String, tones: ToneMatching = .ignore, limit: Int, offset: Int = 0) throws -> ReadingMatchList {
-        try search(column: "pinyin_key", reading: "pinyin", key: ReadingKey.pinyin(pinyin),
-                   tones: tones == .exact ? ToneQuery(pinyin: pinyin) : nil, limit: limit, offset: offset)
+        try search(
+            column: "pinyin_key", reading: "pinyin", key: ReadingKey.pinyin(pinyin),
+            tones: tones == .exact ? ToneQuery(pinyin: pinyin) : nil, limit: limit, offset: offset)
     }
 
     /// Readings whose bopomofo is the query or starts with its syllables. With `.exact` tones,
     /// a syllable without a tone mark is first tone, as zhuyin writes it.
     public func search(bopomofo: String, tones: ToneMatching = .ignore, limit: Int, offset: Int = 0) throws -> ReadingMatchList {
-        try search(column: "bopomofo_key", reading: "bopomofo", key: ReadingKey.bopomofo(bopomofo),
-                   tones: tones == .exact ? ToneQuery(bopomofo: bopomofo) : nil, limit: limit, offset: offset)
+        try search(
+            column: "bopomofo_key", reading: "bopomofo", key: ReadingKey.bopomofo(bopomofo),
+            tones: tones == .exact ? ToneQuery(bopomofo: bopomofo) : nil, limit: limit, offset: offset)
     }
 
     private func search(column: String, reading: String, key: String, tones: ToneQuery?, limit: Int, offset: Int) throws -> ReadingMatchList {
@@ -238,14 +260,16 @@ public final class MOEDictionary {
                    (SELECT def FROM definition WHERE heteronym_id = h.id ORDER BY id LIMIT 1)
             """
         func match(_ row: Row) -> ReadingMatch {
-            ReadingMatch(title: row.text(0) ?? "", pinyin: row.text(1), bopomofo: row.text(2),
-                         exact: row.int(3) != 0, definition: row.text(4))
+            ReadingMatch(
+                title: row.text(0) ?? "", pinyin: row.text(1), bopomofo: row.text(2),
+                exact: row.int(3) != 0, definition: row.text(4))
         }
         let bounds: [SQLValue] = [.text(key), .text(key + "!")]
         guard let tones else {
             let total = try database.scalar("SELECT count(*) \(range)", bounds)?.intValue ?? 0
-            let readings = try database.query("\(select) \(range) \(order) LIMIT ?3 OFFSET ?4",
-                                              bounds + [.integer(Int64(limit)), .integer(Int64(offset))], map: match)
+            let readings = try database.query(
+                "\(select) \(range) \(order) LIMIT ?3 OFFSET ?4",
+                bounds + [.integer(Int64(limit)), .integer(Int64(offset))], map: match)
             return ReadingMatchList(total: Int(total), offset: offset, limit: limit, readings: readings)
         }
         // Tones are not in the key: the range is narrowed here, in order, then one page is read.
@@ -256,8 +280,9 @@ public final class MOEDictionary {
         let page = matching.dropFirst(offset).prefix(limit).map(\.id)
         var readings: [ReadingMatch] = []
         for id in page {
-            readings += try database.query("\(select) FROM heteronym h JOIN entry e ON e.id = h.entry_id WHERE h.id = ?3",
-                                           bounds + [.integer(id)], map: match)
+            readings += try database.query(
+                "\(select) FROM heteronym h JOIN entry e ON e.id = h.entry_id WHERE h.id = ?3",
+                bounds + [.integer(id)], map: match)
         }
         return ReadingMatchList(total: matching.count, offset: offset, limit: limit, readings: readings)
     }
@@ -273,18 +298,22 @@ public final class MOEDictionary {
         if !text.isEmpty {
             out += try database.query("SELECT id, title, stroke_count FROM entry WHERE instr(title, ?) > 0", [.text(text)]) { row in
                 let title = row.text(1) ?? ""
-                return SearchCandidate(entryID: row.int(0), title: title, strokeCount: row.isNull(2) ? nil : Int(row.int(2)), field: .title,
-                                       matched: title, reading: nil, heteronymID: nil)
+                return SearchCandidate(
+                    entryID: row.int(0), title: title, strokeCount: row.isNull(2) ? nil : Int(row.int(2)), field: .title,
+                    matched: title, reading: nil, heteronymID: nil)
             }
         }
         for (column, key, field) in [("pinyin", pinyinKey, SearchCandidate.Field.pinyin), ("bopomofo", bopomofoKey, .bopomofo)] where !key.isEmpty {
             // As in `search(column:…)`: [key, key + "!") is the key and its continuations.
-            out += try database.query("""
+            out += try database.query(
+                """
                 SELECT e.id, e.title, e.stroke_count, h.\(column)_key, h.\(column), h.id FROM heteronym h JOIN entry e ON e.id = h.entry_id
                 WHERE h.\(column)_key >= ?1 AND h.\(column)_key < ?2
-                """, [.text(key), .text(key + "!")]) { row in
-                SearchCandidate(entryID: row.int(0), title: row.text(1) ?? "", strokeCount: row.isNull(2) ? nil : Int(row.int(2)),
-                                field: field, matched: row.text(3) ?? "", reading: row.text(4), heteronymID: row.int(5))
+                """, [.text(key), .text(key + "!")]
+            ) { row in
+                SearchCandidate(
+                    entryID: row.int(0), title: row.text(1) ?? "", strokeCount: row.isNull(2) ? nil : Int(row.int(2)),
+                    field: field, matched: row.text(3) ?? "", reading: row.text(4), heteronymID: row.int(5))
             }
         }
         return out

@@ -1,4 +1,5 @@
 import JSONReading
+
 /// What can go wrong importing or reading the MOE dictionary, phrased for the person at the
 /// terminal. The command line maps each case to an exit code.
 public enum MOEError: Error, Sendable, Equatable, CustomStringConvertible {

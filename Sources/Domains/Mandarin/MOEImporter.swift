@@ -1,16 +1,17 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import FileAccess
 import JSONReading
 import SQLiteDB
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// What an import did.
 public struct ImportSummary: Sendable, Equatable, Encodable {
@@ -72,15 +73,19 @@ public struct MOEImporter {
     }
 
     /// Imports a document already in memory; `source` names it in messages.
-    public func importJSON(_ bytes: UnsafeBufferPointer<UInt8>, source: String,
-                           started: ContinuousClock.Instant = .now) throws -> ImportSummary {
+    public func importJSON(
+        _ bytes: UnsafeBufferPointer<UInt8>, source: String,
+        started: ContinuousClock.Instant = .now
+    ) throws -> ImportSummary {
         try importBytes(bytes, source: source, started: started, release: nil)
     }
 
     /// `release` is told how much of the input is no longer needed, so a mapped file can give
     /// its pages back as the import moves through it.
-    private func importBytes(_ bytes: UnsafeBufferPointer<UInt8>, source: String, started: ContinuousClock.Instant,
-                             release: ((Int) -> Void)?) throws -> ImportSummary {
+    private func importBytes(
+        _ bytes: UnsafeBufferPointer<UInt8>, source: String, started: ContinuousClock.Instant,
+        release: ((Int) -> Void)?
+    ) throws -> ImportSummary {
         // Imports killed earlier left their temporaries (their process is gone; a running import is left alone).
         TemporaryFile.removeStale(beside: databasePath, tags: [Self.temporaryTag])
         let temporary = TemporaryFile.path(beside: databasePath, tag: Self.temporaryTag)
@@ -111,8 +116,10 @@ public struct MOEImporter {
 
     /// Fills a fresh database at `path`. The connection closes when this returns, before the
     /// file is synced and renamed.
-    private func build(_ bytes: UnsafeBufferPointer<UInt8>, source: String, at path: String,
-                       release: ((Int) -> Void)?) throws -> Counts {
+    private func build(
+        _ bytes: UnsafeBufferPointer<UInt8>, source: String, at path: String,
+        release: ((Int) -> Void)?
+    ) throws -> Counts {
         let database = try Database(path: path, mode: .readWriteCreate)
         // The file is private until renamed, and thrown away on any failure, so SQLite's own
         // crash safety (journal, fsync per commit) would only cost time, and so would zeroing
@@ -123,7 +130,8 @@ public struct MOEImporter {
         // only holds pages back until COMMIT, in memory, instead of writing them as the load
         // goes, where the early flush below can send them to disk. 8 MiB keeps the import near
         // 35 MiB resident, where 128 MiB of cache made it 166.
-        try database.execute("""
+        try database.execute(
+            """
             PRAGMA page_size = 16384;
             PRAGMA journal_mode = OFF;
             PRAGMA synchronous = OFF;
@@ -153,17 +161,19 @@ public struct MOEImporter {
     private func load(_ bytes: UnsafeBufferPointer<UInt8>, into database: Database, release: ((Int) -> Void)?) throws -> Counts {
         let queue = BatchQueue(capacity: Self.queueCapacity)
         let input = SharedInput(bytes: bytes)
-        guard let parser = JoinableThread.start({
-            var sink = BatchingSink(input: input.bytes, queue: queue, rowsPerBatch: Self.rowsPerBatch)
-            var reader = DictionaryReader()
-            do {
-                try reader.read(input.bytes, into: &sink)
-                try sink.finish()
-                queue.finish(.finished(entries: reader.entries, heteronyms: reader.heteronyms, definitions: reader.definitions))
-            } catch {
-                queue.finish(.failed(error))
-            }
-        }) else {
+        guard
+            let parser = JoinableThread.start({
+                var sink = BatchingSink(input: input.bytes, queue: queue, rowsPerBatch: Self.rowsPerBatch)
+                var reader = DictionaryReader()
+                do {
+                    try reader.read(input.bytes, into: &sink)
+                    try sink.finish()
+                    queue.finish(.finished(entries: reader.entries, heteronyms: reader.heteronyms, definitions: reader.definitions))
+                } catch {
+                    queue.finish(.failed(error))
+                }
+            })
+        else {
             throw MOEError.writeFailed("cannot start a thread to read the file")
         }
         // The parser reads the input: it must have stopped before this returns and the caller
@@ -220,8 +230,8 @@ public struct MOEImporter {
     /// cannot be read (then there is nothing worth keeping).
     private func previousEntries() -> Int? {
         guard access(databasePath, F_OK) == 0,
-              let database = try? Database(path: databasePath, mode: .readOnly),
-              let value = try? database.scalar("SELECT value FROM meta WHERE key = 'entries'")?.textValue
+            let database = try? Database(path: databasePath, mode: .readOnly),
+            let value = try? database.scalar("SELECT value FROM meta WHERE key = 'entries'")?.textValue
         else { return nil }
         return Int(value)
     }

@@ -1,9 +1,10 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import Offloading
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The read queries the product makes of the dictionary: the seam between the embedded
 /// moe.sqlite and the PostgreSQL copy `vocab db push` loads for `vocab serve --database`.
@@ -147,8 +148,9 @@ extension DictionaryEntry {
     /// A few words carry an empty radical and stroke counts of 0: nothing to show, so none.
     public init(storedTitle title: String, radical: String?, strokes: Int?, rest: Int?, readings: [Reading]) {
         let filed = radical.map { !$0.isEmpty } ?? false || (strokes ?? 0) > 0
-        self.init(title: title, radical: radical?.isEmpty == false ? radical : nil,
-                  strokeCount: filed ? strokes : nil, nonRadicalStrokeCount: filed ? rest : nil, readings: readings)
+        self.init(
+            title: title, radical: radical?.isEmpty == false ? radical : nil,
+            strokeCount: filed ? strokes : nil, nonRadicalStrokeCount: filed ? rest : nil, readings: readings)
     }
 }
 
@@ -161,16 +163,20 @@ extension Reading {
 
 extension CharacterSummary {
     /// `filed`: with the lookup's rule for an empty radical and 0 strokes (compounds); else as stored (listings).
-    public init(title: String, radical: String?, strokes: Int?, rest: Int?, filed applyRule: Bool,
-                pinyin: [String], bopomofo: [String], definition: String?) {
+    public init(
+        title: String, radical: String?, strokes: Int?, rest: Int?, filed applyRule: Bool,
+        pinyin: [String], bopomofo: [String], definition: String?
+    ) {
         if applyRule {
             let filed = radical.map { !$0.isEmpty } ?? false || (strokes ?? 0) > 0
-            self.init(title: title, radical: radical?.isEmpty == false ? radical : nil,
-                      strokeCount: filed ? strokes : nil, nonRadicalStrokeCount: filed ? rest : nil,
-                      pinyin: pinyin, bopomofo: bopomofo, definition: definition)
+            self.init(
+                title: title, radical: radical?.isEmpty == false ? radical : nil,
+                strokeCount: filed ? strokes : nil, nonRadicalStrokeCount: filed ? rest : nil,
+                pinyin: pinyin, bopomofo: bopomofo, definition: definition)
         } else {
-            self.init(title: title, radical: radical, strokeCount: strokes, nonRadicalStrokeCount: rest,
-                      pinyin: pinyin, bopomofo: bopomofo, definition: definition)
+            self.init(
+                title: title, radical: radical, strokeCount: strokes, nonRadicalStrokeCount: rest,
+                pinyin: pinyin, bopomofo: bopomofo, definition: definition)
         }
     }
 }
@@ -190,9 +196,10 @@ extension ReadingMatchList {
 extension Definition {
     /// A stored sense: list fields are JSON arrays or NULL.
     public init(type: String?, text: String?, examples: String?, quotes: String?, links: String?, synonyms: String?, antonyms: String?) {
-        self.init(type: type, text: text ?? "",
-                  examples: MOEDictionary.list(examples), quotes: MOEDictionary.list(quotes), links: MOEDictionary.list(links),
-                  synonyms: MOEDictionary.list(synonyms), antonyms: MOEDictionary.list(antonyms))
+        self.init(
+            type: type, text: text ?? "",
+            examples: MOEDictionary.list(examples), quotes: MOEDictionary.list(quotes), links: MOEDictionary.list(links),
+            synonyms: MOEDictionary.list(synonyms), antonyms: MOEDictionary.list(antonyms))
     }
 }
 

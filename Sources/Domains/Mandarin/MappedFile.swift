@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A whole file's bytes: memory-mapped when it is a regular file, read into memory otherwise
@@ -80,7 +80,10 @@ final class MappedFile {
                 count += n
                 // JSON that does not open with '[' fails at its first byte: no need to read the rest first.
                 if let first = UnsafeBufferPointer(start: buffer, count: count).first(where: { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }),
-                   first != UInt8(ascii: "[") { break }
+                    first != UInt8(ascii: "[")
+                {
+                    break
+                }
                 if count > Self.maxBytes {
                     buffer.deallocate()
                     throw .unreadableSource(path, reason: "more than the \(Self.maxBytes >> 20) MiB a dictionary source may have came through it")

@@ -68,8 +68,10 @@ public struct Definition: Sendable, Equatable, Encodable {
     public let synonyms: [String]
     public let antonyms: [String]
 
-    public init(type: String?, text: String, examples: [String] = [], quotes: [String] = [], links: [String] = [],
-                synonyms: [String] = [], antonyms: [String] = []) {
+    public init(
+        type: String?, text: String, examples: [String] = [], quotes: [String] = [], links: [String] = [],
+        synonyms: [String] = [], antonyms: [String] = []
+    ) {
         self.type = type
         self.text = text
         self.examples = examples

@@ -1,4 +1,5 @@
 import JSONReading
+
 /// Search keys for readings, so learners can type without tone marks.
 ///
 /// A key drops tones, folds case and separates syllables with one ASCII space:
@@ -53,7 +54,7 @@ public enum ReadingKey {
         while i < bytes.count {
             let (scalar, length) = decodeScalar(bytes, at: i)
             i += length
-            if scalar == 0x28 || scalar == 0xFF08 {  // ( or （
+            if scalar == 0x28 || scalar == 0xFF08 { // ( or （
                 let (after, isSoundChange) = skipParenthetical(bytes, from: i)
                 if isSoundChange { break }
                 i = after
@@ -82,7 +83,7 @@ public enum ReadingKey {
         while i < bytes.count {
             let (scalar, length) = decodeScalar(bytes, at: i)
             i += length
-            if scalar == 0x8B8A { isSoundChange = true }  // 變
+            if scalar == 0x8B8A { isSoundChange = true } // 變
             if scalar == 0x29 || scalar == 0xFF09 { return (i, isSoundChange) }
         }
         return (i, isSoundChange)
@@ -90,13 +91,13 @@ public enum ReadingKey {
 
     static func pinyinLetter(_ scalar: UInt32) -> Contribution {
         switch scalar {
-        case 0x61...0x7A: return .append(scalar)                      // a-z
-        case 0x41...0x5A: return .append(scalar + 0x20)               // A-Z
-        case 0xFF41...0xFF5A: return .append(scalar - 0xFF41 + 0x61)  // fullwidth a-z from some input methods
+        case 0x61...0x7A: return .append(scalar) // a-z
+        case 0x41...0x5A: return .append(scalar + 0x20) // A-Z
+        case 0xFF41...0xFF5A: return .append(scalar - 0xFF41 + 0x61) // fullwidth a-z from some input methods
         case 0xFF21...0xFF3A: return .append(scalar - 0xFF21 + 0x61)
-        case 0x30...0x39: return .skip                                // tone numbers
-        case 0x300...0x36F: return scalar == 0x308 ? .umlautPrevious : .skip  // combining marks
-        case 0x3A: return .umlautPrevious                             // "u:" for ü
+        case 0x30...0x39: return .skip // tone numbers
+        case 0x300...0x36F: return scalar == 0x308 ? .umlautPrevious : .skip // combining marks
+        case 0x3A: return .umlautPrevious // "u:" for ü
         default: break
         }
         if let base = toneless(scalar) { return .append(UInt32(base)) }
@@ -106,9 +107,9 @@ public enum ReadingKey {
     static func bopomofoLetter(_ scalar: UInt32) -> Contribution {
         switch scalar {
         case 0x3105...0x312F, 0x31A0...0x31BF: return .append(scalar)
-        case 0x02CA, 0x02C7, 0x02CB, 0x02D9, 0x02C9: return .skip  // ˊ ˇ ˋ ˙ ˉ
+        case 0x02CA, 0x02C7, 0x02CB, 0x02D9, 0x02C9: return .skip // ˊ ˇ ˋ ˙ ˉ
         case 0x30...0x39: return .skip
-        case 0xFF5C: return .append(0x3127)  // "｜", the vertical form of ㄧ, appears once in the data
+        case 0xFF5C: return .append(0x3127) // "｜", the vertical form of ㄧ, appears once in the data
         default: return .separator
         }
     }
@@ -117,15 +118,15 @@ public enum ReadingKey {
     /// A switch rather than a table: it runs for every accented letter of a full import.
     private static func toneless(_ scalar: UInt32) -> UInt8? {
         switch scalar {
-        case 0x101, 0xE1, 0x1CE, 0xE0, 0x100, 0xC1, 0x1CD, 0xC0, 0x251: return UInt8(ascii: "a")  // āáǎàĀÁǍÀɑ
-        case 0x113, 0xE9, 0x11B, 0xE8, 0x112, 0xC9, 0x11A, 0xC8, 0xEA, 0xCA, 0x1EBF, 0x1EC1, 0x1EBE, 0x1EC0: return UInt8(ascii: "e")  // ēéěèĒÉĚÈêÊếềẾỀ
-        case 0x12B, 0xED, 0x1D0, 0xEC, 0x12A, 0xCD, 0x1CF, 0xCC: return UInt8(ascii: "i")  // īíǐìĪÍǏÌ
-        case 0x14D, 0xF3, 0x1D2, 0xF2, 0x14C, 0xD3, 0x1D1, 0xD2: return UInt8(ascii: "o")  // ōóǒòŌÓǑÒ
-        case 0x16B, 0xFA, 0x1D4, 0xF9, 0x16A, 0xDA, 0x1D3, 0xD9: return UInt8(ascii: "u")  // ūúǔùŪÚǓÙ
-        case 0xFC, 0x1D6, 0x1D8, 0x1DA, 0x1DC, 0xDC, 0x1D5, 0x1D7, 0x1D9, 0x1DB: return UInt8(ascii: "v")  // üǖǘǚǜÜǕǗǙǛ
-        case 0x144, 0x148, 0x1F9, 0x143, 0x147, 0x1F8: return UInt8(ascii: "n")  // ńňǹŃŇǸ
-        case 0x1E3F, 0x1E3E: return UInt8(ascii: "m")  // ḿḾ
-        case 0x261: return UInt8(ascii: "g")  // ɡ
+        case 0x101, 0xE1, 0x1CE, 0xE0, 0x100, 0xC1, 0x1CD, 0xC0, 0x251: return UInt8(ascii: "a") // āáǎàĀÁǍÀɑ
+        case 0x113, 0xE9, 0x11B, 0xE8, 0x112, 0xC9, 0x11A, 0xC8, 0xEA, 0xCA, 0x1EBF, 0x1EC1, 0x1EBE, 0x1EC0: return UInt8(ascii: "e") // ēéěèĒÉĚÈêÊếềẾỀ
+        case 0x12B, 0xED, 0x1D0, 0xEC, 0x12A, 0xCD, 0x1CF, 0xCC: return UInt8(ascii: "i") // īíǐìĪÍǏÌ
+        case 0x14D, 0xF3, 0x1D2, 0xF2, 0x14C, 0xD3, 0x1D1, 0xD2: return UInt8(ascii: "o") // ōóǒòŌÓǑÒ
+        case 0x16B, 0xFA, 0x1D4, 0xF9, 0x16A, 0xDA, 0x1D3, 0xD9: return UInt8(ascii: "u") // ūúǔùŪÚǓÙ
+        case 0xFC, 0x1D6, 0x1D8, 0x1DA, 0x1DC, 0xDC, 0x1D5, 0x1D7, 0x1D9, 0x1DB: return UInt8(ascii: "v") // üǖǘǚǜÜǕǗǙǛ
+        case 0x144, 0x148, 0x1F9, 0x143, 0x147, 0x1F8: return UInt8(ascii: "n") // ńňǹŃŇǸ
+        case 0x1E3F, 0x1E3E: return UInt8(ascii: "m") // ḿḾ
+        case 0x261: return UInt8(ascii: "g") // ɡ
         default: return nil
         }
     }

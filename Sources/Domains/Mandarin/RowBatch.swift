@@ -105,8 +105,10 @@ struct RowBatch: Sendable {
 
     /// The search key of a reading, NULL when it has no letters.
     @inline(__always)
-    mutating func appendKey(_ reading: JSONString?, scratch: inout [UInt8],
-                            _ makeKey: (UnsafeBufferPointer<UInt8>, inout [UInt8]) -> Void) {
+    mutating func appendKey(
+        _ reading: JSONString?, scratch: inout [UInt8],
+        _ makeKey: (UnsafeBufferPointer<UInt8>, inout [UInt8]) -> Void
+    ) {
         let start = bytes.count
         if let reading { reading.withBytes(scratch: &scratch) { makeKey($0, &bytes) } }
         cells.append(bytes.count > start ? Cell(kind: .own, value: Int64(start), count: bytes.count - start) : .null)

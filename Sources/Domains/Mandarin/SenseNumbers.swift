@@ -24,8 +24,9 @@ public enum SenseNumbers {
             }
         }
         return definitions.enumerated().map { i, d in
-            Definition(type: d.type, text: d.text, examples: d.examples, quotes: d.quotes, links: d.links,
-                       synonyms: synonyms[i], antonyms: antonyms[i])
+            Definition(
+                type: d.type, text: d.text, examples: d.examples, quotes: d.quotes, links: d.links,
+                synonyms: synonyms[i], antonyms: antonyms[i])
         }
     }
 

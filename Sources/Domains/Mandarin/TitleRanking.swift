@@ -49,7 +49,8 @@ public enum TitleRanking {
             let scalars = Array(title.unicodeScalars)
             return (title, distance(target, scalars), abs(scalars.count - target.count))
         }
-        return scored
+        return
+            scored
             .sorted { a, b in
                 if a.1 != b.1 { return a.1 < b.1 }
                 if a.2 != b.2 { return a.2 < b.2 }

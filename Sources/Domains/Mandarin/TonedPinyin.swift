@@ -18,8 +18,11 @@ extension ReadingKey {
                 tone = t
             } else if let t = combiningTones[v] {
                 tone = t
-            } else if v == 0x308 || v == 0x3A {   // combining diaeresis, "u:": ü
-                if letters.hasSuffix("u") { letters.removeLast(); letters.append("v") }
+            } else if v == 0x308 || v == 0x3A { // combining diaeresis, "u:": ü
+                if letters.hasSuffix("u") {
+                    letters.removeLast()
+                    letters.append("v")
+                }
             } else if (0x31...0x35).contains(v) {
                 tone = Int(v - 0x30)
                 close()
@@ -94,7 +97,10 @@ extension ReadingKey {
         var tones: [Int] = []
         var hasLetters = false
         func close() {
-            if hasLetters { syllables.append(tones); tones = [] }
+            if hasLetters {
+                syllables.append(tones)
+                tones = []
+            }
             hasLetters = false
         }
         var text = text
@@ -103,7 +109,7 @@ extension ReadingKey {
             while i < bytes.count {
                 let (scalar, length) = decodeScalar(bytes, at: i)
                 i += length
-                if scalar == 0x28 || scalar == 0xFF08 {  // a note in parentheses, as the key skips it
+                if scalar == 0x28 || scalar == 0xFF08 { // a note in parentheses, as the key skips it
                     var soundChange = false
                     while i < bytes.count {
                         let (inner, n) = decodeScalar(bytes, at: i)
@@ -140,11 +146,11 @@ extension ReadingKey {
             return combiningTones[scalar]
         }
         switch scalar {
-        case 0x02C9: return 1  // ˉ
-        case 0x02CA: return 2  // ˊ
-        case 0x02C7: return 3  // ˇ
-        case 0x02CB: return 4  // ˋ
-        case 0x02D9: return 5  // ˙
+        case 0x02C9: return 1 // ˉ
+        case 0x02CA: return 2 // ˊ
+        case 0x02C7: return 3 // ˇ
+        case 0x02CB: return 4 // ˋ
+        case 0x02D9: return 5 // ˙
         default: return nil
         }
     }

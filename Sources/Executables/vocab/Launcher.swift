@@ -1,11 +1,12 @@
-import Catalog
 import CLICore
-import FileAccess
+import Catalog
 import Dispatch
+import FileAccess
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// `vocab` is judged as a whole process, and its most frequent calls (`vocab words ...`,

@@ -35,9 +35,11 @@ public enum AnkiCSVWriter {
     /// value holding the separator, a quote or a line break, doubling inner quotes; also quote one
     /// starting with '#', which at the start of a row would make the row a comment.
     static func quoted(_ value: String) -> String {
-        let needsQuotes = value.hasPrefix("#") || value.contains { c in
-            c == "\t" || c == "\"" || c == "\n" || c == "\r" || c == "\r\n"
-        }
+        let needsQuotes =
+            value.hasPrefix("#")
+            || value.contains { c in
+                c == "\t" || c == "\"" || c == "\n" || c == "\r" || c == "\r\n"
+            }
         guard needsQuotes else { return value }
         return "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }

@@ -34,8 +34,10 @@ public struct AnkiNoteType: Sendable, Hashable {
     /// Index of the field the browser sorts by (`sortf`).
     public var sortFieldIndex: Int
 
-    public init(id: Int64, name: String, fields: [String], templates: [Template],
-                css: String = AnkiNoteType.defaultCSS, sortFieldIndex: Int = 0) {
+    public init(
+        id: Int64, name: String, fields: [String], templates: [Template],
+        css: String = AnkiNoteType.defaultCSS, sortFieldIndex: Int = 0
+    ) {
         self.id = id
         self.name = name
         self.fields = fields
@@ -98,8 +100,10 @@ public struct AnkiPackage: Sendable, Hashable {
     /// Listed once per name in the package, however many notes refer to it.
     public var media: [AnkiMedia]
 
-    public init(deckID: Int64, deckName: String, deckDescription: String = "", noteType: AnkiNoteType,
-                notes: [AnkiNote], media: [AnkiMedia] = []) {
+    public init(
+        deckID: Int64, deckName: String, deckDescription: String = "", noteType: AnkiNoteType,
+        notes: [AnkiNote], media: [AnkiMedia] = []
+    ) {
         self.deckID = deckID
         self.deckName = deckName
         self.deckDescription = deckDescription

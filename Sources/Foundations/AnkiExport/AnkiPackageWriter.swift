@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Writes `.apkg` files in the legacy layout every Anki imports: a ZIP of `collection.anki2`
@@ -34,7 +34,7 @@ public enum AnkiPackageWriter {
             if ownsCollection { FileSystem.remove(collectionPath) }
             if ownsZip { FileSystem.remove(zipPath) }
         }
-        _ = try FileOutput(creatingNew: collectionPath)  // closed at once; SQLite fills the empty file
+        _ = try FileOutput(creatingNew: collectionPath) // closed at once; SQLite fills the empty file
         ownsCollection = true
         try LegacyCollection.write(prepared, to: collectionPath, now: now)
 

@@ -144,7 +144,8 @@ public enum AnkiText {
     }
 
     private static func attributeValue(in tag: Substring, equalsAt i: Substring.Index)
-        -> (text: String, end: Substring.Index)? {
+        -> (text: String, end: Substring.Index)?
+    {
         let attr = tag[..<i].reversed().prefix { $0.isLetter }
         let name = String(attr.reversed()).lowercased()
         let before = tag[..<i].dropLast(attr.count).last

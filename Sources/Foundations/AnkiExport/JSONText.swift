@@ -1,4 +1,5 @@
 import JSONReading
+
 /// A JSON value written with keys in the order given, so that the same package input always
 /// produces byte-identical `col` JSON (JSONSerialization neither keeps key order nor prints
 /// doubles the same way on every platform).

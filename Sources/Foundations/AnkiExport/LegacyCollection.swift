@@ -49,9 +49,11 @@ enum LegacyCollection {
             try db.execute(schema)
             try db.run(
                 "INSERT INTO col VALUES (1, ?, ?, ?, 11, 0, 0, 0, ?, ?, ?, ?, '{}')",
-                [.integer(now - now % 86_400), .integer(now * 1000), .integer(now * 1000),
-                 .text(conf(package, now: now).text), .text(models(package, now: now).text),
-                 .text(decks(package, now: now).text), .text(deckConfigs(now: now).text)])
+                [
+                    .integer(now - now % 86_400), .integer(now * 1000), .integer(now * 1000),
+                    .text(conf(package, now: now).text), .text(models(package, now: now).text),
+                    .text(decks(package, now: now).text), .text(deckConfigs(now: now).text),
+                ])
 
             let base = now * 1000
             let type = package.source.noteType
@@ -61,15 +63,19 @@ enum LegacyCollection {
                 let sortField = AnkiText.stripHTMLPreservingMediaFilenames(note.fields[type.sortFieldIndex])
                 try db.run(
                     "INSERT INTO notes VALUES (?, ?, ?, ?, -1, ?, ?, ?, ?, 0, '')",
-                    [.integer(noteID), .text(note.guid), .integer(type.id), .integer(note.modified ?? now),
-                     .text(note.tagsColumn), .text(note.fields.joined(separator: "\u{1F}")),
-                     .text(sortField), .integer(AnkiText.fieldChecksum(note.fields[0]))])
+                    [
+                        .integer(noteID), .text(note.guid), .integer(type.id), .integer(note.modified ?? now),
+                        .text(note.tagsColumn), .text(note.fields.joined(separator: "\u{1F}")),
+                        .text(sortField), .integer(AnkiText.fieldChecksum(note.fields[0])),
+                    ])
                 for ordinal in note.cardOrdinals {
                     // New card: type 0, queue 0, due = the note's position in the new queue.
                     try db.run(
                         "INSERT INTO cards VALUES (?, ?, ?, ?, ?, -1, 0, 0, ?, 0, 0, 0, 0, 0, 0, 0, 0, '')",
-                        [.integer(base + cardIndex), .integer(noteID), .integer(package.source.deckID),
-                         .integer(Int64(ordinal)), .integer(now), .integer(Int64(position) + 1)])
+                        [
+                            .integer(base + cardIndex), .integer(noteID), .integer(package.source.deckID),
+                            .integer(Int64(ordinal)), .integer(now), .integer(Int64(position) + 1),
+                        ])
                     cardIndex += 1
                 }
             }
@@ -122,7 +128,7 @@ enum LegacyCollection {
         let model: JSONText = .object([
             ("id", .int(type.id)),
             ("name", .string(type.name)),
-            ("type", .int(0)),  // standard, not cloze
+            ("type", .int(0)), // standard, not cloze
             // `now`: with Anki's default "update if newer", a later export updates the note type.
             ("mod", .int(now)),
             ("usn", .int(-1)),
@@ -166,31 +172,48 @@ enum LegacyCollection {
     private static func decks(_ package: PreparedPackage, now: Int64) -> JSONText {
         .object([
             ("1", deck(id: 1, name: "Default", description: "", now: now)),
-            (String(package.source.deckID),
-             deck(id: package.source.deckID, name: package.source.deckName,
-                  description: package.source.deckDescription, now: now)),
+            (
+                String(package.source.deckID),
+                deck(
+                    id: package.source.deckID, name: package.source.deckName,
+                    description: package.source.deckDescription, now: now)
+            ),
         ])
     }
 
     /// Anki's stock options group "1" in schema-11 form (rslib `deckconfig/schema11.rs`).
     private static func deckConfigs(now: Int64) -> JSONText {
-        .object([("1", .object([
-            ("id", .int(1)), ("mod", .int(now)), ("name", .string("Default")), ("usn", .int(-1)),
-            ("maxTaken", .int(60)), ("autoplay", .bool(true)), ("timer", .int(0)), ("replayq", .bool(true)),
-            ("dyn", .bool(false)),
-            ("new", .object([
-                ("bury", .bool(false)), ("delays", .array([.double(1), .double(10)])),
-                ("initialFactor", .int(2500)), ("ints", .array([.int(1), .int(4), .int(0)])),
-                ("order", .int(1)), ("perDay", .int(20)),
-            ])),
-            ("rev", .object([
-                ("bury", .bool(false)), ("ease4", .double(1.3)), ("ivlFct", .double(1)),
-                ("maxIvl", .int(36500)), ("perDay", .int(200)), ("hardFactor", .double(1.2)),
-            ])),
-            ("lapse", .object([
-                ("delays", .array([.double(10)])), ("leechAction", .int(1)), ("leechFails", .int(8)),
-                ("minInt", .int(1)), ("mult", .double(0)),
-            ])),
-        ]))])
+        .object([
+            (
+                "1",
+                .object([
+                    ("id", .int(1)), ("mod", .int(now)), ("name", .string("Default")), ("usn", .int(-1)),
+                    ("maxTaken", .int(60)), ("autoplay", .bool(true)), ("timer", .int(0)), ("replayq", .bool(true)),
+                    ("dyn", .bool(false)),
+                    (
+                        "new",
+                        .object([
+                            ("bury", .bool(false)), ("delays", .array([.double(1), .double(10)])),
+                            ("initialFactor", .int(2500)), ("ints", .array([.int(1), .int(4), .int(0)])),
+                            ("order", .int(1)), ("perDay", .int(20)),
+                        ])
+                    ),
+                    (
+                        "rev",
+                        .object([
+                            ("bury", .bool(false)), ("ease4", .double(1.3)), ("ivlFct", .double(1)),
+                            ("maxIvl", .int(36500)), ("perDay", .int(200)), ("hardFactor", .double(1.2)),
+                        ])
+                    ),
+                    (
+                        "lapse",
+                        .object([
+                            ("delays", .array([.double(10)])), ("leechAction", .int(1)), ("leechFails", .int(8)),
+                            ("minInt", .int(1)), ("mult", .double(0)),
+                        ])
+                    ),
+                ])
+            )
+        ])
     }
 }

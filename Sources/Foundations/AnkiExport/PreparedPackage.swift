@@ -55,9 +55,11 @@ struct PreparedPackage {
             }
             guard !ordinals.isEmpty else { throw AnkiExportError.noCards(guid: note.guid) }
             let tags = Self.canonicalTags(note.tags)
-            notes.append(Note(guid: note.guid, fields: fields,
-                              tagsColumn: tags.isEmpty ? "" : " " + tags.joined(separator: " ") + " ",
-                              tags: tags, modified: note.modified, cardOrdinals: ordinals))
+            notes.append(
+                Note(
+                    guid: note.guid, fields: fields,
+                    tagsColumn: tags.isEmpty ? "" : " " + tags.joined(separator: " ") + " ",
+                    tags: tags, modified: note.modified, cardOrdinals: ordinals))
         }
         self.notes = notes
     }
@@ -141,7 +143,8 @@ struct PreparedPackage {
     static func checkMediaName(_ name: String) throws {
         func fail(_ why: String) -> AnkiExportError { .invalidMediaName(name: name, reason: why) }
         guard !name.isEmpty else { throw fail("empty") }
-        if let bad = name.unicodeScalars.first(where: { "[]<>:\"/?*^\\|".unicodeScalars.contains($0) || $0.value < 0x20 || $0.value == 0x7F || $0 == "\u{A0}" }) {
+        if let bad = name.unicodeScalars.first(where: { "[]<>:\"/?*^\\|".unicodeScalars.contains($0) || $0.value < 0x20 || $0.value == 0x7F || $0 == "\u{A0}" })
+        {
             throw fail("contains \"\(bad)\"")
         }
         guard name.utf8.count <= 120 else { throw fail("longer than 120 bytes") }

@@ -16,7 +16,7 @@ final class ZipWriter {
 
     /// General purpose flag bit 11: names are UTF-8 (APPNOTE 4.4.4), so non-ASCII names survive.
     private static let utf8Flag: UInt16 = 1 << 11
-    private static let versionNeeded: UInt16 = 10  // 1.0: stored entries only
+    private static let versionNeeded: UInt16 = 10 // 1.0: stored entries only
     /// Upper byte 3 = Unix, so the external attributes below are read as a file mode.
     private static let versionMadeBy: UInt16 = 3 << 8 | 20
     private static let regularFileMode: UInt32 = 0o100644 << 16
@@ -71,17 +71,17 @@ final class ZipWriter {
             directory.appendLE(Self.versionMadeBy)
             directory.appendLE(Self.versionNeeded)
             directory.appendLE(Self.utf8Flag)
-            directory.appendLE(UInt16(0))  // stored
+            directory.appendLE(UInt16(0)) // stored
             directory.appendLE(dosTime)
             directory.appendLE(dosDate)
             directory.appendLE(entry.crc)
-            directory.appendLE(entry.size)  // compressed
-            directory.appendLE(entry.size)  // uncompressed
+            directory.appendLE(entry.size) // compressed
+            directory.appendLE(entry.size) // uncompressed
             directory.appendLE(UInt16(entry.name.count))
-            directory.appendLE(UInt16(0))  // extra field length
-            directory.appendLE(UInt16(0))  // comment length
-            directory.appendLE(UInt16(0))  // disk number start
-            directory.appendLE(UInt16(0))  // internal attributes
+            directory.appendLE(UInt16(0)) // extra field length
+            directory.appendLE(UInt16(0)) // comment length
+            directory.appendLE(UInt16(0)) // disk number start
+            directory.appendLE(UInt16(0)) // internal attributes
             directory.appendLE(Self.regularFileMode)
             directory.appendLE(entry.headerOffset)
             directory += entry.name
@@ -92,13 +92,13 @@ final class ZipWriter {
 
         var end: [UInt8] = []
         end.appendLE(UInt32(0x0605_4B50))
-        end.appendLE(UInt16(0))  // this disk
-        end.appendLE(UInt16(0))  // disk with the central directory
+        end.appendLE(UInt16(0)) // this disk
+        end.appendLE(UInt16(0)) // disk with the central directory
         end.appendLE(UInt16(entries.count))
         end.appendLE(UInt16(entries.count))
         end.appendLE(directorySize)
         end.appendLE(directoryOffset)
-        end.appendLE(UInt16(0))  // comment length
+        end.appendLE(UInt16(0)) // comment length
         try output.write(end)
     }
 
@@ -108,10 +108,10 @@ final class ZipWriter {
         header.appendLE(UInt32(0x0403_4B50))
         header.appendLE(Self.versionNeeded)
         header.appendLE(Self.utf8Flag)
-        header.appendLE(UInt16(0))  // stored
+        header.appendLE(UInt16(0)) // stored
         header.appendLE(dosTime)
         header.appendLE(dosDate)
-        header.appendLE(crc)  // offset 14: patched by the streaming path
+        header.appendLE(crc) // offset 14: patched by the streaming path
         header.appendLE(size)
         header.appendLE(size)
         header.appendLE(UInt16(name.count))
@@ -128,7 +128,7 @@ final class ZipWriter {
     /// MS-DOS date and time (2-second resolution, years 1980–2107), computed from the epoch
     /// without the calendar APIs so that the local time zone cannot change the output.
     static func dosDateTime(epochSeconds: Int64) -> (time: UInt16, date: UInt16) {
-        let clamped = min(max(epochSeconds, 315_532_800), 4_354_819_198)  // 1980-01-01 … 2107-12-31
+        let clamped = min(max(epochSeconds, 315_532_800), 4_354_819_198) // 1980-01-01 … 2107-12-31
         let days = clamped / 86_400
         let secondsOfDay = clamped % 86_400
         // Howard Hinnant's civil_from_days.

@@ -1,8 +1,8 @@
 import CSndFile
-import SndFileShim
-import PCMKernels
 import FileAccess
 import Foundation
+import PCMKernels
+import SndFileShim
 
 /// Mono audio samples in the range -1...1.
 public struct PCM: Sendable {
@@ -139,8 +139,9 @@ public enum AudioFile {
             got += n
         }
         guard got > 0 else { throw AudioError.unreadable(path: path, reason: "no frames could be decoded") }
-        return DecodedAudio(pcm: PCM(samples: mono, sampleRate: Int(info.samplerate)), channels: channels,
-                            reportedFrames: Int(info.frames), headerFrames: headerFrames(file, info: info))
+        return DecodedAudio(
+            pcm: PCM(samples: mono, sampleRate: Int(info.samplerate)), channels: channels,
+            reportedFrames: Int(info.frames), headerFrames: headerFrames(file, info: info))
     }
 
     /// The frame count the header's sample-data chunk declares (WAV `data`, AIFF `SSND`), for
@@ -149,10 +150,15 @@ public enum AudioFile {
     /// leave 0xFFFFFFFF or similar, and RF64 keeps the real size elsewhere).
     static func headerFrames(_ file: OpaquePointer, info: SF_INFO) -> Int? {
         let major = Int(info.format) & Int(SF_FORMAT_TYPEMASK)
-        let chunkID: String, skip: Int
+        let chunkID: String
+        let skip: Int
         switch major {
-        case Int(SF_FORMAT_WAV), Int(SF_FORMAT_WAVEX): chunkID = "data"; skip = 0
-        case Int(SF_FORMAT_AIFF): chunkID = "SSND"; skip = 8  // offset and block size precede the samples
+        case Int(SF_FORMAT_WAV), Int(SF_FORMAT_WAVEX):
+            chunkID = "data"
+            skip = 0
+        case Int(SF_FORMAT_AIFF):
+            chunkID = "SSND"
+            skip = 8 // offset and block size precede the samples
         default: return nil
         }
         let bytesPerSample: Int
@@ -285,7 +291,13 @@ public enum AudioFile {
         u32(4 + 24 + (list.isEmpty ? 0 : 8 + list.count) + 8 + dataBytes)
         header += Array("WAVE".utf8)
         header += Array("fmt ".utf8)
-        u32(16); u16(1); u16(1); u32(pcm.sampleRate); u32(pcm.sampleRate * 2); u16(2); u16(16)
+        u32(16)
+        u16(1)
+        u16(1)
+        u32(pcm.sampleRate)
+        u32(pcm.sampleRate * 2)
+        u16(2)
+        u16(16)
         if !list.isEmpty {
             header += Array("LIST".utf8)
             u32(list.count)
@@ -311,12 +323,12 @@ public enum AudioFile {
     static func quantise(_ samples: UnsafeBufferPointer<Float>, into out: UnsafeMutableRawPointer) {
         guard let x = samples.baseAddress, !samples.isEmpty else { return }
         #if _endian(little)
-        vocab_pcm16_from_float(x, out.bindMemory(to: Int16.self, capacity: samples.count), samples.count)
+            vocab_pcm16_from_float(x, out.bindMemory(to: Int16.self, capacity: samples.count), samples.count)
         #else
-        for i in 0..<samples.count {
-            let y = min(1, max(-1, x[i])) * 32767
-            out.storeBytes(of: Int16(y + (y >= 0 ? 0.5 : -0.5)).littleEndian, toByteOffset: 2 * i, as: Int16.self)
-        }
+            for i in 0..<samples.count {
+                let y = min(1, max(-1, x[i])) * 32767
+                out.storeBytes(of: Int16(y + (y >= 0 ? 0.5 : -0.5)).littleEndian, toByteOffset: 2 * i, as: Int16.self)
+            }
         #endif
     }
 }

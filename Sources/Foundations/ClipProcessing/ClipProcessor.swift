@@ -90,7 +90,8 @@ public struct ClipProcessor: Sendable {
         }
         let speech = settings.silence.span(of: pcm)
         guard !speech.isEmpty else { throw ClipProcessingError.silent("no sound above \(Int(settings.silence.floorDBFS)) dBFS") }
-        let lead = samples(settings.leadingMarginMS, rate), trail = samples(settings.trailingMarginMS, rate)
+        let lead = samples(settings.leadingMarginMS, rate)
+        let trail = samples(settings.trailingMarginMS, rate)
         let kept = max(0, speech.lowerBound - lead)..<min(pcm.samples.count, speech.upperBound + trail)
 
         var trimmed = Array(pcm.samples[kept])
@@ -115,7 +116,9 @@ public struct ClipProcessor: Sendable {
         let factor = pow(10, gainDB / 20)
         // Gain in Double, rounded once to Float; clamped only as a guard, the ceiling is ≤ 0 dBTP.
         let output = trimmed.map { Float(min(1, max(-1, Double($0) * factor))) }
-        var outLUFS = unity.integratedLUFS + gainDB, outTruePeak = unity.truePeakDBTP + gainDB, outSamplePeak = unity.samplePeakDBFS + gainDB
+        var outLUFS = unity.integratedLUFS + gainDB
+        var outTruePeak = unity.truePeakDBTP + gainDB
+        var outSamplePeak = unity.samplePeakDBFS + gainDB
         if unity.integratedLUFS < Self.exactBelowLUFS {
             // BS.1770's absolute gate (-70 LUFS) may have left out blocks of a very quiet clip
             // that count once it is raised: measure what comes out instead.

@@ -18,7 +18,8 @@ public enum ClipProblem: Sendable, Equatable, CustomStringConvertible {
             return "cannot be decoded (\(reason)); export it again as WAV, FLAC or Ogg"
         case .truncated(let header, let decoded):
             let percent = header > 0 ? 100 * Double(decoded) / Double(header) : 0
-            return "truncated: header says \(header) frames, file holds \(decoded) (\(String(format: "%.0f", percent)) %); the upload or copy was cut short, send the whole file again"
+            return
+                "truncated: header says \(header) frames, file holds \(decoded) (\(String(format: "%.0f", percent)) %); the upload or copy was cut short, send the whole file again"
         case .implausibleSampleRate(let hz, let allowed):
             return "sample rate \(hz) Hz is outside \(allowed.lowerBound)–\(allowed.upperBound) Hz; export at 44100 or 48000 Hz"
         case .silent(let lufs, let threshold):
@@ -29,7 +30,9 @@ public enum ClipProblem: Sendable, Equatable, CustomStringConvertible {
         case .tooLong(let s, let maximum):
             return String(format: "too long: %.1f s of speech after trimming silence, at most %.0f s; record one word or phrase per file", s, maximum)
         case .clipped(let flat, let fraction, let runs, let longest):
-            return String(format: "clipped: %d samples (%.2f %%) stuck at full scale in %d runs, the longest %d samples; record again with the input level lower", flat, fraction * 100, runs, longest)
+            return String(
+                format: "clipped: %d samples (%.2f %%) stuck at full scale in %d runs, the longest %d samples; record again with the input level lower", flat,
+                fraction * 100, runs, longest)
         }
     }
 }
@@ -90,8 +93,9 @@ public enum ClipValidator {
         do {
             decoded = try AudioFile.decode(path)
         } catch let error as AudioError {
-            return ClipCheck(problems: [.undecodable(reason: reason(error))], sampleRate: 0, channels: 0, decodedFrames: 0,
-                             headerFrames: nil, durationSeconds: 0, speechSeconds: 0, loudness: nil)
+            return ClipCheck(
+                problems: [.undecodable(reason: reason(error))], sampleRate: 0, channels: 0, decodedFrames: 0,
+                headerFrames: nil, durationSeconds: 0, speechSeconds: 0, loudness: nil)
         }
         var check = try validate(pcm: decoded.pcm, rules: rules)
         check.channels = decoded.channels
@@ -106,8 +110,9 @@ public enum ClipValidator {
     }
 
     public static func validate(pcm: PCM, rules: Rules = Rules()) throws -> ClipCheck {
-        var check = ClipCheck(problems: [], sampleRate: pcm.sampleRate, channels: 1, decodedFrames: pcm.samples.count,
-                              headerFrames: nil, durationSeconds: pcm.duration, speechSeconds: 0, loudness: nil)
+        var check = ClipCheck(
+            problems: [], sampleRate: pcm.sampleRate, channels: 1, decodedFrames: pcm.samples.count,
+            headerFrames: nil, durationSeconds: pcm.duration, speechSeconds: 0, loudness: nil)
         guard rules.sampleRates.contains(pcm.sampleRate) else {
             check.problems.append(.implausibleSampleRate(hertz: pcm.sampleRate, allowed: rules.sampleRates))
             return check
@@ -140,19 +145,29 @@ public enum ClipValidator {
             }
         }
         if let clipping = flatTops(pcm.samples, level: rules.clipLevel, run: rules.clipRun),
-           Double(clipping.samples) > rules.clippedFraction * Double(pcm.samples.count) {
-            check.problems.append(.clipped(flatSamples: clipping.samples, fraction: Double(clipping.samples) / Double(pcm.samples.count),
-                                           runs: clipping.runs, longestRun: clipping.longest))
+            Double(clipping.samples) > rules.clippedFraction * Double(pcm.samples.count)
+        {
+            check.problems.append(
+                .clipped(
+                    flatSamples: clipping.samples, fraction: Double(clipping.samples) / Double(pcm.samples.count),
+                    runs: clipping.runs, longestRun: clipping.longest))
         }
         return check
     }
 
     /// Samples in runs of at least `run` consecutive samples at or above `level`, same sign.
     static func flatTops(_ samples: [Float], level: Float, run: Int) -> (samples: Int, runs: Int, longest: Int)? {
-        var total = 0, runs = 0, longest = 0, current = 0
+        var total = 0
+        var runs = 0
+        var longest = 0
+        var current = 0
         var sign: Float = 0
         func close() {
-            if current >= run { total += current; runs += 1; longest = max(longest, current) }
+            if current >= run {
+                total += current
+                runs += 1
+                longest = max(longest, current)
+            }
             current = 0
         }
         for x in samples {

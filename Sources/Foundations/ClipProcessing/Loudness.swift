@@ -46,8 +46,8 @@ public struct SpeechGate: Sendable, Equatable {
     /// 30–40 dB under the vowel are kept. −90 dBFS sits above 16-bit dithered silence (≈ −96).
     public static let trimming = SpeechGate(belowLoudestDB: 40, floorDBFS: -90)
 
-    static let burstFrames = 6        // 60 ms
-    static let isolationFrames = 25   // 250 ms
+    static let burstFrames = 6 // 60 ms
+    static let isolationFrames = 25 // 250 ms
 
     public static func frameLength(sampleRate: Int) -> Int { max(1, sampleRate / 100) }
 
@@ -60,9 +60,13 @@ public struct SpeechGate: Sendable, Equatable {
         var power = [Double](repeating: 0, count: frames)
         samples.withUnsafeBufferPointer { buffer in
             for f in 0..<frames {
-                let lower = f * frame, upper = min(samples.count, lower + frame)
+                let lower = f * frame
+                let upper = min(samples.count, lower + frame)
                 var sum = 0.0
-                for i in lower..<upper { let x = Double(buffer[i]); sum += x * x }
+                for i in lower..<upper {
+                    let x = Double(buffer[i])
+                    sum += x * x
+                }
                 power[f] = sum / Double(upper - lower)
             }
         }
@@ -119,7 +123,9 @@ public enum Loudness {
     /// "1.2.6", or nil when the library cannot be loaded.
     public static var libraryVersion: String? {
         guard isAvailable else { return nil }
-        var major: Int32 = 0, minor: Int32 = 0, patch: Int32 = 0
+        var major: Int32 = 0
+        var minor: Int32 = 0
+        var patch: Int32 = 0
         vocab_ebur128_version(&major, &minor, &patch)
         return "\(major).\(minor).\(patch)"
     }
@@ -166,7 +172,8 @@ public enum Loudness {
     public static func measure(_ pcm: PCM) throws -> LoudnessReport {
         try requireLibrary()
         guard plausibleSampleRates.contains(pcm.sampleRate) else {
-            throw LoudnessError.invalidInput("sample rate \(pcm.sampleRate) Hz is outside \(plausibleSampleRates.lowerBound)–\(plausibleSampleRates.upperBound) Hz")
+            throw LoudnessError.invalidInput(
+                "sample rate \(pcm.sampleRate) Hz is outside \(plausibleSampleRates.lowerBound)–\(plausibleSampleRates.upperBound) Hz")
         }
         guard !pcm.samples.isEmpty else { throw LoudnessError.invalidInput("the clip has no samples") }
         if let bad = pcm.samples.firstIndex(where: { !$0.isFinite }) {
@@ -192,8 +199,9 @@ public enum Loudness {
                 integrated = try meter.integrated()
             }
         }
-        return LoudnessReport(integratedLUFS: integrated, samplePeakDBFS: decibels(samplePeak),
-                              truePeakDBTP: decibels(truePeak), measuredSpan: span, sampleRate: pcm.sampleRate)
+        return LoudnessReport(
+            integratedLUFS: integrated, samplePeakDBFS: decibels(samplePeak),
+            truePeakDBTP: decibels(truePeak), measuredSpan: span, sampleRate: pcm.sampleRate)
     }
 
     /// Long enough for the K-weighting's 38 Hz high-pass (time constant 4 ms) to forget its
@@ -303,7 +311,9 @@ struct TruePeak: Sendable {
     static let block = 16
 
     func peaks(of x: UnsafeBufferPointer<Float>) -> (sample: Double, truePeak: Double) {
-        let n = x.count, w = Self.span, size = Self.block
+        let n = x.count
+        let w = Self.span
+        let size = Self.block
         guard n > 0, let xp = x.baseAddress else { return (0, 0) }
         // Outputs exist for every input step, including w steps of zeros after the end; the
         // output at step s reaches inputs s − (w − 1) ... s, so the outputs of steps
@@ -312,7 +322,8 @@ struct TruePeak: Sendable {
         // peak found so far are skipped whole: most of a word. (Skipping step by step, with a
         // sliding maximum, cost more in bookkeeping than the steps it saved.)
         let steps = n + w
-        let inputBlocks = (n + size - 1) / size, stepBlocks = (steps + size - 1) / size
+        let inputBlocks = (n + size - 1) / size
+        let stepBlocks = (steps + size - 1) / size
         return withUnsafeTemporaryAllocation(of: Float.self, capacity: inputBlocks) { largest in
             var samplePeak: Float = 0
             var loudest = 0
@@ -321,7 +332,10 @@ struct TruePeak: Sendable {
                 for i in (b * size)..<min(n, (b + 1) * size) {
                     let v = abs(xp[i])
                     m = max(m, v)
-                    if v > samplePeak { samplePeak = v; loudest = i }
+                    if v > samplePeak {
+                        samplePeak = v
+                        loudest = i
+                    }
                 }
                 largest[b] = m
             }
@@ -338,7 +352,8 @@ struct TruePeak: Sendable {
                         // Twelve products at once, in single precision: within 10⁻⁶ of
                         // libebur128's double sums, which the ceiling does not notice.
                         let raw = UnsafeRawPointer(xp + j)
-                        let v8 = raw.loadUnaligned(as: SIMD8<Float>.self), v4 = raw.loadUnaligned(fromByteOffset: 32, as: SIMD4<Float>.self)
+                        let v8 = raw.loadUnaligned(as: SIMD8<Float>.self)
+                        let v4 = raw.loadUnaligned(fromByteOffset: 32, as: SIMD4<Float>.self)
                         if m * bound.0 > best { best = max(best, abs((v8 * rows.0.0).sum() + (v4 * rows.0.1).sum())) }
                         if m * bound.1 > best { best = max(best, abs((v8 * rows.1.0).sum() + (v4 * rows.1.1).sum())) }
                         if m * bound.2 > best { best = max(best, abs((v8 * rows.2.0).sum() + (v4 * rows.2.1).sum())) }
@@ -363,7 +378,6 @@ struct TruePeak: Sendable {
     }
 }
 
-
 /// BS.1770's K-weighting, as libebur128 1.2.6 builds it (`ebur128_init_filter`: the high shelf
 /// and the RLB high-pass combined into one fourth-order filter, coefficients for the clip's own
 /// rate) and runs it (direct form II, in double), so a mean square here is the energy libebur128
@@ -371,7 +385,7 @@ struct TruePeak: Sendable {
 /// into its window buffer and flushes denormals on every call, five times the cost.
 struct KWeighting {
     let b: (Double, Double, Double, Double, Double)
-    let a: (Double, Double, Double, Double)   // a1 ... a4 (a0 = 1)
+    let a: (Double, Double, Double, Double) // a1 ... a4 (a0 = 1)
 
     init(sampleRate: Int) {
         var f0 = 1681.974450955533
@@ -388,8 +402,10 @@ struct KWeighting {
         K = tan(Double.pi * f0 / Double(sampleRate))
         let rb = [1.0, -2.0, 1.0]
         let ra = [1.0, 2.0 * (K * K - 1.0) / (1.0 + K / Q + K * K), (1.0 - K / Q + K * K) / (1.0 + K / Q + K * K)]
-        b = (pb[0] * rb[0], pb[0] * rb[1] + pb[1] * rb[0], pb[0] * rb[2] + pb[1] * rb[1] + pb[2] * rb[0],
-             pb[1] * rb[2] + pb[2] * rb[1], pb[2] * rb[2])
+        b = (
+            pb[0] * rb[0], pb[0] * rb[1] + pb[1] * rb[0], pb[0] * rb[2] + pb[1] * rb[1] + pb[2] * rb[0],
+            pb[1] * rb[2] + pb[2] * rb[1], pb[2] * rb[2]
+        )
         a = (pa[0] * ra[1] + pa[1] * ra[0], pa[0] * ra[2] + pa[1] * ra[1] + pa[2] * ra[0], pa[1] * ra[2] + pa[2] * ra[1], pa[2] * ra[2])
     }
 
@@ -400,13 +416,19 @@ struct KWeighting {
         let n = samples.count
         let (a1, a2, a3, a4) = a
         let (b0, b1, b2, b3, b4) = b
-        var v1 = 0.0, v2 = 0.0, v3 = 0.0, v4 = 0.0
+        var v1 = 0.0
+        var v2 = 0.0
+        var v3 = 0.0
+        var v4 = 0.0
         var fed = 0
         while fed < warmUp {
             let part = min(n, warmUp - fed)
             for i in (n - part)..<n {
                 let v0 = (Double(x[i]) - a4 * v4 - a3 * v3 - a2 * v2) - a1 * v1
-                v4 = v3; v3 = v2; v2 = v1; v1 = v0
+                v4 = v3
+                v3 = v2
+                v2 = v1
+                v1 = v0
             }
             fed += part
         }
@@ -416,7 +438,10 @@ struct KWeighting {
             // multiplication and one subtraction, not four subtractions (2.5 times faster).
             let v0 = (Double(x[i]) - a4 * v4 - a3 * v3 - a2 * v2) - a1 * v1
             let y = b0 * v0 + b1 * v1 + b2 * v2 + b3 * v3 + b4 * v4
-            v4 = v3; v3 = v2; v2 = v1; v1 = v0
+            v4 = v3
+            v3 = v2
+            v2 = v1
+            v1 = v0
             sum += y * y
         }
         return sum / Double(n)

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Files named by data (a clip reference in a category file, a word in a URL) are opened only
@@ -78,7 +78,7 @@ public enum ContainedFile {
 }
 
 #if canImport(Glibc)
-private let systemRead = Glibc.read
+    private let systemRead = Glibc.read
 #else
-private let systemRead = Darwin.read
+    private let systemRead = Darwin.read
 #endif

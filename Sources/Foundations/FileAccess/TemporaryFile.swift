@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Names for work in progress beside a target (`<target>.<tag>-<pid>-<random>`), and the
@@ -65,7 +65,8 @@ public enum TemporaryFile {
                     let digits = bytes[(start + marker.count)...].prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
                     let after = start + marker.count + digits.count
                     if !digits.isEmpty, after < bytes.count, bytes[after] == UInt8(ascii: "-"),
-                       let pid = Int32(String(decoding: digits, as: UTF8.self)), pid > 0 {
+                        let pid = Int32(String(decoding: digits, as: UTF8.self)), pid > 0
+                    {
                         return pid
                     }
                 }
@@ -130,19 +131,19 @@ public enum TemporaryFile {
     /// Without /proc, or when it cannot be read, the process is taken to run.
     static func hasExited(_ pid: Int32) -> Bool {
         #if os(Linux)
-        let fd = open("/proc/\(pid)/stat", O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        var buffer = [UInt8](repeating: 0, count: 512)
-        let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        guard count > 0 else { return false }
-        // "pid (name) state …": the name may hold spaces and parentheses, so the state is the
-        // field after the last ')'.
-        let line = buffer[..<count]
-        guard let end = line.lastIndex(of: UInt8(ascii: ")")), end + 2 < count else { return false }
-        return line[end + 2] == UInt8(ascii: "Z") || line[end + 2] == UInt8(ascii: "X")
+            let fd = open("/proc/\(pid)/stat", O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { return false }
+            defer { close(fd) }
+            var buffer = [UInt8](repeating: 0, count: 512)
+            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            guard count > 0 else { return false }
+            // "pid (name) state …": the name may hold spaces and parentheses, so the state is the
+            // field after the last ')'.
+            let line = buffer[..<count]
+            guard let end = line.lastIndex(of: UInt8(ascii: ")")), end + 2 < count else { return false }
+            return line[end + 2] == UInt8(ascii: "Z") || line[end + 2] == UInt8(ascii: "X")
         #else
-        return false
+            return false
         #endif
     }
 

@@ -45,7 +45,7 @@ public struct CurlHTTPClient: HTTPClient {
         vocab_curl_setopt_string(curl, CURLOPT_URL, url)
         vocab_curl_setopt_long(curl, CURLOPT_FOLLOWLOCATION, 1)
         vocab_curl_setopt_long(curl, CURLOPT_MAXREDIRS, options.maxRedirects)
-        vocab_curl_setopt_long(curl, CURLOPT_NOSIGNAL, 1)   // signals and threads do not mix
+        vocab_curl_setopt_long(curl, CURLOPT_NOSIGNAL, 1) // signals and threads do not mix
         vocab_curl_setopt_string(curl, CURLOPT_PROTOCOLS_STR, "http,https")
         vocab_curl_setopt_string(curl, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
         vocab_curl_setopt_long(curl, CURLOPT_TIMEOUT_MS, Int(options.timeout * 1000))
@@ -61,7 +61,7 @@ public struct CurlHTTPClient: HTTPClient {
             let n = size * count
             if sink.body.count + n > sink.limit {
                 sink.overflowed = true
-                return 0   // makes curl stop with CURLE_WRITE_ERROR
+                return 0 // makes curl stop with CURLE_WRITE_ERROR
             }
             data.withMemoryRebound(to: UInt8.self, capacity: n) { sink.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: n)) }
             return n
@@ -84,7 +84,8 @@ public struct CurlHTTPClient: HTTPClient {
         vocab_curl_getinfo_string(curl, CURLINFO_CONTENT_TYPE, &typePointer)
         var finalPointer: UnsafePointer<CChar>?
         vocab_curl_getinfo_string(curl, CURLINFO_EFFECTIVE_URL, &finalPointer)
-        return HTTPResponse(status: status, contentType: typePointer.map { String(cString: $0) }, body: sink.body,
-                            url: finalPointer.map { String(cString: $0) } ?? url)
+        return HTTPResponse(
+            status: status, contentType: typePointer.map { String(cString: $0) }, body: sink.body,
+            url: finalPointer.map { String(cString: $0) } ?? url)
     }
 }

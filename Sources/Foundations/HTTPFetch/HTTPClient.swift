@@ -8,8 +8,10 @@ public struct HTTPRequestOptions: Sendable, Hashable {
     public var maxRedirects: Int
     public var headers: [String: String]
 
-    public init(timeout: Double = 10, connectTimeout: Double = 3, maxBytes: Int = 10 << 20, maxRedirects: Int = 5,
-                headers: [String: String] = [:]) {
+    public init(
+        timeout: Double = 10, connectTimeout: Double = 3, maxBytes: Int = 10 << 20, maxRedirects: Int = 5,
+        headers: [String: String] = [:]
+    ) {
         self.timeout = timeout
         self.connectTimeout = connectTimeout
         self.maxBytes = maxBytes

@@ -147,7 +147,9 @@ public struct JSONReader {
         }
         let isIntegral = try scanNumber()
         guard isIntegral, let value = JSONReader.integer(UnsafeBufferPointer(start: base + start, count: offset - start)) else {
-            throw JSONError(.shape, "expected a whole number, found \(String(decoding: UnsafeBufferPointer(start: base + start, count: offset - start), as: UTF8.self))", at: start)
+            throw JSONError(
+                .shape, "expected a whole number, found \(String(decoding: UnsafeBufferPointer(start: base + start, count: offset - start), as: UTF8.self))",
+                at: start)
         }
         return value
     }
@@ -277,7 +279,7 @@ public struct JSONReader {
         guard i + 1 < end else { throw JSONError(.syntax, "unterminated string", at: i) }
         switch base[i + 1] {
         case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
-             UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+            UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
             return i + 2
         case UInt8(ascii: "u"):
             for k in 2..<6 {
@@ -298,15 +300,24 @@ public struct JSONReader {
     private func scanUTF8(at i: Int) throws -> Int {
         let lead = base[i]
         let length: Int
-        var low: UInt8 = 0x80, high: UInt8 = 0xBF
+        var low: UInt8 = 0x80
+        var high: UInt8 = 0xBF
         switch lead {
         case 0xC2...0xDF: length = 2
-        case 0xE0: length = 3; low = 0xA0
+        case 0xE0:
+            length = 3
+            low = 0xA0
         case 0xE1...0xEC, 0xEE...0xEF: length = 3
-        case 0xED: length = 3; high = 0x9F
-        case 0xF0: length = 4; low = 0x90
+        case 0xED:
+            length = 3
+            high = 0x9F
+        case 0xF0:
+            length = 4
+            low = 0x90
         case 0xF1...0xF3: length = 4
-        case 0xF4: length = 4; high = 0x8F
+        case 0xF4:
+            length = 4
+            high = 0x8F
         default: throw JSONError(.syntax, "invalid UTF-8 byte 0x\(hex(lead, 2))", at: i)
         }
         guard i + length <= end else { throw JSONError(.syntax, "truncated UTF-8 sequence", at: i) }
@@ -393,11 +404,14 @@ public struct JSONReader {
         var value: Int64 = 0
         var negative = false
         for byte in digits {
-            if byte == UInt8(ascii: "-") { negative = true; continue }
+            if byte == UInt8(ascii: "-") {
+                negative = true
+                continue
+            }
             let (m, o1) = value.multipliedReportingOverflow(by: 10)
             let (s, o2) = m.subtractingReportingOverflow(Int64(byte - 0x30))
             if o1 || o2 { return nil }
-            value = s  // accumulated negatively so Int64.min fits
+            value = s // accumulated negatively so Int64.min fits
         }
         if negative { return value }
         return value == Int64.min ? nil : -value

@@ -93,7 +93,7 @@ public struct JSONString {
                     scalar = 0xFFFD
                 }
                 appendUTF8(scalar, to: &out)
-            default: out.append(kind)  // \" \\ \/
+            default: out.append(kind) // \" \\ \/
             }
         }
     }

@@ -1,8 +1,9 @@
 import CSQLite
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// An error reported by SQLite, with the statement that caused it.
@@ -178,11 +179,13 @@ public final class Database {
     /// log into the database; from now on `logFrames` follows the log's length.
     public func takeOverCheckpoints() {
         // Installing a WAL hook replaces SQLite's automatic checkpoint, which is such a hook.
-        sqlite3_wal_hook(handle, { context, _, _, frames in
-            guard let context else { return SQLITE_OK }
-            Unmanaged<LogLength>.fromOpaque(context).takeUnretainedValue().frames = Int(frames)
-            return SQLITE_OK
-        }, Unmanaged.passUnretained(logLength).toOpaque())
+        sqlite3_wal_hook(
+            handle,
+            { context, _, _, frames in
+                guard let context else { return SQLITE_OK }
+                Unmanaged<LogLength>.fromOpaque(context).takeUnretainedValue().frames = Int(frames)
+                return SQLITE_OK
+            }, Unmanaged.passUnretained(logLength).toOpaque())
     }
 
     /// Copies the write-ahead log into the database as far as the readers' snapshots allow (a

@@ -51,17 +51,19 @@ public final class GroupCommitWriter: @unchecked Sendable {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
             // Set on the writer's queue before `answer` runs there.
             nonisolated(unsafe) var result: Result<T, any Error> = .failure(CancellationError())
-            let job = Job(run: { db in
-                result = Result { try body(db) }
-                if case .failure(let error) = result { return error }
-                return nil
-            }, answer: { commitError in
-                if let commitError, case .success = result {
-                    continuation.resume(throwing: commitError)
-                } else {
-                    continuation.resume(with: result)
-                }
-            })
+            let job = Job(
+                run: { db in
+                    result = Result { try body(db) }
+                    if case .failure(let error) = result { return error }
+                    return nil
+                },
+                answer: { commitError in
+                    if let commitError, case .success = result {
+                        continuation.resume(throwing: commitError)
+                    } else {
+                        continuation.resume(with: result)
+                    }
+                })
             let start = state.withLock { state in
                 state.jobs.append(job)
                 defer { state.draining = true }
@@ -264,11 +266,12 @@ public final class ReaderPool: @unchecked Sendable {
     public func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             queue.async {
-                continuation.resume(with: Result {
-                    let connection = try self.take()
-                    defer { self.give(connection) }
-                    return try body(connection.db)
-                })
+                continuation.resume(
+                    with: Result {
+                        let connection = try self.take()
+                        defer { self.give(connection) }
+                        return try body(connection.db)
+                    })
             }
         }
     }

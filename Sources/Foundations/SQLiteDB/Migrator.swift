@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Versions of the SQLite files vocab writes, kept in `PRAGMA user_version`, one scheme for all.
@@ -85,11 +85,12 @@ public enum MigrationError: Error, CustomStringConvertible, Sendable, Equatable 
 /// journal mode, or a deferred transaction that must upgrade to a write lock. Two processes
 /// setting up one new file hit them; waiting a little and trying again is the remedy.
 public func retryingWhileBusy<T>(for seconds: Double = 10, _ body: () throws -> T) throws -> T {
-    var waited = 0.0, pause = 0.002
+    var waited = 0.0
+    var pause = 0.002
     while true {
         do {
             return try body()
-        } catch let error as SQLiteError where (error.code & 0xFF) == 5 || (error.code & 0xFF) == 6 {   // SQLITE_BUSY, SQLITE_LOCKED
+        } catch let error as SQLiteError where (error.code & 0xFF) == 5 || (error.code & 0xFF) == 6 { // SQLITE_BUSY, SQLITE_LOCKED
             guard waited < seconds else { throw error }
             usleep(useconds_t(pause * 1_000_000))
             waited += pause

@@ -1,7 +1,7 @@
 import CEspeakNG
+import Dispatch
 import EspeakShim
 import FileAccess
-import Dispatch
 import Foundation
 import Synchronization
 
@@ -54,9 +54,9 @@ public final class EspeakSynthesizer: Sendable {
     /// The engine shared by every instance in the process: started once, then only used on `queue`.
     private static let engine = Mutex<Result<Engine, SpeechError>?>(nil)
     private static let queue = DispatchQueue(label: "vocab.espeak")
-    nonisolated(unsafe) private static var currentVoice: String?   // only touched on `queue`
-    nonisolated(unsafe) private static var voiceNames: [String: String] = [:]   // only touched on `queue`
-    nonisolated(unsafe) private static var currentRate = defaultRate   // only touched on `queue`
+    nonisolated(unsafe) private static var currentVoice: String? // only touched on `queue`
+    nonisolated(unsafe) private static var voiceNames: [String: String] = [:] // only touched on `queue`
+    nonisolated(unsafe) private static var currentRate = defaultRate // only touched on `queue`
     /// espeak-ng's own pace, in words a minute; `speed` scales it.
     public static let defaultRate = 175
     /// The private data folder and the system's it links to; set once, before any synthesis.
@@ -116,7 +116,8 @@ public final class EspeakSynthesizer: Sendable {
     /// around the words).
     /// `speed` scales the pace (0.75: three quarters of espeak-ng's 175 words a minute).
     public func synthesize(_ text: String, voice: String, speed: Double = 1) async throws -> (samples: [Float], sampleRate: Int) {
-        let rate = sampleRate, steady = isSteady
+        let rate = sampleRate
+        let steady = isSteady
         return try await withCheckedThrowingContinuation { continuation in
             Self.queue.async {
                 continuation.resume(with: Result { (try Self.speak(text, voice: voice, steady: steady, speed: speed), rate) })
@@ -127,7 +128,8 @@ public final class EspeakSynthesizer: Sendable {
     /// The same, on the calling thread (blocking until the engine is free): for worker processes
     /// that do nothing else.
     public func synthesizeNow(_ text: String, voice: String, speed: Double = 1) throws -> (samples: [Float], sampleRate: Int) {
-        let rate = sampleRate, steady = isSteady
+        let rate = sampleRate
+        let steady = isSteady
         return try Self.queue.sync { (try Self.speak(text, voice: voice, steady: steady, speed: speed), rate) }
     }
 
@@ -171,8 +173,9 @@ public final class EspeakSynthesizer: Sendable {
         defer { user.release() }
         let bytes = Array(pauses.utf8CString)
         _ = bytes.withUnsafeBufferPointer { buffer in
-            vocab_espeak_Synth(buffer.baseAddress, buffer.count, 0, POS_CHARACTER, 0, UInt32(espeakCHARS_UTF8 | espeakPHONEMES), nil,
-                               user.toOpaque())
+            vocab_espeak_Synth(
+                buffer.baseAddress, buffer.count, 0, POS_CHARACTER, 0, UInt32(espeakCHARS_UTF8 | espeakPHONEMES), nil,
+                user.toOpaque())
         }
     }
 

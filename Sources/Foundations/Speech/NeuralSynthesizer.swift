@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Dispatch
 import Foundation
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The neural voice as installed by `scripts/install-deps`: a Python environment holding the
 /// pinned `hibari-tts` package (its American voice "heart", model and lexicons inside the wheel;
@@ -225,7 +226,7 @@ final class WorkerProcess {
             bytes.withUnsafeBytes { source in target.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[0..<count * 4])) }
         }
         #if _endian(big)
-        samples = samples.map { Float(bitPattern: $0.bitPattern.byteSwapped) }
+            samples = samples.map { Float(bitPattern: $0.bitPattern.byteSwapped) }
         #endif
         return NeuralSpeech(samples: samples, sampleRate: header["rate"] as? Int ?? sampleRate, phonemes: header["phonemes"] as? String ?? "")
     }

@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A child process that reads requests on its standard input, a socket (so that writing to a
 /// child that died is an error, not SIGPIPE), and answers on its standard output, a pipe. Render

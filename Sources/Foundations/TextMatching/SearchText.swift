@@ -36,7 +36,8 @@ public enum SearchText {
 
     /// Levenshtein distance, for "did you mean" suggestions.
     public static func distance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
+        let a = Array(a)
+        let b = Array(b)
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
         var previous = Array(0...b.count)

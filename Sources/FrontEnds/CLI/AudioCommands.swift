@@ -2,8 +2,8 @@ import App
 import AppCore
 import ArgumentParser
 import Audio
-import Catalog
 import CLICore
+import Catalog
 import Foundation
 import Mandarin
 
@@ -106,18 +106,30 @@ struct AudioImportCommand: AsyncParsableCommand {
         let refused = outcomes.filter { $0.status == .refused }
         if json {
             struct Report: Encodable {
-                let audio: String; let tier: Tier; let accent: Accent; let dryRun: Bool
-                let imported: Int; let replaced: Int; let refused: Int
+                let audio: String
+                let tier: Tier
+                let accent: Accent
+                let dryRun: Bool
+                let imported: Int
+                let replaced: Int
+                let refused: Int
                 let outcomes: [ClipImportOutcome]
-                let unmatched: [String]; let ambiguous: [ClipImportPlan.Ambiguity]; let conflicts: [ClipImportPlan.Conflict]
-                let ignored: [String]; let badMapLines: [String]
+                let unmatched: [String]
+                let ambiguous: [ClipImportPlan.Ambiguity]
+                let conflicts: [ClipImportPlan.Conflict]
+                let ignored: [String]
+                let badMapLines: [String]
             }
-            try Output.json(Report(audio: library.audioRoot, tier: tier, accent: accent, dryRun: dryRun,
-                                   imported: stored.count, replaced: outcomes.filter { $0.status == .replaced }.count, refused: refused.count,
-                                   outcomes: outcomes, unmatched: plan.unmatched, ambiguous: plan.ambiguous, conflicts: plan.conflicts,
-                                   ignored: plan.ignored, badMapLines: plan.badMapLines))
+            try Output.json(
+                Report(
+                    audio: library.audioRoot, tier: tier, accent: accent, dryRun: dryRun,
+                    imported: stored.count, replaced: outcomes.filter { $0.status == .replaced }.count, refused: refused.count,
+                    outcomes: outcomes, unmatched: plan.unmatched, ambiguous: plan.ambiguous, conflicts: plan.conflicts,
+                    ignored: plan.ignored, badMapLines: plan.badMapLines))
         } else {
-            for file in plan.unmatched { Output.line("unmatched \(file): no entry has this name\(accent == .mandarin ? " (is the title in the dictionary?)" : "")") }
+            for file in plan.unmatched {
+                Output.line("unmatched \(file): no entry has this name\(accent == .mandarin ? " (is the title in the dictionary?)" : "")")
+            }
             for a in plan.ambiguous {
                 Output.line("ambiguous \(a.file): could be \(a.candidates.map(\.label).joined(separator: ", ")); name it in a --map")
             }
@@ -200,7 +212,10 @@ struct AudioCheckCommand: AsyncParsableCommand {
     func run() async throws {
         let report = try await SurveyReport.make(options: options, survey: survey)
         if options.json {
-            struct Check: Encodable { let ok: Bool; let broken: [ClipCoverage.Broken] }
+            struct Check: Encodable {
+                let ok: Bool
+                let broken: [ClipCoverage.Broken]
+            }
             try Output.json(Check(ok: report.broken.isEmpty, broken: report.broken))
         } else if report.broken.isEmpty {
             Output.line("OK: no broken clips (\(report.total.entries) entries, \(report.accents.count) accents).")
@@ -208,8 +223,9 @@ struct AudioCheckCommand: AsyncParsableCommand {
             report.printBroken()
         }
         if !report.broken.isEmpty {
-            throw Failure(.brokenClips, "\(report.broken.count) broken clip(s); the tiers fall back past them.",
-                          hint: "'vocab audio status' shows the coverage.")
+            throw Failure(
+                .brokenClips, "\(report.broken.count) broken clip(s); the tiers fall back past them.",
+                hint: "'vocab audio status' shows the coverage.")
         }
     }
 }
@@ -262,8 +278,9 @@ struct SurveyReport: Encodable {
             var entries = Set<String>()
             for accent in accents {
                 let counts = coverage.counts { $0.accent == accent && include($0) }
-                byAccent[accent.rawValue] = Counts(recorded: counts[.recorded] ?? 0, legacy: counts[.legacy] ?? 0,
-                                                 neural: counts[.neural] ?? 0, tts: counts[.tts] ?? 0)
+                byAccent[accent.rawValue] = Counts(
+                    recorded: counts[.recorded] ?? 0, legacy: counts[.legacy] ?? 0,
+                    neural: counts[.neural] ?? 0, tts: counts[.tts] ?? 0)
             }
             for row in coverage.rows where include(row) { entries.insert(row.entry) }
             return Group(name: name, entries: entries.count, byAccent: byAccent)
@@ -283,9 +300,10 @@ struct SurveyReport: Encodable {
         if survey.category == nil, survey.level == nil { broken += mandarinBroken }
         let (neural, neuralUnavailable) = services.neuralSynthesizer()
         let speech = neural != nil ? NeuralClipSource.label(.american) : "none: \(neuralUnavailable ?? "unavailable")"
-        return SurveyReport(audio: library.audioRoot, speech: speech, accents: accents, total: group("all") { _ in true }, byCategory: byCategory,
-                            byLevel: byLevel, mandarin: Dictionary(uniqueKeysWithValues: mandarinCounts.map { ($0.key.rawValue, $0.value) }),
-                            broken: broken)
+        return SurveyReport(
+            audio: library.audioRoot, speech: speech, accents: accents, total: group("all") { _ in true }, byCategory: byCategory,
+            byLevel: byLevel, mandarin: Dictionary(uniqueKeysWithValues: mandarinCounts.map { ($0.key.rawValue, $0.value) }),
+            broken: broken)
     }
 
     func print() {
@@ -310,7 +328,10 @@ struct SurveyReport: Encodable {
         add(total)
         let widths = (0..<header.count).map { i in rows.map { i < $0.count ? Output.displayWidth($0[i]) : 0 }.max() ?? 0 }
         for row in rows {
-            guard !row.isEmpty else { Output.line(); continue }
+            guard !row.isEmpty else {
+                Output.line()
+                continue
+            }
             var line = ""
             for (i, cell) in row.enumerated() {
                 let pad = String(repeating: " ", count: widths[i] - Output.displayWidth(cell))

@@ -1,9 +1,9 @@
 import App
 import AppCore
 import ArgumentParser
+import CLICore
 import Cache
 import Catalog
-import CLICore
 import Foundation
 import Learners
 import Mandarin
@@ -56,8 +56,10 @@ struct WordsCommand: AsyncParsableCommand {
     @OptionGroup var options: GlobalOptions
 
     func run() async throws {
-        try await WordsListing(category: category, level: level?.level, limit: page.limit, offset: page.offset,
-                               json: options.json, verbose: options.verbose).run(in: options.environment)
+        try await WordsListing(
+            category: category, level: level?.level, limit: page.limit, offset: page.offset,
+            json: options.json, verbose: options.verbose
+        ).run(in: options.environment)
     }
 }
 
@@ -89,7 +91,7 @@ struct ShowCommand: AsyncParsableCommand {
         }
         for (i, w) in words.enumerated() {
             if i > 0 { Output.line() }
-            WordCard.lines(w).forEach { Output.line($0) }
+            for line in WordCard.lines(w) { Output.line(line) }
         }
     }
 }
@@ -252,7 +254,11 @@ struct IndexCommand: AsyncParsableCommand {
         let categories = try await catalog.categories().count
         let words = try await catalog.wordCount()
         if options.json {
-            struct Report: Encodable { let database: String; let categories: Int; let words: Int }
+            struct Report: Encodable {
+                let database: String
+                let categories: Int
+                let words: Int
+            }
             try Output.json(Report(database: env.home.catalogDatabase, categories: categories, words: words))
         } else {
             Output.line("Indexed \(words) words in \(categories) categories into \(env.home.catalogDatabase)")
@@ -264,7 +270,9 @@ struct ValidateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "validate",
         abstract: "Check the category files and report every problem with its file and word.",
-        discussion: "Also reports clip references (audio.<accent>.recorded or .legacy) that name no file inside Audio/. Exits 0 when the data is valid, 65 when it is not. Nothing is written.")
+        discussion:
+            "Also reports clip references (audio.<accent>.recorded or .legacy) that name no file inside Audio/. Exits 0 when the data is valid, 65 when it is not. Nothing is written."
+    )
 
     @OptionGroup var options: GlobalOptions
 
@@ -275,7 +283,12 @@ struct ValidateCommand: AsyncParsableCommand {
         issues = unreadable + issues
         issues += AudioLibrary(services: options.services).referenceIssues(decoded, names: files.map(\.name))
         if options.json {
-            struct Report: Encodable { let valid: Bool; let files: Int; let words: Int; let issues: [ValidationIssue] }
+            struct Report: Encodable {
+                let valid: Bool
+                let files: Int
+                let words: Int
+                let issues: [ValidationIssue]
+            }
             try Output.json(Report(valid: issues.isEmpty, files: files.count, words: decoded.reduce(0) { $0 + $1.words.count }, issues: issues))
         } else if issues.isEmpty {
             Output.line("OK: \(files.count) files, \(decoded.reduce(0) { $0 + $1.words.count }) words, no problems.")
@@ -317,10 +330,16 @@ struct StatsCommand: AsyncParsableCommand {
         let stats = try await cache.statistics()
         if options.json {
             struct Report: Encodable {
-                let cache: CacheStatistics; let hitRate: Double; let catalogDatabase: String; let cacheDatabase: String; let categories: String
+                let cache: CacheStatistics
+                let hitRate: Double
+                let catalogDatabase: String
+                let cacheDatabase: String
+                let categories: String
             }
-            try Output.json(Report(cache: stats, hitRate: stats.hitRate, catalogDatabase: env.home.catalogDatabase,
-                                   cacheDatabase: env.home.cacheDatabase, categories: env.categoriesDirectory))
+            try Output.json(
+                Report(
+                    cache: stats, hitRate: stats.hitRate, catalogDatabase: env.home.catalogDatabase,
+                    cacheDatabase: env.home.cacheDatabase, categories: env.categoriesDirectory))
             return
         }
         Output.line("Query cache (category, level)")

@@ -1,9 +1,9 @@
 import App
 import AppCore
 import ArgumentParser
+import CLICore
 import Catalog
 import Classes
-import CLICore
 import Foundation
 import Learners
 
@@ -27,8 +27,10 @@ struct ClassCommand: AsyncParsableCommand {
               vocab class progress K7P2QX --user lan
               vocab class progress K7P2QX --csv --user lan > year3.csv
             """,
-        subcommands: [ClassAddCommand.self, ClassListCommand.self, ClassShowCommand.self, ClassChildCommand.self, ClassRosterCommand.self,
-                      ClassAssignCommand.self, ClassProgressCommand.self],
+        subcommands: [
+            ClassAddCommand.self, ClassListCommand.self, ClassShowCommand.self, ClassChildCommand.self, ClassRosterCommand.self,
+            ClassAssignCommand.self, ClassProgressCommand.self,
+        ],
         defaultSubcommand: ClassListCommand.self)
 }
 
@@ -195,8 +197,9 @@ struct ClassProgressCommand: AsyncParsableCommand {
             Output.line(cell("name", 16) + cell("days", 6) + cell("learned", 9) + cell("words", 7) + cell("answers", 9) + "right")
             for c in report.children {
                 let right = c.accuracy.map { "\(Int(($0 * 100).rounded()))%" } ?? "-"
-                Output.line(cell(c.firstName, 16) + cell(String(c.daysPractised), 6) + cell(String(c.wordsLearned), 9)
-                            + cell(String(c.words), 7) + cell(String(c.answers), 9) + right)
+                Output.line(
+                    cell(c.firstName, 16) + cell(String(c.daysPractised), 6) + cell(String(c.wordsLearned), 9)
+                        + cell(String(c.words), 7) + cell(String(c.answers), 9) + right)
             }
             if !report.hardWords.isEmpty {
                 Output.line("Hardest words: " + report.hardWords.map { "\($0.word) (\($0.again) wrong, \($0.children) children)" }.joined(separator: ", "))

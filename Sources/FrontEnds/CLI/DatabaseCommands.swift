@@ -1,8 +1,8 @@
 import App
 import AppCore
 import ArgumentParser
-import Catalog
 import CLICore
+import Catalog
 import Foundation
 import Learners
 
@@ -35,7 +35,8 @@ struct DatabaseOptions: ParsableArguments {
     func withDatabase<T>(_ options: GlobalOptions, _ body: (ServerDatabase, [String]) async throws -> T) async throws -> T {
         let services = options.services
         guard case .postgres(let url, _) = try DatabaseChoice.resolve(flag: database, config: try services.config()) else {
-            throw Failure(.noDatabase, "no database named: use --database postgres://user@host:port/name, $\(DatabaseChoice.variable) or \"databaseURL\" in config.json.")
+            throw Failure(
+                .noDatabase, "no database named: use --database postgres://user@host:port/name, $\(DatabaseChoice.variable) or \"databaseURL\" in config.json.")
         }
         let server = try ServerDatabase(url: url, maximumConnections: 4)
         return try await server.whileRunning { applied in try await body(server, applied) }
@@ -45,7 +46,8 @@ struct DatabaseOptions: ParsableArguments {
 struct DatabaseMigrateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "migrate", abstract: "Apply the schema steps the database lacks and show its versions.",
-        discussion: "Steps are numbered per part (documents, learners, moe) and recorded in schema_migrations; instances starting together wait for one another.")
+        discussion:
+            "Steps are numbered per part (documents, learners, moe) and recorded in schema_migrations; instances starting together wait for one another.")
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var options: GlobalOptions
 
@@ -53,8 +55,15 @@ struct DatabaseMigrateCommand: AsyncParsableCommand {
         try await database.withDatabase(options) { server, applied in
             let versions = try await server.schemaVersions()
             if options.json {
-                struct Version: Encodable { let component: String; let version: Int; let latest: Int }
-                struct Report: Encodable { let applied: [String]; let versions: [Version] }
+                struct Version: Encodable {
+                    let component: String
+                    let version: Int
+                    let latest: Int
+                }
+                struct Report: Encodable {
+                    let applied: [String]
+                    let versions: [Version]
+                }
                 try Output.json(Report(applied: applied, versions: versions.map { Version(component: $0.component, version: $0.version, latest: $0.latest) }))
                 return
             }
@@ -94,18 +103,33 @@ struct DatabasePushCommand: AsyncParsableCommand {
             let elapsed = ContinuousClock.now - started
             let seconds = ((Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18) * 100).rounded() / 100
             if options.json {
-                struct Dictionary: Encodable { let entries: Int; let heteronyms: Int; let definitions: Int; let seconds: Double }
-                struct Report: Encodable { let categories: Int; let words: Int; let moe: Dictionary? }
-                try Output.json(Report(categories: categories, words: words, moe: moe.map {
-                    Dictionary(entries: $0.entries, heteronyms: $0.heteronyms, definitions: $0.definitions, seconds: seconds)
-                }))
+                struct Dictionary: Encodable {
+                    let entries: Int
+                    let heteronyms: Int
+                    let definitions: Int
+                    let seconds: Double
+                }
+                struct Report: Encodable {
+                    let categories: Int
+                    let words: Int
+                    let moe: Dictionary?
+                }
+                try Output.json(
+                    Report(
+                        categories: categories, words: words,
+                        moe: moe.map {
+                            Dictionary(entries: $0.entries, heteronyms: $0.heteronyms, definitions: $0.definitions, seconds: seconds)
+                        }))
                 return
             }
             Output.line("Pushed \(words) words in \(categories) categories to \(server.database.displayURL).")
             if let moe {
-                Output.line("Pushed the Mandarin dictionary: \(moe.entries) entries, \(moe.heteronyms) readings, \(moe.definitions) definitions in \(String(format: "%.1f", seconds)) s.")
+                Output.line(
+                    "Pushed the Mandarin dictionary: \(moe.entries) entries, \(moe.heteronyms) readings, \(moe.definitions) definitions in \(String(format: "%.1f", seconds)) s."
+                )
             } else {
-                Output.error("note: no Mandarin dictionary is imported (\(services.home.moeDatabase)), so none was pushed; 'vocab import moe PATH' imports one.")
+                Output.error(
+                    "note: no Mandarin dictionary is imported (\(services.home.moeDatabase)), so none was pushed; 'vocab import moe PATH' imports one.")
             }
         }
     }
@@ -134,11 +158,17 @@ struct DatabaseCopyUsersCommand: AsyncParsableCommand {
             try await server.learners.copy(snapshot)
             let n = snapshot.counts
             if options.json {
-                struct Report: Encodable { let learners: Int; let tokens: Int; let items: Int; let reviews: Int }
+                struct Report: Encodable {
+                    let learners: Int
+                    let tokens: Int
+                    let items: Int
+                    let reviews: Int
+                }
                 try Output.json(Report(learners: n.learners, tokens: n.tokens, items: n.items, reviews: n.reviews))
                 return
             }
-            Output.line("Copied \(n.learners) learner(s), \(n.tokens) token(s), \(n.items) item(s) and \(n.reviews) review(s) to \(server.database.displayURL).")
+            Output.line(
+                "Copied \(n.learners) learner(s), \(n.tokens) token(s), \(n.items) item(s) and \(n.reviews) review(s) to \(server.database.displayURL).")
         }
     }
 }

@@ -1,11 +1,11 @@
-import CLICore
 import App
 import AppCore
 import ArgumentParser
+import CLICore
 import Catalog
+import Definitions
 import Foundation
 import HTTPFetch
-import Definitions
 
 struct DefineCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -137,7 +137,8 @@ struct DefinitionText {
         let when = "\(Output.dateText(remote.fetchedAt)) (\(Output.ago(remote.fetchedAt)))"
         switch remote.origin {
         case .remote:
-            return remote.found ? "Source: online dictionary, just now." : "The online dictionary has no entry for '\(remote.word)'; the catalog entry is above."
+            return remote.found
+                ? "Source: online dictionary, just now." : "The online dictionary has no entry for '\(remote.word)'; the catalog entry is above."
         case .cache:
             return remote.found
                 ? "Source: online dictionary, saved \(when); --refresh asks again."
@@ -171,8 +172,9 @@ struct DefinitionJSON: Encodable {
         if let remote = d.remote {
             var error: String?
             if case .offline(let failure) = remote.origin { error = failure.description }
-            dictionary = Remote(status: remote.found ? "found" : "notFound", origin: remote.origin.name, fetchedAt: remote.fetchedAt,
-                                error: error, entries: remote.entries)
+            dictionary = Remote(
+                status: remote.found ? "found" : "notFound", origin: remote.origin.name, fetchedAt: remote.fetchedAt,
+                error: error, entries: remote.entries)
         } else {
             dictionary = Remote(status: "unavailable", origin: nil, fetchedAt: nil, error: d.remoteFailure?.description, entries: [])
         }
@@ -232,13 +234,16 @@ struct RandomCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("With --source moe: the word of the day of this day instead of today.", valueName: "YYYY-MM-DD"))
     var date: String?
 
-    @Option(name: .customLong("random-url"), help: ArgumentHelp(
-        "Base URL of a random-word-api-compatible service.",
-        discussion: "Default: $VOCAB_RANDOM_URL, else \"randomURL\" in config.json in the vocab home, else \(RandomWordClient.defaultBaseURL).",
-        valueName: "url"))
+    @Option(
+        name: .customLong("random-url"),
+        help: ArgumentHelp(
+            "Base URL of a random-word-api-compatible service.",
+            discussion: "Default: $VOCAB_RANDOM_URL, else \"randomURL\" in config.json in the vocab home, else \(RandomWordClient.defaultBaseURL).",
+            valueName: "url"))
     var randomURL: String?
 
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Seconds to wait for the service before using the catalog (0.1-60).", valueName: "seconds"))
+    @Option(
+        name: .long, parsing: .unconditional, help: ArgumentHelp("Seconds to wait for the service before using the catalog (0.1-60).", valueName: "seconds"))
     var timeout: Double = 4
 
     @OptionGroup var options: GlobalOptions
@@ -261,8 +266,9 @@ struct RandomCommand: AsyncParsableCommand {
     func run() async throws {
         if source == "moe" { return try randomMandarin() }
         let env = options.environment
-        let endpoint = try Endpoint.resolve(flag: ("--random-url", randomURL), variable: "VOCAB_RANDOM_URL",
-                                            config: ("randomURL", try options.services.config().randomURL), fallback: RandomWordClient.defaultBaseURL)
+        let endpoint = try Endpoint.resolve(
+            flag: ("--random-url", randomURL), variable: "VOCAB_RANDOM_URL",
+            config: ("randomURL", try options.services.config().randomURL), fallback: RandomWordClient.defaultBaseURL)
         if options.verbose && seed == nil { Output.error("vocab: random words from \(endpoint.url) (from \(endpoint.origin)).") }
         var requestOptions = DictionaryAPIClient.defaultOptions
         requestOptions.timeout = timeout
@@ -273,7 +279,8 @@ struct RandomCommand: AsyncParsableCommand {
 
         var note: String?
         if let failure = result.fallbackReason {
-            note = "the random-word service is unavailable (\(failure)); these are random catalog words instead"
+            note =
+                "the random-word service is unavailable (\(failure)); these are random catalog words instead"
                 + (lang == "en" ? "." : " (the catalog is English).")
             Output.error("vocab: \(note!)")
         }
@@ -297,7 +304,12 @@ struct RandomCommand: AsyncParsableCommand {
 }
 
 struct RandomJSON: Encodable {
-    struct Item: Encodable { let word: String; let vi: String?; let levels: [Level]?; let categories: [String]? }
+    struct Item: Encodable {
+        let word: String
+        let vi: String?
+        let levels: [Level]?
+        let categories: [String]?
+    }
     let source: String, page: Int, seed: UInt64?, note: String?, words: [Item]
 
     init(_ r: RandomWords, page: Int, note: String?) {

@@ -1,21 +1,25 @@
 import App
 import AppCore
 import ArgumentParser
-import Catalog
 import CLICore
+import Catalog
 
 /// Options every command shares.
 public struct GlobalOptions: ParsableArguments, Sendable {
-    @Option(name: .long, help: ArgumentHelp(
-        "Folder of category JSON files.",
-        discussion: "Default: $VOCAB_CATEGORIES, else ./Categories, else the Categories/ installed with vocab.",
-        valueName: "dir"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Folder of category JSON files.",
+            discussion: "Default: $VOCAB_CATEGORIES, else ./Categories, else the Categories/ installed with vocab.",
+            valueName: "dir"))
     public var categories: String?
 
-    @Option(name: .long, help: ArgumentHelp(
-        "Folder where vocab keeps its databases and caches.",
-        discussion: "Default: $VOCAB_HOME, else $XDG_DATA_HOME/vocab, else ~/.local/share/vocab.",
-        valueName: "dir"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Folder where vocab keeps its databases and caches.",
+            discussion: "Default: $VOCAB_HOME, else $XDG_DATA_HOME/vocab, else ~/.local/share/vocab.",
+            valueName: "dir"))
     public var home: String?
 
     @Flag(name: .long, help: "Print JSON instead of text, for scripts.")

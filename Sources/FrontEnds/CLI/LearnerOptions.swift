@@ -1,8 +1,8 @@
 import App
 import AppCore
 import ArgumentParser
-import Catalog
 import CLICore
+import Catalog
 import Foundation
 import Learners
 

@@ -1,22 +1,26 @@
 import App
 import AppCore
-import CLICore
 import ArgumentParser
+import CLICore
 import Catalog
+import Definitions
 import Foundation
 import HTTPFetch
-import Definitions
 import Store
 
 /// Options of commands that ask the online dictionary.
 struct DictionaryOptions: ParsableArguments, Sendable {
-    @Option(name: .customLong("dictionary-url"), help: ArgumentHelp(
-        "Base URL of a dictionaryapi.dev-compatible service.",
-        discussion: "Default: $VOCAB_DICTIONARY_URL, else \"dictionaryURL\" in config.json in the vocab home, else \(DictionaryAPIClient.defaultBaseURL).",
-        valueName: "url"))
+    @Option(
+        name: .customLong("dictionary-url"),
+        help: ArgumentHelp(
+            "Base URL of a dictionaryapi.dev-compatible service.",
+            discussion: "Default: $VOCAB_DICTIONARY_URL, else \"dictionaryURL\" in config.json in the vocab home, else \(DictionaryAPIClient.defaultBaseURL).",
+            valueName: "url"))
     var dictionaryURL: String?
 
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Seconds to wait for the online service before using saved data (0.1-60).", valueName: "seconds"))
+    @Option(
+        name: .long, parsing: .unconditional,
+        help: ArgumentHelp("Seconds to wait for the online service before using saved data (0.1-60).", valueName: "seconds"))
     var timeout: Double = 4
 
     func validate() throws {
@@ -31,8 +35,9 @@ struct DictionaryOptions: ParsableArguments, Sendable {
     }
 
     func endpoint(_ services: VocabServices) throws -> Endpoint {
-        try Endpoint.resolve(flag: ("--dictionary-url", dictionaryURL), variable: "VOCAB_DICTIONARY_URL",
-                             config: ("dictionaryURL", try services.config().dictionaryURL), fallback: DictionaryAPIClient.defaultBaseURL)
+        try Endpoint.resolve(
+            flag: ("--dictionary-url", dictionaryURL), variable: "VOCAB_DICTIONARY_URL",
+            config: ("dictionaryURL", try services.config().dictionaryURL), fallback: DictionaryAPIClient.defaultBaseURL)
     }
 
     /// The dictionary with its saved answers in the user's store.

@@ -1,8 +1,8 @@
 import App
 import AppCore
 import ArgumentParser
-import Catalog
 import CLICore
+import Catalog
 import Definitions
 import Foundation
 import Learners
@@ -69,20 +69,26 @@ struct LibraryAddCommand: AsyncParsableCommand {
     func run() async throws {
         try await options.withLearning(self.learner) { service, learner in
             // Built lazily: catalog words never need the network, nor a valid dictionary setting.
-            let services = options.services, dictionary = self.dictionary, verbose = options.verbose
+            let services = options.services
+            let dictionary = self.dictionary
+            let verbose = options.verbose
             let saved = try await service.save(word, for: learner, source: source, entry: entry, reading: reading, allReadings: allReadings) { text in
                 do {
                     let definitions = try dictionary.definitionService(services, store: try services.userStore(), verbose: verbose)
                     let answer = try await definitions.define(text)
                     guard let (pos, definition) = answer.entries.firstDefinition else { return .unknown }
-                    return .known(headword: answer.entries.first?.word ?? text, partOfSpeech: pos, definition: definition,
-                                  phonetic: answer.entries.lazy.compactMap(\.bestPhonetic).first)
+                    return .known(
+                        headword: answer.entries.first?.word ?? text, partOfSpeech: pos, definition: definition,
+                        phonetic: answer.entries.lazy.compactMap(\.bestPhonetic).first)
                 } catch {
                     return .unavailable(reason: "\(error)")
                 }
             }
             if options.json {
-                struct Report: Encodable { let status: String; let item: LibraryItemBody }
+                struct Report: Encodable {
+                    let status: String
+                    let item: LibraryItemBody
+                }
                 var reports: [Report] = []
                 for s in saved {
                     guard let card = try await service.store.card(of: s.item.id, learner: learner.id) else { continue }
@@ -92,13 +98,15 @@ struct LibraryAddCommand: AsyncParsableCommand {
                 return
             }
             for s in saved {
-                let from = switch s.item.key.source {
-                case .catalog: "from the catalog (\(s.item.key.entry))"
-                case .moe: "from the Mandarin dictionary, read \(s.item.key.reading)"
-                case .dictionary, .text: "from the online dictionary"
-                }
+                let from =
+                    switch s.item.key.source {
+                    case .catalog: "from the catalog (\(s.item.key.entry))"
+                    case .moe: "from the Mandarin dictionary, read \(s.item.key.reading)"
+                    case .dictionary, .text: "from the online dictionary"
+                    }
                 let word = Failure.quote(s.item.word, limit: 100)
-                Output.line(s.inserted ? "Saved '\(word)' \(from)." : "'\(word)' is already in the library \(from) (saved \(Output.dateText(epoch: s.item.savedAt))).")
+                Output.line(
+                    s.inserted ? "Saved '\(word)' \(from)." : "'\(word)' is already in the library \(from) (saved \(Output.dateText(epoch: s.item.savedAt))).")
             }
         }
     }
@@ -169,7 +177,7 @@ struct LibraryShowCommand: AsyncParsableCommand {
             }
             for (i, body) in bodies.enumerated() {
                 if i > 0 { Output.line() }
-                ItemCard.lines(body).forEach { Output.line($0) }
+                for line in ItemCard.lines(body) { Output.line(line) }
             }
         }
     }
@@ -223,9 +231,11 @@ enum ItemCard {
         if let example = c.example { lines.append("  Example     \(example)") }
         if let categories = c.categories { lines.append("  Categories  \(categories.joined(separator: ", "))") }
         let card = b.card
-        let state = card.phase == .new ? "new, not reviewed yet"
+        let state =
+            card.phase == .new
+            ? "new, not reviewed yet"
             : "\(card.phase.rawValue), due \(Output.dateText(epoch: card.due)) (\(Output.until(card.due)))"
-            + (card.stability.map { String(format: ", stability %.1f days", $0) } ?? "") + ", \(card.reps) review\(card.reps == 1 ? "" : "s")"
+                + (card.stability.map { String(format: ", stability %.1f days", $0) } ?? "") + ", \(card.reps) review\(card.reps == 1 ? "" : "s")"
         lines.append("  Card        \(state)")
         return lines
     }

@@ -1,7 +1,7 @@
-import CLICore
 import App
 import AppCore
 import ArgumentParser
+import CLICore
 import FileAccess
 import Foundation
 import Mandarin
@@ -66,8 +66,9 @@ struct ImportMOECommand: AsyncParsableCommand {
             try Output.json(summary)
             return
         }
-        Output.line("Imported \(MOEText.grouped(summary.entries)) entries, \(MOEText.grouped(summary.heteronyms)) readings and "
-            + "\(MOEText.grouped(summary.definitions)) definitions in \(String(format: "%.2f", summary.seconds)) s into \(summary.database)")
+        Output.line(
+            "Imported \(MOEText.grouped(summary.entries)) entries, \(MOEText.grouped(summary.heteronyms)) readings and "
+                + "\(MOEText.grouped(summary.definitions)) definitions in \(String(format: "%.2f", summary.seconds)) s into \(summary.database)")
     }
 }
 
@@ -142,7 +143,8 @@ struct LookupCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let listing = MOELookupListing(title: title, compounds: compounds, readingStyle: readingStyle, limit: page.limit, offset: page.offset, json: options.json)
+        let listing = MOELookupListing(
+            title: title, compounds: compounds, readingStyle: readingStyle, limit: page.limit, offset: page.offset, json: options.json)
         if compounds { return try listing.writeCompounds(from: options.services.mandarin()) }
         let options = self.options
         // Only for a miss's hint: a catalog rebuilt on the way is not worth a notice here.

@@ -31,12 +31,14 @@ enum SearchResultsPage: PageKind {
 
 /// `--limit` and `--offset`, one group for every paged listing: one help text, one check.
 struct PageOptions<Kind: PageKind>: ParsableArguments, Sendable {
-    @Option(name: .long, parsing: .unconditional,
-            help: ArgumentHelp("At most this many \(Kind.noun) (\(Kind.range.lowerBound)-\(Kind.range.upperBound)).", valueName: "limit"))
+    @Option(
+        name: .long, parsing: .unconditional,
+        help: ArgumentHelp("At most this many \(Kind.noun) (\(Kind.range.lowerBound)-\(Kind.range.upperBound)).", valueName: "limit"))
     var limit: Int = Kind.defaultLimit
 
-    @Option(name: .long, parsing: .unconditional,
-            help: ArgumentHelp("Skip this many first (\(Limits.offset.lowerBound)-\(Limits.offset.upperBound)).", valueName: "offset"))
+    @Option(
+        name: .long, parsing: .unconditional,
+        help: ArgumentHelp("Skip this many first (\(Limits.offset.lowerBound)-\(Limits.offset.upperBound)).", valueName: "offset"))
     var offset: Int = 0
 
     func validate() throws {

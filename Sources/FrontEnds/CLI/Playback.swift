@@ -1,6 +1,6 @@
-import CLICore
-import AudioFile
 import Audio
+import AudioFile
+import CLICore
 import Catalog
 import Foundation
 import HTTPFetch

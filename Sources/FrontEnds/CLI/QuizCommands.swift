@@ -1,7 +1,7 @@
-import CLICore
 import App
 import AppCore
 import ArgumentParser
+import CLICore
 import Catalog
 import Foundation
 import Learners
@@ -81,8 +81,9 @@ struct QuizCommand: AsyncParsableCommand {
         if from == .library {
             source = try await options.withLearning(learner) { learning, learner in
                 let (items, distractors) = try await learning.quizItems(of: learner, answers: language)
-                return QuizSource.items(items, extraDistractors: distractors,
-                                        label: "\(learner.name == Learner.localName ? "your" : learner.name + "'s") library has no saved words")
+                return QuizSource.items(
+                    items, extraDistractors: distractors,
+                    label: "\(learner.name == Learner.localName ? "your" : learner.name + "'s") library has no saved words")
             }
         }
         let builder = try await QuizPlanner(catalog: catalog)
@@ -95,16 +96,18 @@ struct QuizCommand: AsyncParsableCommand {
         let screen = QuizScreen(json: options.json, interactive: isatty(STDIN_FILENO) != 0)
         let scope: String? = from == .library ? "your library" : nil
         let title = [scope, category, level?.level.rawValue].compactMap { $0 }
-        screen.say("Quiz: \(asked.count) question\(asked.count == 1 ? "" : "s")"
-                   + (title.isEmpty ? " from the catalog" : " · " + title.joined(separator: " · "))
-                   + (time > 0 ? " · \(time) s" : "") + " · answer 1-4 or a-d, q to stop · seed \(seed)")
+        screen.say(
+            "Quiz: \(asked.count) question\(asked.count == 1 ? "" : "s")"
+                + (title.isEmpty ? " from the catalog" : " · " + title.joined(separator: " · "))
+                + (time > 0 ? " · \(time) s" : "") + " · answer 1-4 or a-d, q to stop · seed \(seed)")
         let session = QuizSession(questions: asked, timeLimit: time > 0 ? TimeInterval(time) : nil, clock: SystemClock())
         let outcome = session.run(input: LineReader(), report: screen.show)
 
         var sourceName = from == .library ? "library" : "catalog"
         if let category, from == .catalog { sourceName = try await catalog.category(named: category).id }
-        let result = QuizResult(outcome: outcome, source: sourceName, level: level?.level.rawValue, answers: language,
-                                timeLimit: time > 0 ? Double(time) : nil, seed: seed)
+        let result = QuizResult(
+            outcome: outcome, source: sourceName, level: level?.level.rawValue, answers: language,
+            timeLimit: time > 0 ? Double(time) : nil, seed: seed)
         try await results.save(result)
         screen.say("")
         screen.say("Score: \(result.correct)/\(result.total) (\(result.percent)%) · answered \(result.answered) · \(Int(result.seconds.rounded())) s")
@@ -169,11 +172,12 @@ enum HistoryText {
         let width = max(10, min(28, labels.map { Output.displayWidth($0) }.max() ?? 0)) + 2
         Output.line("\(Output.pad("When", 18))\(Output.pad("Quiz", width))Score")
         for (r, label) in zip(results, labels) {
-            let ending = switch r.ending {
-            case .completed: ""
-            case .timeUp: "  time up"
-            case .stopped: "  stopped"
-            }
+            let ending =
+                switch r.ending {
+                case .completed: ""
+                case .timeUp: "  time up"
+                case .stopped: "  stopped"
+                }
             let score = Output.pad("\(r.correct)/\(r.total)", 7) + Output.pad("\(r.percent)%", 6)
             Output.line("\(Output.pad(Output.dateText(r.takenAt), 18))\(Output.pad(label, width))\(score)\(Int(r.seconds.rounded())) s\(ending)")
         }

@@ -3,8 +3,8 @@ import AppCore
 import ArgumentParser
 import Audio
 import AudioFile
-import Catalog
 import CLICore
+import Catalog
 import Foundation
 import Mandarin
 import Speech
@@ -50,7 +50,10 @@ struct RenderCommand: AsyncParsableCommand {
     enum AccentChoice: String, ExpressibleByArgument, CaseIterable, Sendable {
         case british, american, both
         init?(argument: String) {
-            if argument.lowercased() == "both" { self = .both; return }
+            if argument.lowercased() == "both" {
+                self = .both
+                return
+            }
             guard let accent = Accent.parse(argument), accent.isEnglish else { return nil }
             self = accent == .british ? .british : .american
         }
@@ -118,10 +121,13 @@ struct RenderCommand: AsyncParsableCommand {
         let services = options.services
         let store = ClipStore(root: URL(fileURLWithPath: out).standardizedFileURL.path)
         let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        let renderer = BatchRenderer(store: store, workers: self.jobs,
-                                     workerCommand: [executable, "render-worker", "--audio", options.environment.audioDirectory,
-                                                     "--home", options.environment.home.root, "--parent", "\(getpid())"],
-                                     planner: services.planner())
+        let renderer = BatchRenderer(
+            store: store, workers: self.jobs,
+            workerCommand: [
+                executable, "render-worker", "--audio", options.environment.audioDirectory,
+                "--home", options.environment.home.root, "--parent", "\(getpid())",
+            ],
+            planner: services.planner())
         // The workers start while the jobs are listed and planned; they wait for their first job.
         let started = try renderer.startWorkers()
         defer { started.finish() }
@@ -150,7 +156,12 @@ struct RenderCommand: AsyncParsableCommand {
         let done = rendered.count - failed.count
         if options.json {
             struct Report: Encodable {
-                let manifest: String; let clips: Int; let rendered: Int; let kept: Int; let failed: [RenderResult]; let fellBack: [RenderResult]
+                let manifest: String
+                let clips: Int
+                let rendered: Int
+                let kept: Int
+                let failed: [RenderResult]
+                let fellBack: [RenderResult]
             }
             try Output.json(Report(manifest: manifestPath, clips: results.count, rendered: done, kept: kept.count, failed: failed, fellBack: fellBack))
         } else {
@@ -164,10 +175,11 @@ struct RenderCommand: AsyncParsableCommand {
             var tiers: [String: Int] = [:]
             for r in results where r.status == .rendered { tiers[r.tier?.rawValue ?? "?", default: 0] += 1 }
             let byTier = tiers.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
-            Output.line("Rendered \(done), kept \(kept.count), failed \(failed.count)"
-                + (byTier.isEmpty ? "" : " (\(byTier))")
-                + (fellBack.isEmpty ? "" : "; \(fellBack.count) fell back past a broken recorded or legacy clip")
-                + ". Manifest: \(manifestPath)")
+            Output.line(
+                "Rendered \(done), kept \(kept.count), failed \(failed.count)"
+                    + (byTier.isEmpty ? "" : " (\(byTier))")
+                    + (fellBack.isEmpty ? "" : "; \(fellBack.count) fell back past a broken recorded or legacy clip")
+                    + ". Manifest: \(manifestPath)")
         }
         if !failed.isEmpty { throw ExitCode(1) }
     }
@@ -237,12 +249,16 @@ struct RenderCommand: AsyncParsableCommand {
             if chosen.isEmpty { skipped.append(title) }
             for pinyin in chosen {
                 let request = try MandarinClips.request(title: title, readings: readings, wanted: pinyin)
-                jobs.append(RenderJob(entry: EntryReference(.moe, title), word: title, accent: .mandarin, references: nil, format: format,
-                                      reading: request.reading, spoken: request.spoken, isFirstReading: request.isFirstReading))
+                jobs.append(
+                    RenderJob(
+                        entry: EntryReference(.moe, title), word: title, accent: .mandarin, references: nil, format: format,
+                        reading: request.reading, spoken: request.spoken, isFirstReading: request.isFirstReading))
             }
         }
         if !skipped.isEmpty, !options.json {
-            Output.error("vocab: \(skipped.count) title(s) have no reading in pinyin and are skipped: \(skipped.prefix(8).joined(separator: ", "))\(skipped.count > 8 ? ", …" : "").")
+            Output.error(
+                "vocab: \(skipped.count) title(s) have no reading in pinyin and are skipped: \(skipped.prefix(8).joined(separator: ", "))\(skipped.count > 8 ? ", …" : "")."
+            )
         }
         return jobs
     }
@@ -307,16 +323,21 @@ final class Progress: @unchecked Sendable {
             if terminal {
                 guard Date().timeIntervalSince(lastDraw) > 0.1 || done == total else { return }
                 lastDraw = Date()
-                let width = 30, filled = total > 0 ? width * done / total : width
+                let width = 30
+                let filled = total > 0 ? width * done / total : width
                 let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
-                Output.errorRaw(String(format: "\r%@ %d/%d  %.1f clips/s  ETA %@%@", bar, done, total, rate, Self.clock(eta),
-                                       failed > 0 ? "  \(failed) failed" : ""))
+                Output.errorRaw(
+                    String(
+                        format: "\r%@ %d/%d  %.1f clips/s  ETA %@%@", bar, done, total, rate, Self.clock(eta),
+                        failed > 0 ? "  \(failed) failed" : ""))
             } else {
                 let decile = total > 0 ? done * 10 / total : 10
                 guard decile > lastDecile else { return }
                 lastDecile = decile
-                Output.error(String(format: "render: %d/%d (%d%%), %.1f clips/s, ETA %@%@", done, total, decile * 10, rate,
-                                    Self.clock(eta), failed > 0 ? ", \(failed) failed" : ""))
+                Output.error(
+                    String(
+                        format: "render: %d/%d (%d%%), %.1f clips/s, ETA %@%@", done, total, decile * 10, rate,
+                        Self.clock(eta), failed > 0 ? ", \(failed) failed" : ""))
             }
         }
     }

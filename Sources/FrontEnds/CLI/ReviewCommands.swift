@@ -2,10 +2,10 @@ import App
 import AppCore
 import ArgumentParser
 import Audio
-import Catalog
 import CLICore
-import Foundation
+import Catalog
 import FSRS
+import Foundation
 import Learners
 import Quiz
 
@@ -51,8 +51,10 @@ struct ReviewCommand: AsyncParsableCommand {
             session: while shown < limit {
                 let batch = try await service.nextCards(for: learner, limit: min(50, limit - shown))
                 guard let card = batch.cards.first else {
-                    screen.say(results.isEmpty ? "Nothing to review now." + (batch.nextDue.map { " The next card is due \(Output.until($0))." } ?? "")
-                                               : "All done for now." + (batch.nextDue.map { " The next card is due \(Output.until($0))." } ?? ""))
+                    screen.say(
+                        results.isEmpty
+                            ? "Nothing to review now." + (batch.nextDue.map { " The next card is due \(Output.until($0))." } ?? "")
+                            : "All done for now." + (batch.nextDue.map { " The next card is due \(Output.until($0))." } ?? ""))
                     break
                 }
                 shown += 1
@@ -96,9 +98,15 @@ struct ReviewCommand: AsyncParsableCommand {
                 }
             }
             screen.say("")
-            screen.say("Reviewed \(results.count) card\(results.count == 1 ? "" : "s")" + (undone > 0 ? " (\(undone) rating\(undone == 1 ? "" : "s") undone)" : "") + ".")
+            screen.say(
+                "Reviewed \(results.count) card\(results.count == 1 ? "" : "s")" + (undone > 0 ? " (\(undone) rating\(undone == 1 ? "" : "s") undone)" : "")
+                    + ".")
             if options.json {
-                struct Report: Encodable { let learner: String; let ratings: [RatingResult]; let undone: Int }
+                struct Report: Encodable {
+                    let learner: String
+                    let ratings: [RatingResult]
+                    let undone: Int
+                }
                 try Output.json(Report(learner: learner.name, ratings: results, undone: undone))
             }
         }
@@ -139,8 +147,9 @@ struct ReviewScreen {
     static func play(_ card: ReviewCard, clips: ClipService, catalog: CatalogService) async {
         guard card.content.source != "moe" else { return }
         let entry = try? await catalog.entries(for: card.content.front).first
-        let request = ClipRequest(word: card.content.front, accent: .british, references: entry?.word.audio(for: .british),
-                                  entry: entry?.reference ?? EntryReference(.text, card.content.front))
+        let request = ClipRequest(
+            word: card.content.front, accent: .british, references: entry?.word.audio(for: .british),
+            entry: entry?.reference ?? EntryReference(.text, card.content.front))
         guard let stored = try? await clips.clip(for: request, format: .wav)
         else { return }
         _ = try? playClip(stored.clip.path)
@@ -178,14 +187,17 @@ struct ProgressCommand: AsyncParsableCommand {
             let total = r.reviewsPerDay.reduce(0) { $0 + $1.reviews }
             let bars = r.reviewsPerDay.map { d in Self.bar(d.reviews, max: r.reviewsPerDay.map(\.reviews).max() ?? 0) }.joined()
             Output.line("  Reviews      \(total) in 30 days  \(bars)")
-            Output.line("  Retention    " + (r.retention.map { String(format: "%.0f%% of %d reviews", $0 * 100, r.reviewsInRetention) } ?? "no reviews past learning yet"))
+            Output.line(
+                "  Retention    "
+                    + (r.retention.map { String(format: "%.0f%% of %d reviews", $0 * 100, r.reviewsInRetention) } ?? "no reviews past learning yet"))
             Output.line("  Streak       \(r.streak) day\(r.streak == 1 ? "" : "s")")
             let rows = progress.categories.filter { $0.saved > 0 }
             if !rows.isEmpty {
                 Output.line("  Learned by category and level")
                 let width = (rows.map { Output.displayWidth($0.category) }.max() ?? 8) + 2
                 for row in rows {
-                    Output.line("    \(Output.pad(row.category, width))\(Output.pad(row.level.rawValue, 10))\(row.learned) of \(row.words) learned, \(row.saved) saved")
+                    Output.line(
+                        "    \(Output.pad(row.category, width))\(Output.pad(row.level.rawValue, 10))\(row.learned) of \(row.words) learned, \(row.saved) saved")
                 }
             }
         }
@@ -241,8 +253,10 @@ struct ExportCommand: AsyncParsableCommand {
             guard !items.isEmpty else {
                 throw Failure(.nothingToExport, fromCatalog ? "no catalog words match." : "the library of \(learner.name) is empty.")
             }
-            let deck = fromCatalog ? "vocab::" + ([category, level?.level.rawValue].compactMap { $0 }.joined(separator: " ").nonEmpty ?? "catalog")
-                                   : "vocab::\(learner.name)"
+            let deck =
+                fromCatalog
+                ? "vocab::" + ([category, level?.level.rawValue].compactMap { $0 }.joined(separator: " ").nonEmpty ?? "catalog")
+                : "vocab::\(learner.name)"
             let services = options.services
             let exporter = ExportService(clips: ClipService(store: services.clipStore, pronouncer: services.pronouncer().pronouncer))
             let summary = try await exporter.export(items, deck: deck, format: resolvedFormat!, to: URL(fileURLWithPath: out).standardizedFileURL.path)
@@ -250,8 +264,10 @@ struct ExportCommand: AsyncParsableCommand {
                 try Output.json(summary)
                 return
             }
-            Output.line("Exported \(summary.notes) note\(summary.notes == 1 ? "" : "s")" + (summary.format == "apkg" ? " with \(summary.clips) clip\(summary.clips == 1 ? "" : "s")" : "")
-                        + " to \(summary.path) (deck \(summary.deck)).")
+            Output.line(
+                "Exported \(summary.notes) note\(summary.notes == 1 ? "" : "s")"
+                    + (summary.format == "apkg" ? " with \(summary.clips) clip\(summary.clips == 1 ? "" : "s")" : "")
+                    + " to \(summary.path) (deck \(summary.deck)).")
             for (item, reason) in summary.missingClips.sorted(by: { $0.key < $1.key }).prefix(10) { Output.error("  no clip for \(item): \(reason)") }
         }
     }

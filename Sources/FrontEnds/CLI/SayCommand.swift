@@ -3,8 +3,8 @@ import AppCore
 import ArgumentParser
 import Audio
 import AudioFile
-import Catalog
 import CLICore
+import Catalog
 import Foundation
 
 extension AudioFormat: ExpressibleByArgument {}
@@ -113,10 +113,11 @@ struct SayCommand: AsyncParsableCommand {
         if let output {
             // A file of the user's choosing: rendered for this call, not kept in the store, but
             // carrying its record like every clip vocab writes (the same bytes as `render`'s).
-            let record = ClipRecord(word: request.word, entry: request.key(format: format).entry, accent: accent,
-                                    tier: pronunciation.clip.tier, source: pronunciation.clip.source,
-                                    duration: (pronunciation.clip.pcm.duration * 1000).rounded() / 1000,
-                                    inputs: inputs, reading: request.reading)
+            let record = ClipRecord(
+                word: request.word, entry: request.key(format: format).entry, accent: accent,
+                tier: pronunciation.clip.tier, source: pronunciation.clip.source,
+                duration: (pronunciation.clip.pcm.duration * 1000).rounded() / 1000,
+                inputs: inputs, reading: request.reading)
             try AudioFile.write(pronunciation.clip.pcm, to: output, format: format, comment: record.json)
             clip = StoredClip(path: output, record: record)
         } else {
@@ -131,7 +132,8 @@ struct SayCommand: AsyncParsableCommand {
             case .noPlayer:
                 playFailure = Failure(.noPlayer, "no audio player found (install pulseaudio-utils, alsa-utils or sox); the clip is at \(clip.path)")
             case .failed(let reasons):
-                playFailure = Failure(.playbackFailed, "the clip could not be played (\(reasons.joined(separator: "; ")); is there a sound device?); it is at \(clip.path)")
+                playFailure = Failure(
+                    .playbackFailed, "the clip could not be played (\(reasons.joined(separator: "; ")); is there a sound device?); it is at \(clip.path)")
             }
         }
         // The clip is written either way: report it, then the failure to play it.
@@ -141,16 +143,20 @@ struct SayCommand: AsyncParsableCommand {
                 let word: String, entry: String, accent: Accent, reading: String?, tier: Tier, source: String, duration: Double, path: String
                 let format: AudioFormat, skipped: [TierSkip], played: Bool
             }
-            try Output.json(Report(word: request.word, entry: clip.record.entry, accent: accent, reading: request.reading,
-                                   tier: clip.record.tier, source: clip.record.source, duration: clip.record.duration, path: clip.path,
-                                   format: format, skipped: skipped, played: player != nil))
+            try Output.json(
+                Report(
+                    word: request.word, entry: clip.record.entry, accent: accent, reading: request.reading,
+                    tier: clip.record.tier, source: clip.record.source, duration: clip.record.duration, path: clip.path,
+                    format: format, skipped: skipped, played: player != nil))
             if playFailure != nil { throw ExitCode(Failure.Kind.unavailable.exitCode) }
             return
         }
         for skip in skipped { Output.line("  skipped \(skip.tier.rawValue): \(skip.reason)") }
         let label = request.reading.map { "\(request.word) \($0)" } ?? request.word
-        Output.line(String(format: "%@ (%@): %@ from %@, %.2f s → %@", label, accent.rawValue,
-                           clip.record.tier.rawValue, clip.record.source, clip.record.duration, clip.path))
+        Output.line(
+            String(
+                format: "%@ (%@): %@ from %@, %.2f s → %@", label, accent.rawValue,
+                clip.record.tier.rawValue, clip.record.source, clip.record.duration, clip.path))
         if let player { Output.line("played with \(player)") }
         if playFailure != nil { throw ExitCode(Failure.Kind.unavailable.exitCode) }
     }

@@ -55,18 +55,23 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Log lines as text (logfmt) or json (one object a line); each request's lines carry its X-Request-Id.")
     var logFormat: ServerSettings.LogFormat = .text
 
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(
-        "Answer GET /metrics (Prometheus text) on this port of --host; off unless given (0 picks a free port, shown in the log).",
-        valueName: "port"))
+    @Option(
+        name: .long, parsing: .unconditional,
+        help: ArgumentHelp(
+            "Answer GET /metrics (Prometheus text) on this port of --host; off unless given (0 picks a free port, shown in the log).",
+            valueName: "port"))
     var metricsPort: Int?
 
     @Option(name: .long, parsing: .unconditional, help: "Open connections at most; more are answered 503 at once (16-100000).")
     var maxConnections = ConnectionLimits().maxConnections
 
-    @Option(name: .long, help: ArgumentHelp(
-        "A PostgreSQL database for the catalog and the learners, shared by several instances.",
-        discussion: "Default: $VOCAB_DATABASE_URL, else \"databaseURL\" in config.json, else the embedded SQLite files. Load the catalog first with 'vocab db push'.",
-        valueName: "postgres://user@host:port/name"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "A PostgreSQL database for the catalog and the learners, shared by several instances.",
+            discussion:
+                "Default: $VOCAB_DATABASE_URL, else \"databaseURL\" in config.json, else the embedded SQLite files. Load the catalog first with 'vocab db push'.",
+            valueName: "postgres://user@host:port/name"))
     var database: String?
 
     @OptionGroup var options: GlobalOptions
@@ -88,8 +93,9 @@ struct ServeCommand: AsyncParsableCommand {
         }
         var connections = ConnectionLimits()
         connections.maxConnections = maxConnections
-        let settings = ServerSettings(host: host, port: port, logLevel: logLevel.level, version: Vocab.configuration.version ?? "0.1.0",
-                                      connections: connections, logFormat: logFormat, metricsPort: metricsPort)
+        let settings = ServerSettings(
+            host: host, port: port, logLevel: logLevel.level, version: Vocab.configuration.version ?? "0.1.0",
+            connections: connections, logFormat: logFormat, metricsPort: metricsPort)
         let services = options.services
         let choice = try VocabApp.databaseChoice(flag: database, services: services)
         let server = try await VocabServer.make(services: services, settings: settings, database: choice)

@@ -26,7 +26,9 @@ struct UsersCommand: AsyncParsableCommand {
               printf '%s\\n' "$PASSWORD" | vocab users passwd ben --database postgres://vocab@127.0.0.1:5432/vocab
               vocab users add ben --database postgres://vocab@127.0.0.1:5432/vocab   (the shared database of 'vocab serve --database')
             """,
-        subcommands: [UsersAddCommand.self, UsersListCommand.self, UsersTokenCommand.self, UsersRevokeCommand.self, UsersPasswdCommand.self, UsersSettingsCommand.self],
+        subcommands: [
+            UsersAddCommand.self, UsersListCommand.self, UsersTokenCommand.self, UsersRevokeCommand.self, UsersPasswdCommand.self, UsersSettingsCommand.self,
+        ],
         defaultSubcommand: UsersListCommand.self)
 }
 
@@ -51,7 +53,11 @@ struct UsersAddCommand: AsyncParsableCommand {
         try await options.withLearningService(database) { service in
             let (learner, token) = try await service.addLearner(named: name)
             if options.json {
-                struct Report: Encodable { let name: String; let id: Int64; let token: String }
+                struct Report: Encodable {
+                    let name: String
+                    let id: Int64
+                    let token: String
+                }
                 try Output.json(Report(name: learner.name, id: learner.id, token: token))
                 return
             }
@@ -68,11 +74,19 @@ struct UsersListCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await options.withLearningService(database) { service in
-            struct Row: Encodable { let name: String; let id: Int64; let createdAt: Double; let items: Int; let settings: LearnerSettings }
+            struct Row: Encodable {
+                let name: String
+                let id: Int64
+                let createdAt: Double
+                let items: Int
+                let settings: LearnerSettings
+            }
             var rows: [Row] = []
             for learner in try await service.store.learners() {
-                rows.append(Row(name: learner.name, id: learner.id, createdAt: learner.createdAt,
-                                items: try await service.store.items(of: learner.id).count, settings: learner.settings))
+                rows.append(
+                    Row(
+                        name: learner.name, id: learner.id, createdAt: learner.createdAt,
+                        items: try await service.store.items(of: learner.id).count, settings: learner.settings))
             }
             if options.json {
                 try Output.json(rows)
@@ -84,7 +98,8 @@ struct UsersListCommand: AsyncParsableCommand {
             }
             let width = (rows.map { Output.displayWidth($0.name) }.max() ?? 4) + 2
             for r in rows {
-                Output.line("\(Output.pad(r.name, width))\(Output.pad("\(r.items) item\(r.items == 1 ? "" : "s")", 12))since \(Output.dateText(epoch: r.createdAt))")
+                Output.line(
+                    "\(Output.pad(r.name, width))\(Output.pad("\(r.items) item\(r.items == 1 ? "" : "s")", 12))since \(Output.dateText(epoch: r.createdAt))")
             }
         }
     }
@@ -103,7 +118,10 @@ struct UsersTokenCommand: AsyncParsableCommand {
             let learner = try await service.learner(named: name)
             let token = try await service.issueToken(for: learner, label: label)
             if options.json {
-                struct Report: Encodable { let name: String; let token: String }
+                struct Report: Encodable {
+                    let name: String
+                    let token: String
+                }
                 try Output.json(Report(name: learner.name, token: token))
             } else {
                 Output.line(token)
@@ -124,7 +142,10 @@ struct UsersRevokeCommand: AsyncParsableCommand {
             let learner = try await service.learner(named: name)
             let count = try await service.store.revokeTokens(of: learner.id, at: Date().timeIntervalSince1970)
             if options.json {
-                struct Report: Encodable { let name: String; let revoked: Int }
+                struct Report: Encodable {
+                    let name: String
+                    let revoked: Int
+                }
                 try Output.json(Report(name: learner.name, revoked: count))
             } else {
                 Output.line("Revoked \(count) token\(count == 1 ? "" : "s") of \(learner.name).")
@@ -167,7 +188,9 @@ struct UsersSettingsCommand: AsyncParsableCommand {
             if options.json { return try Output.json(body) }
             let day = body.day
             Output.line("\(learner.name): a day starts at \(day.startsAt):00 in \(day.timeZone)\(day.chosen ? "" : " (this machine's zone)").")
-            Output.line("New cards a day: \(learner.settings.newPerDay); retention aimed at: \(Int((learner.settings.desiredRetention * 100).rounded())) %; language: \(learner.settings.language ?? "not chosen").")
+            Output.line(
+                "New cards a day: \(learner.settings.newPerDay); retention aimed at: \(Int((learner.settings.desiredRetention * 100).rounded())) %; language: \(learner.settings.language ?? "not chosen")."
+            )
         }
     }
 }
@@ -206,7 +229,10 @@ struct UsersPasswdCommand: AsyncParsableCommand {
         }
         try await service.setPassword(password, for: learner)
         if options.json {
-            struct Report: Encodable { let name: String; let password: Bool }
+            struct Report: Encodable {
+                let name: String
+                let password: Bool
+            }
             try Output.json(Report(name: learner.name, password: true))
         } else {
             Output.line("Set the password of \(learner.name).")

@@ -18,16 +18,20 @@ public struct Vocab: AsyncParsableCommand {
             """,
         version: "0.1.0",
         groupedSubcommands: [
-            CommandGroup(name: "Catalog", subcommands: [
-                CategoriesCommand.self, WordsCommand.self, ShowCommand.self, SearchCommand.self,
-                IndexCommand.self, ValidateCommand.self, StatsCommand.self,
-            ]),
+            CommandGroup(
+                name: "Catalog",
+                subcommands: [
+                    CategoriesCommand.self, WordsCommand.self, ShowCommand.self, SearchCommand.self,
+                    IndexCommand.self, ValidateCommand.self, StatsCommand.self,
+                ]),
             CommandGroup(name: "Audio", subcommands: [SayCommand.self, RenderCommand.self, AudioCommand.self, RenderWorkerCommand.self]),
             CommandGroup(name: "Mandarin", subcommands: [ImportCommand.self, LookupCommand.self, StrokesCommand.self, RadicalCommand.self]),
-            CommandGroup(name: "Learning", subcommands: [
-                LibraryCommand.self, ReviewCommand.self, ProgressCommand.self, ExportCommand.self, QuizCommand.self,
-                DefineCommand.self, RandomCommand.self, UsersCommand.self, ClassCommand.self,
-            ]),
+            CommandGroup(
+                name: "Learning",
+                subcommands: [
+                    LibraryCommand.self, ReviewCommand.self, ProgressCommand.self, ExportCommand.self, QuizCommand.self,
+                    DefineCommand.self, RandomCommand.self, UsersCommand.self, ClassCommand.self,
+                ]),
             CommandGroup(name: "Server", subcommands: [ServeCommand.self, DatabaseCommand.self, BackupCommand.self, RestoreCommand.self]),
         ])
 

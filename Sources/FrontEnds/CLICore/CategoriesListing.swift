@@ -20,7 +20,8 @@ public struct CategoriesListing: Sendable {
         if verbose, let outcome = overview.cache {
             Output.error("vocab: cache \(outcome.rawValue) for (categories, \(level?.rawValue ?? "all levels")).")
         }
-        let summaries = overview.summaries, total = overview.wordCount
+        let summaries = overview.summaries
+        let total = overview.wordCount
         if json {
             try Output.json(CategoryList(overview, level: level))
             return
@@ -29,10 +30,12 @@ public struct CategoriesListing: Sendable {
         for s in summaries {
             let c = s.category
             let count = String(s.wordCount)
-            text += "\(c.icon)  \(Output.pad(c.id, 22)) \(Output.pad(c.name.en, 24)) \(Output.pad(c.name.vi, 28)) "
+            text +=
+                "\(c.icon)  \(Output.pad(c.id, 22)) \(Output.pad(c.name.en, 24)) \(Output.pad(c.name.vi, 28)) "
                 + String(repeating: " ", count: max(0, 4 - count.count)) + count + "\n"
         }
-        text += "\(summaries.count) categories, \(total) words" + (level.map { " at \($0.rawValue)" } ?? "")
+        text +=
+            "\(summaries.count) categories, \(total) words" + (level.map { " at \($0.rawValue)" } ?? "")
             + " (a word may belong to more than one category)\n"
         Output.write(text)
     }

@@ -51,12 +51,14 @@ public enum FastPath {
     public static let grammars: [String: Grammar] = [
         "words": Grammar(positional: 1, values: ["--level", "--limit", "--offset"], limits: ["--limit": Limits.page, "--offset": Limits.offset]),
         "categories": Grammar(positional: 0, values: ["--level"]),
-        "lookup": Grammar(positional: 1, values: ["--reading-style", "--limit", "--offset"], flags: ["--compounds"],
-                          limits: ["--limit": Limits.characters, "--offset": Limits.offset]),
+        "lookup": Grammar(
+            positional: 1, values: ["--reading-style", "--limit", "--offset"], flags: ["--compounds"],
+            limits: ["--limit": Limits.characters, "--offset": Limits.offset]),
         "strokes": Grammar(positional: 1, values: ["--radical", "--limit", "--offset"], limits: ["--limit": Limits.characters, "--offset": Limits.offset]),
         "radical": Grammar(positional: 1, values: ["--limit", "--offset"], limits: ["--limit": Limits.characters, "--offset": Limits.offset]),
-        "search": Grammar(positional: 0, values: ["--pinyin", "--bopomofo", "--limit", "--offset", "--reading-style"], flags: ["--tones"],
-                          limits: ["--limit": Limits.characters, "--offset": Limits.offset]),
+        "search": Grammar(
+            positional: 0, values: ["--pinyin", "--bopomofo", "--limit", "--offset", "--reading-style"], flags: ["--tones"],
+            limits: ["--limit": Limits.characters, "--offset": Limits.offset]),
     ]
 
     /// The arguments after the command name, split by its grammar.
@@ -105,7 +107,8 @@ public enum FastPath {
 
     public static func parse(_ arguments: [String]) -> Invocation? {
         guard let name = arguments.first, let grammar = grammars[name],
-              let parsed = Parsed(arguments.dropFirst(), grammar) else { return nil }
+            let parsed = Parsed(arguments.dropFirst(), grammar)
+        else { return nil }
         guard let command = command(name, parsed) else { return nil }
         return Invocation(command: command, categories: parsed.values["--categories"], home: parsed.values["--home"])
     }
@@ -120,35 +123,44 @@ public enum FastPath {
         switch name {
         case "words":
             guard let limit = p.number("--limit", default: Limits.defaultPage),
-                  let offset = p.number("--offset", default: 0) else { return nil }
+                let offset = p.number("--offset", default: 0)
+            else { return nil }
             return .words(WordsListing(category: p.positional[0], level: level, limit: limit, offset: offset, json: p.json, verbose: verbose))
         case "categories":
             return .categories(CategoriesListing(level: level, json: p.json, verbose: verbose))
         case "lookup":
             let title = p.positional[0]
             guard (try? InputRules.text(title, name: "word or character")) != nil, let style = p.readingStyle(),
-                  let limit = p.number("--limit", default: Limits.defaultCharacters),
-                  let offset = p.number("--offset", default: 0) else { return nil }
-            return .lookup(MOELookupListing(title: title, compounds: p.flags.contains("--compounds"), readingStyle: style,
-                                            limit: limit, offset: offset, json: p.json))
+                let limit = p.number("--limit", default: Limits.defaultCharacters),
+                let offset = p.number("--offset", default: 0)
+            else { return nil }
+            return .lookup(
+                MOELookupListing(
+                    title: title, compounds: p.flags.contains("--compounds"), readingStyle: style,
+                    limit: limit, offset: offset, json: p.json))
         case "strokes":
             guard let strokes = MOEStrokesListing.count(p.positional),
-                  let limit = p.number("--limit", default: Limits.defaultCharacters),
-                  let offset = p.number("--offset", default: 0) else { return nil }
+                let limit = p.number("--limit", default: Limits.defaultCharacters),
+                let offset = p.number("--offset", default: 0)
+            else { return nil }
             let radical = p.values["--radical"]
             if let radical, !RadicalInput.isOneCharacter(radical) { return nil }
             return .strokes(MOEStrokesListing(strokes: strokes, radical: radical, limit: limit, offset: offset, json: p.json))
         case "radical":
             guard RadicalInput.isOneCharacter(p.positional[0]),
-                  let limit = p.number("--limit", default: Limits.defaultCharacters),
-                  let offset = p.number("--offset", default: 0) else { return nil }
+                let limit = p.number("--limit", default: Limits.defaultCharacters),
+                let offset = p.number("--offset", default: 0)
+            else { return nil }
             return .radical(MOERadicalListing(radical: p.positional[0], limit: limit, offset: offset, json: p.json))
         case "search":
-            guard let query = try? ReadingQuery(pinyin: p.values["--pinyin"], bopomofo: p.values["--bopomofo"],
-                                                tones: p.flags.contains("--tones") ? .exact : .ignore),
-                  let style = p.readingStyle(),
-                  let limit = p.number("--limit", default: Limits.defaultSearch),
-                  let offset = p.number("--offset", default: 0) else { return nil }
+            guard
+                let query = try? ReadingQuery(
+                    pinyin: p.values["--pinyin"], bopomofo: p.values["--bopomofo"],
+                    tones: p.flags.contains("--tones") ? .exact : .ignore),
+                let style = p.readingStyle(),
+                let limit = p.number("--limit", default: Limits.defaultSearch),
+                let offset = p.number("--offset", default: 0)
+            else { return nil }
             return .readingSearch(MOEReadingSearch(query: query, limit: limit, offset: offset, readingStyle: style, json: p.json))
         default:
             return nil

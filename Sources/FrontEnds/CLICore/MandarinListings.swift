@@ -1,10 +1,11 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import AppCore
 import Mandarin
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 // The text and JSON of `vocab lookup`, `strokes`, `radical` and `search --pinyin/--bopomofo`.
 // Shared by the argument-parser commands and the launcher's fast path, so both print the same
@@ -19,8 +20,10 @@ public struct MOELookupListing: Sendable {
     public var offset = 0
     public var json = false
 
-    public init(title: String, compounds: Bool = false, readingStyle: ReadingStyle = .both,
-                limit: Int = Limits.defaultCharacters, offset: Int = 0, json: Bool = false) {
+    public init(
+        title: String, compounds: Bool = false, readingStyle: ReadingStyle = .both,
+        limit: Int = Limits.defaultCharacters, offset: Int = 0, json: Bool = false
+    ) {
         self.title = title
         self.compounds = compounds
         self.readingStyle = readingStyle
@@ -54,8 +57,10 @@ public struct MOELookupListing: Sendable {
             return
         }
         guard !list.characters.isEmpty else {
-            Output.line(list.total == 0 ? "No words contain \(MissingGlyph.shown(typed))."
-                : "No words past \(list.offset): \(MOEText.counted(list.total, "word")) contain \(MissingGlyph.shown(typed)).")
+            Output.line(
+                list.total == 0
+                    ? "No words contain \(MissingGlyph.shown(typed))."
+                    : "No words past \(list.offset): \(MOEText.counted(list.total, "word")) contain \(MissingGlyph.shown(typed)).")
             return
         }
         var lines = ["\(MOEText.counted(list.total, "word")) contain \(MissingGlyph.shown(typed)), those that start with it first:"]
@@ -101,8 +106,10 @@ public struct MOEStrokesListing: Sendable {
         }
         let under = radical.map { " under the radical \(list.characters.first?.radical ?? $0)" } ?? ""
         guard !list.characters.isEmpty else {
-            Output.line(list.total == 0 ? "No characters have \(MOEText.counted(strokes, "stroke"))\(under)."
-                : "No characters past \(list.offset): \(MOEText.counted(list.total, "character")) have \(MOEText.counted(strokes, "stroke"))\(under).")
+            Output.line(
+                list.total == 0
+                    ? "No characters have \(MOEText.counted(strokes, "stroke"))\(under)."
+                    : "No characters past \(list.offset): \(MOEText.counted(list.total, "character")) have \(MOEText.counted(strokes, "stroke"))\(under).")
             return
         }
         var lines = ["\(MOEText.counted(list.total, "character")) with \(MOEText.counted(strokes, "stroke"))\(under):"]
@@ -150,7 +157,9 @@ public struct MOERadicalListing: Sendable {
         let titleWidth = MOEText.titleWidth(list)
         for c in list.characters {
             let strokes = c.strokeCount.map(String.init) ?? ""
-            lines.append("  \(Output.pad("+\(c.nonRadicalStrokeCount ?? 0)", 5))\(Output.pad(MissingGlyph.shown(c.title), titleWidth))\(Output.pad(strokes, 4))\(MOEText.rest(c))")
+            lines.append(
+                "  \(Output.pad("+\(c.nonRadicalStrokeCount ?? 0)", 5))\(Output.pad(MissingGlyph.shown(c.title), titleWidth))\(Output.pad(strokes, 4))\(MOEText.rest(c))"
+            )
         }
         MOEText.print(lines, more: list)
     }
@@ -184,8 +193,10 @@ public struct MOEReadingSearch: Sendable {
         }
         let typed = Failure.quote(query.pinyin ?? query.bopomofo ?? "")
         guard !list.readings.isEmpty else {
-            Output.line(list.total == 0 ? "No readings match '\(typed)'."
-                : "No readings past \(list.offset): \(MOEText.counted(list.total, "reading")) match '\(typed)'.")
+            Output.line(
+                list.total == 0
+                    ? "No readings match '\(typed)'."
+                    : "No readings past \(list.offset): \(MOEText.counted(list.total, "reading")) match '\(typed)'.")
             return
         }
         let display = ReadingDisplay(style: readingStyle)

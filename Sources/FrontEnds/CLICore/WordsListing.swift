@@ -11,8 +11,10 @@ public struct WordsListing: Sendable {
     public var json = false
     public var verbose = false
 
-    public init(category: String, level: Level? = nil, limit: Int = Limits.defaultPage, offset: Int = 0,
-                json: Bool = false, verbose: Bool = false) {
+    public init(
+        category: String, level: Level? = nil, limit: Int = Limits.defaultPage, offset: Int = 0,
+        json: Bool = false, verbose: Bool = false
+    ) {
         self.category = category
         self.level = level
         self.limit = limit

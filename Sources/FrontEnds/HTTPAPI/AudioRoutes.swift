@@ -52,8 +52,9 @@ struct AudioRoutes: Sendable {
         let format = try query["format"].map(Self.format) ?? .wav
         let speed = try query["speed"].map { try InputRules.speed($0) } ?? 1
         let entry = try await catalog.entries(for: word)[0]
-        let subject = ClipRequest(word: entry.word.word, accent: accent, references: entry.word.audio(for: accent), entry: entry.reference,
-                                  speed: speed)
+        let subject = ClipRequest(
+            word: entry.word.word, accent: accent, references: entry.word.audio(for: accent), entry: entry.reference,
+            speed: speed)
         return try await serve(subject, format: format, request: request)
     }
 
@@ -76,15 +77,16 @@ struct AudioRoutes: Sendable {
         }
         let inputs = try await BlockingWork.run { clips.pronouncer.inputs(of: subject) }
         let memoryKey = "\(subject.key(format: format).relativePath)\u{0}\(inputs)"
-        if let hit = memory[memoryKey] {   // stored with X-Vocab-Cache: hit
+        if let hit = memory[memoryKey] { // stored with X-Vocab-Cache: hit
             return remember(hit, for: request)
         }
         let (stored, rendered) = try await clips.clip(for: subject, format: format, inputs: inputs)
         let path = stored.path
         let bytes = try await BlockingWork.run { try ContainedFile.read(path, limit: Self.maxClipBytes) }
-        var served = Representation(bytes: bytes, contentType: Self.mediaTypes[format] ?? "application/octet-stream",
-                                    cacheControl: CachePolicy.audio, compressible: false,
-                                    headers: [Self.tierHeader: stored.record.tier.rawValue, Self.cacheHeader: "hit"])
+        var served = Representation(
+            bytes: bytes, contentType: Self.mediaTypes[format] ?? "application/octet-stream",
+            cacheControl: CachePolicy.audio, compressible: false,
+            headers: [Self.tierHeader: stored.record.tier.rawValue, Self.cacheHeader: "hit"])
         memory.store(served, for: memoryKey)
         if rendered {
             served.headers[Self.cacheHeader] = "miss"
@@ -103,8 +105,9 @@ struct AudioRoutes: Sendable {
 
     static func format(_ text: String) throws -> AudioFormat {
         if let format = AudioFormat(rawValue: text.lowercased()) { return format }
-        throw Failure(.badFormat, "'\(Failure.quote(text))' is not an audio format; use wav, ogg or flac.",
-                      suggestions: InputRules.closestOrAll(text, AudioFormat.allCases.map(\.rawValue)))
+        throw Failure(
+            .badFormat, "'\(Failure.quote(text))' is not an audio format; use wav, ogg or flac.",
+            suggestions: InputRules.closestOrAll(text, AudioFormat.allCases.map(\.rawValue)))
     }
 
 }

@@ -21,9 +21,10 @@ struct CatalogRoutes: Sendable {
     func categories(_ request: Request) async throws -> Representation {
         let query = QueryParameters(request.uri.query)
         let level = try query["level"].map { try InputRules.level($0) }
-        return cache.remember(try await cache.value(for: "categories|\(level?.rawValue ?? "*")") {
-            try .json(CategoryList(try await catalog.overview(level: level), level: level))
-        }, for: request)
+        return cache.remember(
+            try await cache.value(for: "categories|\(level?.rawValue ?? "*")") {
+                try .json(CategoryList(try await catalog.overview(level: level), level: level))
+            }, for: request)
     }
 
     func words(_ request: Request, context: some RequestContext) async throws -> Representation {
@@ -33,16 +34,18 @@ struct CatalogRoutes: Sendable {
         let limit = try query.integer("limit", range: Limits.page, default: Limits.defaultPage)
         let offset = try query.integer("offset", range: Limits.offset, default: 0)
         let key = "words|\(id.lowercased())|\(level?.rawValue ?? "*")|\(limit)|\(offset)"
-        return cache.remember(try await cache.value(for: key) {
-            try .json(WordPageBody(try await catalog.words(in: id, level: level, limit: limit, offset: offset)))
-        }, for: request)
+        return cache.remember(
+            try await cache.value(for: key) {
+                try .json(WordPageBody(try await catalog.words(in: id, level: level, limit: limit, offset: offset)))
+            }, for: request)
     }
 
     func word(_ request: Request, context: some RequestContext) async throws -> Representation {
         let text = try HTTPInput.pathText(context.parameters["word"], name: "word")
-        return cache.remember(try await cache.value(for: "word|\(text)") {
-            let entries = try await catalog.lookup(text)
-            return try .json(WordEntries(word: entries.first?.word ?? text, entries: entries))
-        }, for: request)
+        return cache.remember(
+            try await cache.value(for: "word|\(text)") {
+                let entries = try await catalog.lookup(text)
+                return try .json(WordEntries(word: entries.first?.word ?? text, entries: entries))
+            }, for: request)
     }
 }

@@ -45,7 +45,9 @@ struct ClassRoutes: Sendable {
         }
         routes.post("classes/{code}/children") { request, context in try await addChildren(request, context: context) }
         routes.delete("classes/{code}/children/{child}") { request, context in
-            let learner = try context.learner(), code = try code(context), child = try child(context)
+            let learner = try context.learner()
+            let code = try code(context)
+            let child = try child(context)
             if try QueryParameters(request.uri.query)["erase"] == "true" {
                 try await classes.deleteChild(child, in: code, by: learner)
             } else {
@@ -63,8 +65,9 @@ struct ClassRoutes: Sendable {
             let body = try await LearnerRoutes.decode(NewAssignment.self, from: request, context: context)
             let level = try body.level.map { text throws(Failure) in try InputRules.level(text) }
             let due = try body.due.map { text throws(Failure) in Double(try CalendarDay(parsing: text).daysSinceEpoch) * 86_400 }
-            let made = try await classes.assign(to: try code(context), category: body.category, level: level, words: body.words ?? [],
-                                                dueAt: due, by: try context.learner())
+            let made = try await classes.assign(
+                to: try code(context), category: body.category, level: level, words: body.words ?? [],
+                dueAt: due, by: try context.learner())
             return try LearnerRoutes.json(made, status: .created)
         }
         routes.delete("classes/{code}/assignments/{assignment}") { _, context in
@@ -77,9 +80,13 @@ struct ClassRoutes: Sendable {
         }
         routes.get("classes/{code}/progress.csv") { _, context in
             let report = try await classes.progress(of: try code(context), by: try context.learner())
-            return Response(status: .ok, headers: [.contentType: "text/csv; charset=utf-8", .cacheControl: "no-store",
-                                                   .contentDisposition: "attachment; filename=\"class-\(report.code).csv\""],
-                            body: ResponseBody(byteBuffer: ByteBuffer(string: report.csv)))
+            return Response(
+                status: .ok,
+                headers: [
+                    .contentType: "text/csv; charset=utf-8", .cacheControl: "no-store",
+                    .contentDisposition: "attachment; filename=\"class-\(report.code).csv\"",
+                ],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: report.csv)))
         }
         return routes
     }
@@ -124,7 +131,8 @@ struct ClassRoutes: Sendable {
     }
 
     func addChildren(_ request: Request, context: VocabRequestContext) async throws -> Response {
-        let adult = try context.learner(), code = try code(context)
+        let adult = try context.learner()
+        let code = try code(context)
         let body = try await LearnerRoutes.decode(NewChildren.self, from: request, context: context)
         var result = AddedChildren(added: [], joined: [])
         if let name = body.name { result.added.append(try await classes.addChild(named: name, to: code, by: adult)) }
@@ -152,8 +160,9 @@ struct ClassRoutes: Sendable {
         let body = try await LearnerRoutes.decode(SignUpRequest.self, from: request, context: context)
         do {
             let (learner, session) = try await classes.signUp(name: body.name, password: body.password)
-            var response = try LearnerRoutes.json(SessionRoutes.SessionBody(id: learner.id, name: learner.name, csrf: Sessions.csrf(for: session)),
-                                                  status: .created)
+            var response = try LearnerRoutes.json(
+                SessionRoutes.SessionBody(id: learner.id, name: learner.name, csrf: Sessions.csrf(for: session)),
+                status: .created)
             response.headers[.setCookie] = SessionCookie.set(session)
             return response
         } catch let error as LearnerError {
@@ -171,14 +180,20 @@ struct ClassRoutes: Sendable {
             attempts.fail(address)
             throw APIError.unauthorized("the class code, name or pictures are wrong.")
         }
-        var response = try LearnerRoutes.json(SessionRoutes.SessionBody(id: learner.id, name: body.name.trimmingCharacters(in: .whitespaces),
-                                                                        csrf: Sessions.csrf(for: session)))
+        var response = try LearnerRoutes.json(
+            SessionRoutes.SessionBody(
+                id: learner.id, name: body.name.trimmingCharacters(in: .whitespaces),
+                csrf: Sessions.csrf(for: session)))
         response.headers[.setCookie] = SessionCookie.set(session)
         return response
     }
 
     struct PicturesBody: Encodable {
-        struct Picture: Encodable { var index: Int; var picture: String; var name: String }
+        struct Picture: Encodable {
+            var index: Int
+            var picture: String
+            var name: String
+        }
         var pictures = ClassRules.pictures.indices.map { Picture(index: $0, picture: ClassRules.pictures[$0], name: ClassRules.pictureNames[$0]) }
         var choose = ClassRules.picturesChosen
     }

@@ -1,8 +1,8 @@
 import App
 import AppCore
 import HTTPTransport
-import Hummingbird
 import HTTPTypes
+import Hummingbird
 import HummingbirdAuth
 import Learners
 import NIOCore
@@ -66,8 +66,10 @@ extension LearnerAuthenticator {
     /// bearer token or session cookie, else nil. A bad credential is not refused, since the
     /// endpoint is public, but counts as a failed attempt, and an address that failed too often
     /// gets the public answer whatever it sends: search is no way around the guessing limit.
-    static func optionalLearner(_ request: Request, context: VocabRequestContext, learning: LearningService,
-                                attempts: FailedAttempts) async throws -> Learner? {
+    static func optionalLearner(
+        _ request: Request, context: VocabRequestContext, learning: LearningService,
+        attempts: FailedAttempts
+    ) async throws -> Learner? {
         let header = request.headers[.authorization]
         let session = header == nil ? SessionCookie.token(in: request) : nil
         guard header != nil || session != nil else { return nil }
@@ -111,8 +113,10 @@ enum SessionCookie {
     static let clear = Cookie(name: name, value: "", maxAge: 0, path: "/", httpOnly: true, sameSite: .strict).description
 
     /// The session's learner, or 401 (clearing the cookie, counted as a failed sign-in) or 429.
-    static func learner(of session: String, learning: LearningService, attempts: FailedAttempts,
-                        context: VocabRequestContext) async throws -> Learner {
+    static func learner(
+        of session: String, learning: LearningService, attempts: FailedAttempts,
+        context: VocabRequestContext
+    ) async throws -> Learner {
         let address = try attempts.check(context)
         guard let learner = try await learning.learner(session: session) else {
             attempts.fail(address)
@@ -127,8 +131,10 @@ enum SessionCookie {
         guard request.method != .get, request.method != .head else { return }
         let expected = Array(Sessions.csrf(for: session).utf8)
         guard let sent = request.headers[csrfHeader], Self.equal(Array(sent.utf8), expected) else {
-            throw APIError(Failure(.csrfTokenMissing,
-                                   "a request signed in by the session cookie that changes data needs the session's X-CSRF-Token header."))
+            throw APIError(
+                Failure(
+                    .csrfTokenMissing,
+                    "a request signed in by the session cookie that changes data needs the session's X-CSRF-Token header."))
         }
     }
 
@@ -169,8 +175,9 @@ final class FailedAttempts: Sendable {
         let address = context.remoteAddress?.ipAddress ?? "unknown"
         if let wait = blocked(address) {
             metrics?.signInRefused()
-            throw APIError(Failure(.tooManyAttempts, "too many failed sign-ins from this address; try again in \(wait) s."),
-                           headers: [.retryAfter: "\(wait)"])
+            throw APIError(
+                Failure(.tooManyAttempts, "too many failed sign-ins from this address; try again in \(wait) s."),
+                headers: [.retryAfter: "\(wait)"])
         }
         return address
     }

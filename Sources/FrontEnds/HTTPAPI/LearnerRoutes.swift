@@ -1,8 +1,8 @@
 import App
 import AppCore
 import Catalog
-import Foundation
 import FSRS
+import Foundation
 import HTTPTransport
 import Hummingbird
 import JSONReading
@@ -67,15 +67,17 @@ struct LearnerRoutes: Sendable {
         var source = LearningService.Source.auto
         if let raw = body.source {
             guard let parsed = LearningService.Source(rawValue: raw) else {
-                throw Failure(.badSource, "'\(Failure.quote(raw))' is not a source; use auto, catalog, moe or dictionary.",
-                              suggestions: InputRules.closestOrAll(raw, LearningService.Source.allCases.map(\.rawValue)))
+                throw Failure(
+                    .badSource, "'\(Failure.quote(raw))' is not a source; use auto, catalog, moe or dictionary.",
+                    suggestions: InputRules.closestOrAll(raw, LearningService.Source.allCases.map(\.rawValue)))
             }
             source = parsed
         }
         // The server does not ask an online dictionary for its clients: words come from the
         // catalog and the Mandarin dictionary it has.
-        let saved = try await learning.save(body.word, for: learner, source: source, entry: body.entry, reading: body.reading,
-                                            allReadings: body.allReadings ?? false)
+        let saved = try await learning.save(
+            body.word, for: learner, source: source, entry: body.entry, reading: body.reading,
+            allReadings: body.allReadings ?? false)
         var items: [LibraryItemBody] = []
         for s in saved {
             if let card = try await learning.store.card(of: s.item.id, learner: learner.id) {
@@ -124,7 +126,10 @@ struct LearnerRoutes: Sendable {
                 return text
             }
             var reader = JSONReader(bytes)
-            var item: Int64?, rating: RatingValue?, version: Int?, clientId: String?
+            var item: Int64?
+            var rating: RatingValue?
+            var version: Int?
+            var clientId: String?
             do {
                 guard try reader.peek() == .object else { return nil }
                 try reader.forEachMember { reader, key in
@@ -167,7 +172,11 @@ struct LearnerRoutes: Sendable {
     }
 
     struct Conflict: Encodable {
-        struct Detail: Encodable { var code: String; var message: String; var suggestions: [String] }
+        struct Detail: Encodable {
+            var code: String
+            var message: String
+            var suggestions: [String]
+        }
         var error: Detail
         var card: CardBody
     }
@@ -179,9 +188,10 @@ struct LearnerRoutes: Sendable {
             throw Failure(.badRating, "rating must be 1-4 or again, hard, good, easy.")
         }
         do {
-            let result = try await learning.rate(item: body.item, rating: rating, for: learner, expectedVersion: body.version, clientID: body.clientId,
-                                                 madeAt: body.reviewedAt)
-            guard let json = result.json else { return try Self.json(result) }   // the encoder's own error
+            let result = try await learning.rate(
+                item: body.item, rating: rating, for: learner, expectedVersion: body.version, clientID: body.clientId,
+                madeAt: body.reviewedAt)
+            guard let json = result.json else { return try Self.json(result) } // the encoder's own error
             return Self.json(body: ByteBuffer(string: json))
         } catch LearnerError.stale(let current) {
             let failure = Failure.staleCard(current.version)
@@ -219,8 +229,10 @@ struct LearnerRoutes: Sendable {
     }
 
     /// - Parameter plain: a reader for the body's common shape, tried first; nil leaves it to JSONDecoder.
-    static func decode<T: Decodable>(_ type: T.Type, from request: Request, context: VocabRequestContext,
-                                     plain: ((UnsafeBufferPointer<UInt8>) -> T?)? = nil) async throws -> T {
+    static func decode<T: Decodable>(
+        _ type: T.Type, from request: Request, context: VocabRequestContext,
+        plain: ((UnsafeBufferPointer<UInt8>) -> T?)? = nil
+    ) async throws -> T {
         var request = request
         let buffer: ByteBuffer
         do {

@@ -25,10 +25,11 @@ struct MandarinRoutes: Sendable {
     func entry(_ request: Request, context: some RequestContext) async throws -> Representation {
         let title = try HTTPInput.pathText(context.parameters["title"], name: "title")
         let dictionary = self.dictionary
-        return cache.remember(try await cache.value(for: "moe|\(title)") {
-            let entries = try await dictionary.lookup(title)
-            return try .json(MOEEntries(title: entries.first?.title ?? title, entries: entries))
-        }, for: request)
+        return cache.remember(
+            try await cache.value(for: "moe|\(title)") {
+                let entries = try await dictionary.lookup(title)
+                return try .json(MOEEntries(title: entries.first?.title ?? title, entries: entries))
+            }, for: request)
     }
 
     func strokes(_ request: Request, context: some RequestContext) async throws -> Representation {
@@ -39,10 +40,11 @@ struct MandarinRoutes: Sendable {
         let offset = try query.integer("offset", range: Limits.offset, default: 0)
         let radical = try query["radical"].map { try RadicalInput.check($0) }
         let dictionary = self.dictionary
-        return cache.remember(try await cache.value(for: "strokes|\(n)|\(radical ?? "")|\(limit)|\(offset)") {
-            let list = try await dictionary.characters(strokes: n, radical: radical, limit: limit, offset: offset)
-            return try .json(CharacterPage(strokes: n, radical: radical, list: list))
-        }, for: request)
+        return cache.remember(
+            try await cache.value(for: "strokes|\(n)|\(radical ?? "")|\(limit)|\(offset)") {
+                let list = try await dictionary.characters(strokes: n, radical: radical, limit: limit, offset: offset)
+                return try .json(CharacterPage(strokes: n, radical: radical, list: list))
+            }, for: request)
     }
 
     /// Characters under a radical; none is a 404 (unknown_radical), as on the command line.
@@ -52,10 +54,11 @@ struct MandarinRoutes: Sendable {
         let limit = try query.integer("limit", range: Limits.characters, default: Limits.defaultCharacters)
         let offset = try query.integer("offset", range: Limits.offset, default: 0)
         let dictionary = self.dictionary
-        return cache.remember(try await cache.value(for: "radical|\(radical)|\(limit)|\(offset)") {
-            let list = try await RadicalListing.page(in: dictionary, radical: radical, limit: limit, offset: offset)
-            return try .json(CharacterPage(strokes: nil, radical: radical, list: list))
-        }, for: request)
+        return cache.remember(
+            try await cache.value(for: "radical|\(radical)|\(limit)|\(offset)") {
+                let list = try await RadicalListing.page(in: dictionary, radical: radical, limit: limit, offset: offset)
+                return try .json(CharacterPage(strokes: nil, radical: radical, list: list))
+            }, for: request)
     }
 
     /// `?pinyin=` or `?bopomofo=`, paged, tones ignored unless `tones=exact`.
@@ -73,10 +76,11 @@ struct MandarinRoutes: Sendable {
         let offset = try query.integer("offset", range: Limits.offset, default: 0)
         let dictionary = self.dictionary
         let key = "moe-search|\(reading.pinyin ?? "")|\(reading.bopomofo ?? "")|\(tones.rawValue)|\(limit)|\(offset)"
-        return cache.remember(try await cache.value(for: key) {
-            let list = try await reading.run(in: dictionary, limit: limit, offset: offset)
-            return try .json(ReadingSearchPage(query: reading, list: list))
-        }, for: request)
+        return cache.remember(
+            try await cache.value(for: key) {
+                let list = try await reading.run(in: dictionary, limit: limit, offset: offset)
+                return try .json(ReadingSearchPage(query: reading, list: list))
+            }, for: request)
     }
 
     /// `?count=&seed=`: entries drawn with the seed (cached: the same seed, the same answer), or
@@ -106,10 +110,11 @@ struct MandarinRoutes: Sendable {
         let query = QueryParameters(request.uri.query)
         let day = try query["date"].map { text throws(Failure) in try CalendarDay(parsing: text) } ?? CalendarDay.today()
         let dictionary = self.dictionary
-        return cache.remember(try await cache.value(for: "moe-today|\(day)") {
-            let picked = try await MOEWordOfTheDay(drawingFrom: dictionary, day: day)
-            return try .json(picked)
-        }, for: request)
+        return cache.remember(
+            try await cache.value(for: "moe-today|\(day)") {
+                let picked = try await MOEWordOfTheDay(drawingFrom: dictionary, day: day)
+                return try .json(picked)
+            }, for: request)
     }
 
     /// The entries that contain a title, those that start with it first, paged.
@@ -119,9 +124,10 @@ struct MandarinRoutes: Sendable {
         let limit = try query.integer("limit", range: Limits.characters, default: Limits.defaultCharacters)
         let offset = try query.integer("offset", range: Limits.offset, default: 0)
         let dictionary = self.dictionary
-        return cache.remember(try await cache.value(for: "moe-compounds|\(title)|\(limit)|\(offset)") {
-            let list = try await dictionary.compounds(of: title, limit: limit, offset: offset)
-            return try .json(CompoundPage(title: title, list: list))
-        }, for: request)
+        return cache.remember(
+            try await cache.value(for: "moe-compounds|\(title)|\(limit)|\(offset)") {
+                let list = try await dictionary.compounds(of: title, limit: limit, offset: offset)
+                return try .json(CompoundPage(title: title, list: list))
+            }, for: request)
     }
 }

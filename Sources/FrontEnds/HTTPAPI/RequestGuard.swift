@@ -21,8 +21,9 @@ struct RequestGuard<Context: RequestContext>: RouterMiddleware {
     static func check(method: HTTPRequest.Method, target: String, path: String, allowed: [HTTPRequest.Method]) throws {
         guard allowed.contains(method) else {
             let names = allowed.map(\.rawValue).joined(separator: ", ")
-            throw APIError(Failure(.methodNotAllowed, "this path answers \(names) only."),
-                           headers: [.allow: names])
+            throw APIError(
+                Failure(.methodNotAllowed, "this path answers \(names) only."),
+                headers: [.allow: names])
         }
         guard target.utf8.count <= Self.maxURILength else {
             throw Failure(.uriTooLong, "the request target is longer than \(Self.maxURILength) bytes.")

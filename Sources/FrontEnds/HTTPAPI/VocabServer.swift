@@ -8,8 +8,8 @@ import Hummingbird
 import HummingbirdCore
 import Logging
 import Mandarin
-import Offloading
 import NIOCore
+import Offloading
 import PostgresStore
 import ServiceLifecycle
 import WebApp
@@ -34,9 +34,11 @@ public struct ServerSettings: Sendable {
 
     public enum LogFormat: String, CaseIterable, Sendable { case text, json }
 
-    public init(host: String = "127.0.0.1", port: Int = 8080, logLevel: Logger.Level = .info, version: String = "0.1.0",
-                connections: ConnectionLimits = ConnectionLimits(), audioFreshness: Double = 1, logFormat: LogFormat = .text,
-                metricsPort: Int? = nil) {
+    public init(
+        host: String = "127.0.0.1", port: Int = 8080, logLevel: Logger.Level = .info, version: String = "0.1.0",
+        connections: ConnectionLimits = ConnectionLimits(), audioFreshness: Double = 1, logFormat: LogFormat = .text,
+        metricsPort: Int? = nil
+    ) {
         self.logFormat = logFormat
         self.metricsPort = metricsPort
         self.host = host
@@ -83,8 +85,10 @@ public struct VocabServer: Sendable {
 
     /// The server of `services` on `database`: builds the running system (`VocabApp`) for a
     /// server, its log going to `logSink`, and serves it.
-    public static func make(services: VocabServices, settings: ServerSettings, database: DatabaseChoice = .embedded,
-                            logSink: @escaping @Sendable (String) -> Void = LogfmtLogHandler.standardError) async throws -> VocabServer {
+    public static func make(
+        services: VocabServices, settings: ServerSettings, database: DatabaseChoice = .embedded,
+        logSink: @escaping @Sendable (String) -> Void = LogfmtLogHandler.standardError
+    ) async throws -> VocabServer {
         let logger = Self.logger(settings, logSink: logSink)
         let app = try await VocabApp.build(services: services, database: database, use: .server, logger: logger)
         return try await make(app: app, settings: settings, logger: logger)
@@ -110,9 +114,11 @@ public struct VocabServer: Sendable {
         // Another instance changed the catalog or pushed a dictionary, or this one may have
         // missed notifications: the answers kept in memory may be stale.
         let listener = app.postgres.map { server in
-            PostgresChangeListener(database: server.database, onChange: { payload in
-                if payload == "documents:" + ServerDatabase.catalogSpace || payload == ServerDatabase.mandarinChange { responses.removeAll() }
-            }, onConnect: { responses.removeAll() })
+            PostgresChangeListener(
+                database: server.database,
+                onChange: { payload in
+                    if payload == "documents:" + ServerDatabase.catalogSpace || payload == ServerDatabase.mandarinChange { responses.removeAll() }
+                }, onConnect: { responses.removeAll() })
         }
         // The neural voice's processes load in the background: a request that comes first waits
         // for its process in the voice's own queue, never on an event loop.
@@ -131,16 +137,18 @@ public struct VocabServer: Sendable {
             logger.warning("speech synthesis is unavailable; serving recorded and legacy clips only", metadata: ["reason": "\(speechUnavailable)"])
         }
         let metrics = settings.metricsPort == nil ? nil : ServerMetrics()
-        return VocabServer(settings: settings, services: services, catalog: app.catalog,
-                           clips: ClipService(store: services.clipStore, pronouncer: pronouncer), speech: speechUnavailable == nil,
-                           learning: app.learning, classes: app.classes, search: app.search,
-                           attempts: FailedAttempts(metrics: metrics), metrics: metrics, web: try await WebAssets.load(), logger: logger,
-                           postgres: app.postgres, responses: responses, listener: listener, dictionary: app.dictionary)
+        return VocabServer(
+            settings: settings, services: services, catalog: app.catalog,
+            clips: ClipService(store: services.clipStore, pronouncer: pronouncer), speech: speechUnavailable == nil,
+            learning: app.learning, classes: app.classes, search: app.search,
+            attempts: FailedAttempts(metrics: metrics), metrics: metrics, web: try await WebAssets.load(), logger: logger,
+            postgres: app.postgres, responses: responses, listener: listener, dictionary: app.dictionary)
     }
 
     func requestLog<Context: RequestContext>(_ context: Context.Type = Context.self) -> RequestLog<Context> {
-        RequestLog(logger: logger, loggedHeaders: [(AudioRoutes.tierHeader, "tier"), (AudioRoutes.cacheHeader, "cache")], metrics: metrics,
-                   route: { [allowed] in allowed.template(for: $0) })
+        RequestLog(
+            logger: logger, loggedHeaders: [(AudioRoutes.tierHeader, "tier"), (AudioRoutes.cacheHeader, "cache")], metrics: metrics,
+            route: { [allowed] in allowed.template(for: $0) })
     }
 
     /// Every route the server answers, as "GET /v1/words/{word}" (HEAD is answered for each GET).
@@ -153,14 +161,21 @@ public struct VocabServer: Sendable {
         let router = Router(context: VocabRequestContext.self, options: .autoGenerateHeadEndpoints)
         router.add(middleware: requestLog(VocabRequestContext.self))
         router.add(middleware: ErrorMiddleware())
-        router.add(middleware: RepeatedRequests(cache: cache, onHit: { [metrics, allowed] path in
-            metrics?.answeredFromMemory(route: allowed.template(for: path))
-        }))
+        router.add(
+            middleware: RepeatedRequests(
+                cache: cache,
+                onHit: { [metrics, allowed] path in
+                    metrics?.answeredFromMemory(route: allowed.template(for: path))
+                }))
         router.add(middleware: RequestGuard(allowed: allowed))
         router.add(middleware: WebAppMiddleware(assets: web, cache: cache))
         router.get("/healthz") { _, _ in try await health() }
         router.addRoutes(CatalogRoutes(catalog: catalog, cache: cache).collection(), atPath: "/v1")
-        router.addRoutes(AudioRoutes(catalog: catalog, services: services, dictionary: dictionary, clips: clips, cache: cache, freshness: UInt64(max(0, settings.audioFreshness) * 1e9)).collection(), atPath: "/v1")
+        router.addRoutes(
+            AudioRoutes(
+                catalog: catalog, services: services, dictionary: dictionary, clips: clips, cache: cache,
+                freshness: UInt64(max(0, settings.audioFreshness) * 1e9)
+            ).collection(), atPath: "/v1")
         router.addRoutes(MandarinRoutes(dictionary: dictionary, cache: cache).collection(), atPath: "/v1")
         router.addRoutes(SearchRoutes(search: search, learning: learning, attempts: attempts, cache: cache).collection(), atPath: "/v1")
         router.addRoutes(SessionRoutes(learning: learning, attempts: attempts).collection(), atPath: "/v1")
@@ -181,7 +196,11 @@ public struct VocabServer: Sendable {
 
     private func healthCheck() async throws -> @Sendable () async throws -> Representation {
         let overview = try await catalog.overview()
-        let version = settings.version, dictionary = self.dictionary, tts = speech, listener = self.listener, postgres = self.postgres
+        let version = settings.version
+        let dictionary = self.dictionary
+        let tts = speech
+        let listener = self.listener
+        let postgres = self.postgres
         let learning = self.learning
         return {
             // Health has a deadline of its own: a database that does not answer within a second is
@@ -189,21 +208,27 @@ public struct VocabServer: Sendable {
             let deadline = Self.healthDeadline
             let database: Health.DatabaseInfo
             if let listener, let postgres {
-                let answers = (try? await withDeadline(seconds: deadline) { try await postgres.database.checkReachable(); return true }) ?? false
+                let answers =
+                    (try? await withDeadline(seconds: deadline) {
+                        try await postgres.database.checkReachable()
+                        return true
+                    }) ?? false
                 database = .init(engine: "postgresql", state: listener.isConnected && answers ? "up" : "unavailable")
             } else {
                 // Reads go on when the disk is full; writes are refused (503) until one succeeds again.
                 database = .init(engine: "sqlite", state: learning.outOfSpace ? "full" : "up")
             }
             let moe = database.state != "unavailable" ? ((try? await withDeadline(seconds: deadline) { await dictionary.isAvailable() }) ?? false) : false
-            let reason: String? = switch database.state {
-            case "up": nil
-            case "full": "the disk is full: the last write could not be stored; reads are answered."
-            default: "the database cannot be reached."
-            }
-            let body = Health(status: reason == nil ? "ok" : "degraded", reason: reason, version: version,
-                              catalog: .init(categories: overview.summaries.count, words: overview.wordCount),
-                              moe: moe, tts: tts, database: database)
+            let reason: String? =
+                switch database.state {
+                case "up": nil
+                case "full": "the disk is full: the last write could not be stored; reads are answered."
+                default: "the database cannot be reached."
+                }
+            let body = Health(
+                status: reason == nil ? "ok" : "degraded", reason: reason, version: version,
+                catalog: .init(categories: overview.summaries.count, words: overview.wordCount),
+                moe: moe, tts: tts, database: database)
             return try .json(body, cacheControl: CachePolicy.none)
         }
     }
@@ -220,8 +245,9 @@ public struct VocabServer: Sendable {
         if let postgres, let listener { services += [postgres.database.client, listener] }
         if let metrics = metricsListener() { services.append(metrics) }
         services.append(StartingService { try await self.serve(onRunning: onRunning) })
-        let group = ServiceGroup(configuration: .init(
-            services: services, gracefulShutdownSignals: handleSignals ? [.sigterm, .sigint] : [], logger: logger))
+        let group = ServiceGroup(
+            configuration: .init(
+                services: services, gracefulShutdownSignals: handleSignals ? [.sigterm, .sigint] : [], logger: logger))
         try await group.run()
         logger.notice("stopped")
     }
@@ -232,15 +258,18 @@ public struct VocabServer: Sendable {
         guard let metrics, let port = settings.metricsPort else { return nil }
         let router = Router()
         router.get("/metrics") { _, _ in
-            Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
-                     body: ResponseBody(byteBuffer: ByteBuffer(string: metrics.text())))
+            Response(
+                status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: metrics.text())))
         }
-        let logger = self.logger, host = settings.host
-        return Application(router: router, configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: nil),
-                           onServerRunning: { channel in
-                               let url = "http://\(host.contains(":") ? "[\(host)]" : host):\(channel.localAddress?.port ?? 0)/metrics"
-                               logger.notice("metrics", metadata: ["metrics": "\(url)"])
-                           }, logger: logger)
+        let logger = self.logger
+        let host = settings.host
+        return Application(
+            router: router, configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: nil),
+            onServerRunning: { channel in
+                let url = "http://\(host.contains(":") ? "[\(host)]" : host):\(channel.localAddress?.port ?? 0)/metrics"
+                logger.notice("metrics", metadata: ["metrics": "\(url)"])
+            }, logger: logger)
     }
 
     private func serve(onRunning: @escaping @Sendable (Int) async -> Void) async throws {
@@ -274,7 +303,10 @@ public struct VocabServer: Sendable {
 }
 
 struct Health: Encodable, Sendable {
-    struct CatalogInfo: Encodable, Sendable { var categories: Int; var words: Int }
+    struct CatalogInfo: Encodable, Sendable {
+        var categories: Int
+        var words: Int
+    }
     var status: String
     /// Why the status is "degraded"; absent when it is "ok".
     var reason: String?
@@ -284,7 +316,10 @@ struct Health: Encodable, Sendable {
     var moe: Bool
     /// Whether speech synthesis, the audio tier that always works, is available.
     var tts: Bool
-    struct DatabaseInfo: Encodable, Sendable { var engine: String; var state: String }
+    struct DatabaseInfo: Encodable, Sendable {
+        var engine: String
+        var state: String
+    }
     /// Where learners and (on PostgreSQL) the catalog live, and whether it answers.
     var database: DatabaseInfo
 }

@@ -16,8 +16,10 @@ public struct ConnectionLimits: Sendable, Equatable {
     /// A kept-alive connection with nothing in flight, waiting for the next request.
     public var idleTimeout: TimeAmount
 
-    public init(maxConnections: Int = 512, headerTimeout: TimeAmount = .seconds(10), bodyTimeout: TimeAmount = .seconds(30),
-                idleTimeout: TimeAmount = .seconds(30)) {
+    public init(
+        maxConnections: Int = 512, headerTimeout: TimeAmount = .seconds(10), bodyTimeout: TimeAmount = .seconds(30),
+        idleTimeout: TimeAmount = .seconds(30)
+    ) {
         self.maxConnections = maxConnections
         self.headerTimeout = headerTimeout
         self.bodyTimeout = bodyTimeout

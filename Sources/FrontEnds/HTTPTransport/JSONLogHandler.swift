@@ -28,7 +28,8 @@ public struct JSONLogHandler: LogHandler {
     public func log(event: LogEvent) {
         var all = self.metadata
         if let extra = event.metadata { all.merge(extra) { _, new in new } }
-        var out = "{\"ts\":\(Self.quoted(LogfmtLogHandler.timestamp())),\"level\":\(Self.quoted(event.level.rawValue)),"
+        var out =
+            "{\"ts\":\(Self.quoted(LogfmtLogHandler.timestamp())),\"level\":\(Self.quoted(event.level.rawValue)),"
             + "\"logger\":\(Self.quoted(label)),\"msg\":\(Self.quoted(event.message.description))"
         let ordered = LogfmtLogHandler.leading.filter { all[$0] != nil } + all.keys.filter { !LogfmtLogHandler.leading.contains($0) }.sorted()
         for key in ordered {
@@ -51,8 +52,10 @@ public enum RequestID {
 
     public static func accepted(_ sent: String?) -> String? {
         guard let sent, (1...64).contains(sent.utf8.count),
-              sent.utf8.allSatisfy({ ("0"..."9").contains(Character(UnicodeScalar($0))) || ("a"..."z").contains(Character(UnicodeScalar($0)))
-                  || ("A"..."Z").contains(Character(UnicodeScalar($0))) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ".") })
+            sent.utf8.allSatisfy({
+                ("0"..."9").contains(Character(UnicodeScalar($0))) || ("a"..."z").contains(Character(UnicodeScalar($0)))
+                    || ("A"..."Z").contains(Character(UnicodeScalar($0))) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ".")
+            })
         else { return nil }
         return sent
     }

@@ -55,9 +55,11 @@ public struct LogfmtLogHandler: LogHandler {
     /// A bare value when it is safe, else a quoted one with quotes, backslashes and control
     /// characters escaped (so a request path can never start a new log line).
     public static func value(_ text: String) -> String {
-        let plain = !text.isEmpty && text.utf8.allSatisfy { b in
-            b > 0x20 && b < 0x7F && b != UInt8(ascii: "\"") && b != UInt8(ascii: "=") && b != UInt8(ascii: "\\")
-        }
+        let plain =
+            !text.isEmpty
+            && text.utf8.allSatisfy { b in
+                b > 0x20 && b < 0x7F && b != UInt8(ascii: "\"") && b != UInt8(ascii: "=") && b != UInt8(ascii: "\\")
+            }
         if plain { return text }
         var out = "\""
         for s in text.unicodeScalars {
@@ -93,9 +95,20 @@ public struct LogfmtLogHandler: LogHandler {
             if digits.count < width { out += String(repeating: "0", count: width - digits.count) }
             out += digits
         }
-        put(Int(parts.tm_year) + 1900, 4); out += "-"; put(Int(parts.tm_mon) + 1, 2); out += "-"; put(Int(parts.tm_mday), 2)
-        out += "T"; put(Int(parts.tm_hour), 2); out += ":"; put(Int(parts.tm_min), 2); out += ":"; put(Int(parts.tm_sec), 2)
-        out += "."; put(Int(now.tv_nsec / 1_000_000), 3); out += "Z"
+        put(Int(parts.tm_year) + 1900, 4)
+        out += "-"
+        put(Int(parts.tm_mon) + 1, 2)
+        out += "-"
+        put(Int(parts.tm_mday), 2)
+        out += "T"
+        put(Int(parts.tm_hour), 2)
+        out += ":"
+        put(Int(parts.tm_min), 2)
+        out += ":"
+        put(Int(parts.tm_sec), 2)
+        out += "."
+        put(Int(now.tv_nsec / 1_000_000), 3)
+        out += "Z"
         return out
     }
 

@@ -17,8 +17,10 @@ public struct VocabHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
     public let limits: ConnectionLimits
     let counter: ConnectionCounter
 
-    public init(responder: @escaping HTTPChannelHandler.Responder, cache: ResponseCache, requestLog: RequestLog<BasicRequestContext>,
-                limits: ConnectionLimits) {
+    public init(
+        responder: @escaping HTTPChannelHandler.Responder, cache: ResponseCache, requestLog: RequestLog<BasicRequestContext>,
+        limits: ConnectionLimits
+    ) {
         self.responder = responder
         self.cache = cache
         self.requestLog = requestLog
@@ -90,7 +92,8 @@ public final class RepeatedRequestLane: ChannelDuplexHandler, RemovableChannelHa
         switch unwrapInboundIn(data) {
         case .head(let head):
             if forwarded == 0, head.method == .GET || head.method == .HEAD, head.isKeepAlive,
-               let hit = cache[RepeatedRequests<BasicRequestContext>.key(target: head.uri)] {
+                let hit = cache[RepeatedRequests<BasicRequestContext>.key(target: head.uri)]
+            {
                 answering = (head, hit, .now)
                 return
             }
@@ -113,8 +116,9 @@ public final class RepeatedRequestLane: ChannelDuplexHandler, RemovableChannelHa
     }
 
     private func respond(context: ChannelHandlerContext, head: HTTPRequestHead, representation: Representation, start: ContinuousClock.Instant) {
-        let answer = representation.answer(acceptEncoding: head.headers.first(name: "accept-encoding"),
-                                           ifNoneMatch: head.headers.first(name: "if-none-match"))
+        let answer = representation.answer(
+            acceptEncoding: head.headers.first(name: "accept-encoding"),
+            ifNoneMatch: head.headers.first(name: "if-none-match"))
         // Finished bytes, under the HTTP encoder: nothing is left to serialise per request.
         socket.write(answer.wireHead)
         let id = RequestID.accepted(head.headers.first(name: RequestID.header)) ?? RequestID.make()
@@ -125,8 +129,9 @@ public final class RepeatedRequestLane: ChannelDuplexHandler, RemovableChannelHa
         context.triggerUserOutboundEvent(RequestDeadlines.AnsweredInLane(), promise: nil)
         guard requestLog.isEnabled else { return }
         let (path, query) = Self.split(head.uri)
-        requestLog.log(method: head.method.rawValue, path: path, query: query, status: Int(answer.status.code), start: start,
-                       bytes: answer.body?.readableBytes ?? 0, headers: answer.fields, id: id, fromMemory: true)
+        requestLog.log(
+            method: head.method.rawValue, path: path, query: query, status: Int(answer.status.code), start: start,
+            bytes: answer.body?.readableBytes ?? 0, headers: answer.fields, id: id, fromMemory: true)
     }
 
     public static func split(_ target: String) -> (path: String, query: String?) {

@@ -100,7 +100,8 @@ public struct Representation: Sendable, ResponseGenerator {
     public func answer(acceptEncoding: String?, ifNoneMatch: String?) -> Answer {
         let useGzip = gzipped != nil && ContentNegotiation.acceptsGzip(acceptEncoding)
         if let ifNoneMatch, ETag.matches(ifNoneMatch, tag: tag) {
-            return useGzip ? Answer(status: .notModified, fields: notModifiedGzipFields, wireHead: wire.notModifiedGzip, body: nil)
+            return useGzip
+                ? Answer(status: .notModified, fields: notModifiedGzipFields, wireHead: wire.notModifiedGzip, body: nil)
                 : Answer(status: .notModified, fields: notModifiedFields, wireHead: wire.notModified, body: nil)
         }
         if useGzip, let gzipped { return Answer(status: .ok, fields: gzipFields, wireHead: wire.gzip, body: gzipped) }

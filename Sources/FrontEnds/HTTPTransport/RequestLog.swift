@@ -20,8 +20,10 @@ public struct RequestLog<Context: RequestContext>: RouterMiddleware {
     /// The route template a path is answered by ("/v1/words/{word}"), for the metrics' labels.
     public let route: @Sendable (String) -> String
 
-    public init(logger: Logger, loggedHeaders: [(name: HTTPField.Name, key: String)] = [], metrics: ServerMetrics? = nil,
-                route: @escaping @Sendable (String) -> String = { _ in "other" }) {
+    public init(
+        logger: Logger, loggedHeaders: [(name: HTTPField.Name, key: String)] = [], metrics: ServerMetrics? = nil,
+        route: @escaping @Sendable (String) -> String = { _ in "other" }
+    ) {
         self.logger = logger
         self.loggedHeaders = loggedHeaders
         self.metrics = metrics
@@ -49,14 +51,17 @@ public struct RequestLog<Context: RequestContext>: RouterMiddleware {
     }
 
     private func log(_ request: Request, id: String, status: Int, start: ContinuousClock.Instant, bytes: Int?, response: Response? = nil) {
-        log(method: request.method.rawValue, path: request.uri.path, query: request.uri.query, status: status, start: start,
+        log(
+            method: request.method.rawValue, path: request.uri.path, query: request.uri.query, status: status, start: start,
             bytes: bytes, headers: response?.headers ?? [:], id: id)
     }
 
     public var isEnabled: Bool { logger.logLevel <= .info || metrics != nil }
 
-    public func log(method: String, path: String, query: String?, status: Int, start: ContinuousClock.Instant, bytes: Int?, headers: HTTPFields,
-                    id: String, fromMemory: Bool = false) {
+    public func log(
+        method: String, path: String, query: String?, status: Int, start: ContinuousClock.Instant, bytes: Int?, headers: HTTPFields,
+        id: String, fromMemory: Bool = false
+    ) {
         let elapsed = ContinuousClock.now - start
         if let metrics {
             let template = route(path)

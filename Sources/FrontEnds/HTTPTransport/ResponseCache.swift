@@ -43,7 +43,7 @@ public final class ResponseCache: @unchecked Sendable {
             head += 1
             if let removed = entries.removeValue(forKey: oldest) { bytes -= Self.size(removed) }
         }
-        if head > 1024, head * 2 > order.count {   // compact the queue now and then
+        if head > 1024, head * 2 > order.count { // compact the queue now and then
             order.removeFirst(head)
             head = 0
         }

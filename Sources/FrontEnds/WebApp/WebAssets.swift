@@ -64,10 +64,14 @@ public struct WebAssets: Sendable {
             for name in names.sorted() {
                 guard let ext = name.split(separator: ".").last.map(String.init), let media = mediaTypes[ext] else { continue }
                 let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: folder + "/" + name)))
-                files["/" + name] = Representation(bytes: bytes, contentType: media.type, cacheControl: cacheControl,
-                                                   compressible: media.compressible, headers: ext == "html" ? pageHeaders : [
-                                                       HTTPField.Name("X-Content-Type-Options")!: "nosniff",
-                                                   ])
+                files["/" + name] = Representation(
+                    bytes: bytes, contentType: media.type, cacheControl: cacheControl,
+                    compressible: media.compressible,
+                    headers: ext == "html"
+                        ? pageHeaders
+                        : [
+                            HTTPField.Name("X-Content-Type-Options")!: "nosniff"
+                        ])
             }
             guard let index = files["/index.html"] else { throw missing(folder + "/index.html") }
             files["/"] = index
@@ -79,6 +83,7 @@ public struct WebAssets: Sendable {
 
 /// The web app's files are not where the program expects them: a broken installation.
 func missing(_ path: String) -> Failure {
-    Failure(.webAppMissing, "the web app's files are missing (\(path)).",
-            hint: "Reinstall vocab ('make install' copies the web app beside vocab-full).")
+    Failure(
+        .webAppMissing, "the web app's files are missing (\(path)).",
+        hint: "Reinstall vocab ('make install' copies the web app beside vocab-full).")
 }

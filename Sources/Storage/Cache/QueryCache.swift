@@ -91,7 +91,9 @@ public actor MemoryCacheStorage: CacheStorage {
         switch outcome {
         case .hit: stats.hits += 1
         case .miss: stats.misses += 1
-        case .invalidated: stats.misses += 1; stats.invalidations += 1
+        case .invalidated:
+            stats.misses += 1
+            stats.invalidations += 1
         }
     }
     public func statistics() -> CacheStatistics {

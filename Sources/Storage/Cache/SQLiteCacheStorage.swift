@@ -10,17 +10,20 @@ public actor SQLiteCacheStorage: CacheStorage {
 
     /// The file's layout and the payload formats of its entries, in `user_version`. A step that
     /// changes how payloads are encoded empties the entries: a cache can always be recomputed.
-    public static let migrator = Migrator(file: "cache.sqlite", steps: [
-        Migrator.Step(1, "entries and counters") { db in
-            try db.execute("""
-                CREATE TABLE IF NOT EXISTS cache_entries(key TEXT PRIMARY KEY, token TEXT NOT NULL, payload BLOB NOT NULL) WITHOUT ROWID;
-                CREATE TABLE IF NOT EXISTS cache_counters(name TEXT PRIMARY KEY, count INTEGER NOT NULL) WITHOUT ROWID;
-                """)
-        },
-        Migrator.Step(2, "word rows and category counts in their binary forms (rows1, counts1)") { db in
-            try db.execute("DELETE FROM cache_entries")
-        },
-    ])
+    public static let migrator = Migrator(
+        file: "cache.sqlite",
+        steps: [
+            Migrator.Step(1, "entries and counters") { db in
+                try db.execute(
+                    """
+                    CREATE TABLE IF NOT EXISTS cache_entries(key TEXT PRIMARY KEY, token TEXT NOT NULL, payload BLOB NOT NULL) WITHOUT ROWID;
+                    CREATE TABLE IF NOT EXISTS cache_counters(name TEXT PRIMARY KEY, count INTEGER NOT NULL) WITHOUT ROWID;
+                    """)
+            },
+            Migrator.Step(2, "word rows and category counts in their binary forms (rows1, counts1)") { db in
+                try db.execute("DELETE FROM cache_entries")
+            },
+        ])
 
     public init(path: String, onOutOfSpace: @escaping @Sendable () -> Void = {}) throws {
         self.onOutOfSpace = onOutOfSpace
@@ -63,14 +66,16 @@ public actor SQLiteCacheStorage: CacheStorage {
     }
 
     public func record(_ outcome: CacheOutcome) throws {
-        let names: [String] = switch outcome {
-        case .hit: ["hits"]
-        case .miss: ["misses"]
-        case .invalidated: ["misses", "invalidations"]
-        }
+        let names: [String] =
+            switch outcome {
+            case .hit: ["hits"]
+            case .miss: ["misses"]
+            case .invalidated: ["misses", "invalidations"]
+            }
         for name in names {
             try unlessFull {
-                try db.run("""
+                try db.run(
+                    """
                     INSERT INTO cache_counters VALUES (?, 1) ON CONFLICT(name) DO UPDATE SET count = count + 1
                     """, [.text(name)])
             }
@@ -83,8 +88,9 @@ public actor SQLiteCacheStorage: CacheStorage {
             counts[name] = n
         }
         let entries = Int(try db.scalar("SELECT count(*) FROM cache_entries")?.intValue ?? 0)
-        return CacheStatistics(hits: counts["hits"] ?? 0, misses: counts["misses"] ?? 0,
-                               invalidations: counts["invalidations"] ?? 0, entries: entries)
+        return CacheStatistics(
+            hits: counts["hits"] ?? 0, misses: counts["misses"] ?? 0,
+            invalidations: counts["invalidations"] ?? 0, entries: entries)
     }
 
     public func removeAll() throws {

@@ -14,13 +14,18 @@ extension PostgresLearnerStore {
                 let learner = account.learner
                 let key = try LearnerCoding.nameKey(learner.name)
                 let settings = try LearnerCoding.json(learner.settings)
-                guard let id = try await tx.rows("""
-                    INSERT INTO learners(name, name_key, created_at, settings, password_hash)
-                    VALUES (\(learner.name), \(key), \(learner.createdAt), \(settings), \(account.passwordHash))
-                    ON CONFLICT (name_key) DO NOTHING RETURNING id
-                    """).first?.decode(Int64.self) else { throw LearnerError.nameTaken(learner.name) }
+                guard
+                    let id = try await tx.rows(
+                        """
+                        INSERT INTO learners(name, name_key, created_at, settings, password_hash)
+                        VALUES (\(learner.name), \(key), \(learner.createdAt), \(settings), \(account.passwordHash))
+                        ON CONFLICT (name_key) DO NOTHING RETURNING id
+                        """
+                    ).first?.decode(Int64.self)
+                else { throw LearnerError.nameTaken(learner.name) }
                 for token in account.tokens {
-                    try await tx.run("""
+                    try await tx.run(
+                        """
                         INSERT INTO tokens(hash, learner_id, label, created_at, revoked_at)
                         VALUES (\(Data(token.hash)), \(id), \(token.label), \(token.createdAt), \(token.revokedAt))
                         """)
@@ -28,16 +33,20 @@ extension PostgresLearnerStore {
                 var itemIDs: [Int64: Int64] = [:]
                 for (item, card) in account.items {
                     let details = try item.details.map { try LearnerCoding.json($0) }
-                    let newID = try await tx.rows("""
-                        INSERT INTO items(learner_id, source, entry, reading, word, saved_at, details)
-                        VALUES (\(id), \(item.key.source.rawValue), \(item.key.entry), \(item.key.reading), \(item.word), \(item.savedAt), \(details))
-                        RETURNING id
-                        """).first?.decode(Int64.self) ?? 0
+                    let newID =
+                        try await tx.rows(
+                            """
+                            INSERT INTO items(learner_id, source, entry, reading, word, saved_at, details)
+                            VALUES (\(id), \(item.key.source.rawValue), \(item.key.entry), \(item.key.reading), \(item.word), \(item.savedAt), \(details))
+                            RETURNING id
+                            """
+                        ).first?.decode(Int64.self) ?? 0
                     itemIDs[item.id] = newID
                     try await Self.insert(CardRecord(itemID: newID, card: card.card, version: card.version), learner: id, in: tx)
                 }
                 for review in account.reviews {
-                    try await tx.run("""
+                    try await tx.run(
+                        """
                         INSERT INTO reviews(learner_id, item_id, reviewed_at, rating, elapsed_days, before, after, client_id)
                         VALUES (\(id), \(itemIDs[review.itemID] ?? 0), \(review.reviewedAt), \(review.rating.rawValue), \(review.elapsedDays),
                                 \(try LearnerCoding.cardJSON(review.before)), \(try LearnerCoding.cardJSON(review.after)), \(review.clientID))

@@ -19,39 +19,45 @@ public final class PostgresLearnerStore: LearnerStore {
         self.database = database
     }
 
-    public static let migrator = PostgresMigrator(component: "learners", steps: [
-        .init(1, "learners, tokens, items across sources, cards with versions and the review log", sql: """
-            CREATE TABLE learners(
-                id bigserial PRIMARY KEY, name text NOT NULL, name_key text NOT NULL UNIQUE,
-                created_at double precision NOT NULL, settings text NOT NULL DEFAULT '{}', password_hash text);
-            CREATE TABLE tokens(
-                hash bytea PRIMARY KEY, learner_id bigint NOT NULL REFERENCES learners(id) ON DELETE CASCADE,
-                label text NOT NULL DEFAULT '', created_at double precision NOT NULL, revoked_at double precision);
-            CREATE INDEX tokens_learner ON tokens(learner_id);
-            CREATE TABLE items(
-                id bigserial PRIMARY KEY, learner_id bigint NOT NULL REFERENCES learners(id) ON DELETE CASCADE,
-                source text NOT NULL, entry text NOT NULL, reading text NOT NULL DEFAULT '', word text NOT NULL,
-                saved_at double precision NOT NULL, details text, UNIQUE (learner_id, source, entry, reading));
-            CREATE TABLE cards(
-                item_id bigint PRIMARY KEY REFERENCES items(id) ON DELETE CASCADE, learner_id bigint NOT NULL,
-                phase text NOT NULL, step int, stability double precision, difficulty double precision,
-                due double precision NOT NULL, last_review double precision, reps int NOT NULL, lapses int NOT NULL,
-                scheduled_days int NOT NULL, version int NOT NULL DEFAULT 0);
-            CREATE INDEX cards_due ON cards(learner_id, due);
-            CREATE TABLE reviews(
-                id bigserial PRIMARY KEY, learner_id bigint NOT NULL, item_id bigint NOT NULL,
-                reviewed_at double precision NOT NULL, rating int NOT NULL, elapsed_days int NOT NULL,
-                before text NOT NULL, after text NOT NULL, client_id text);
-            CREATE UNIQUE INDEX reviews_client ON reviews(learner_id, client_id) WHERE client_id IS NOT NULL;
-            CREATE INDEX reviews_time ON reviews(learner_id, reviewed_at);
-            """),
-        .init(2, "browser sessions: the hash of each session cookie, its learner and when it expires", sql: """
-            CREATE TABLE sessions(
-                hash bytea PRIMARY KEY, learner_id bigint NOT NULL REFERENCES learners(id) ON DELETE CASCADE,
-                created_at double precision NOT NULL, expires_at double precision NOT NULL);
-            CREATE INDEX sessions_learner ON sessions(learner_id, expires_at);
-            """),
-    ])
+    public static let migrator = PostgresMigrator(
+        component: "learners",
+        steps: [
+            .init(
+                1, "learners, tokens, items across sources, cards with versions and the review log",
+                sql: """
+                    CREATE TABLE learners(
+                        id bigserial PRIMARY KEY, name text NOT NULL, name_key text NOT NULL UNIQUE,
+                        created_at double precision NOT NULL, settings text NOT NULL DEFAULT '{}', password_hash text);
+                    CREATE TABLE tokens(
+                        hash bytea PRIMARY KEY, learner_id bigint NOT NULL REFERENCES learners(id) ON DELETE CASCADE,
+                        label text NOT NULL DEFAULT '', created_at double precision NOT NULL, revoked_at double precision);
+                    CREATE INDEX tokens_learner ON tokens(learner_id);
+                    CREATE TABLE items(
+                        id bigserial PRIMARY KEY, learner_id bigint NOT NULL REFERENCES learners(id) ON DELETE CASCADE,
+                        source text NOT NULL, entry text NOT NULL, reading text NOT NULL DEFAULT '', word text NOT NULL,
+                        saved_at double precision NOT NULL, details text, UNIQUE (learner_id, source, entry, reading));
+                    CREATE TABLE cards(
+                        item_id bigint PRIMARY KEY REFERENCES items(id) ON DELETE CASCADE, learner_id bigint NOT NULL,
+                        phase text NOT NULL, step int, stability double precision, difficulty double precision,
+                        due double precision NOT NULL, last_review double precision, reps int NOT NULL, lapses int NOT NULL,
+                        scheduled_days int NOT NULL, version int NOT NULL DEFAULT 0);
+                    CREATE INDEX cards_due ON cards(learner_id, due);
+                    CREATE TABLE reviews(
+                        id bigserial PRIMARY KEY, learner_id bigint NOT NULL, item_id bigint NOT NULL,
+                        reviewed_at double precision NOT NULL, rating int NOT NULL, elapsed_days int NOT NULL,
+                        before text NOT NULL, after text NOT NULL, client_id text);
+                    CREATE UNIQUE INDEX reviews_client ON reviews(learner_id, client_id) WHERE client_id IS NOT NULL;
+                    CREATE INDEX reviews_time ON reviews(learner_id, reviewed_at);
+                    """),
+            .init(
+                2, "browser sessions: the hash of each session cookie, its learner and when it expires",
+                sql: """
+                    CREATE TABLE sessions(
+                        hash bytea PRIMARY KEY, learner_id bigint NOT NULL REFERENCES learners(id) ON DELETE CASCADE,
+                        created_at double precision NOT NULL, expires_at double precision NOT NULL);
+                    CREATE INDEX sessions_learner ON sessions(learner_id, expires_at);
+                    """),
+        ])
 
     /// The payload of the notification a learner's change sends on `PostgresDocumentStore.channel`.
     public static func changePayload(learner: Int64) -> String { "learner:\(learner)" }
@@ -62,7 +68,8 @@ public final class PostgresLearnerStore: LearnerStore {
         let key = try LearnerCoding.nameKey(name)
         let settings = LearnerSettings()
         let text = try LearnerCoding.json(settings)
-        let rows = try await database.rows("""
+        let rows = try await database.rows(
+            """
             INSERT INTO learners(name, name_key, created_at, settings) VALUES (\(name), \(key), \(time), \(text))
             ON CONFLICT (name_key) DO NOTHING RETURNING id
             """)
@@ -93,10 +100,12 @@ public final class PostgresLearnerStore: LearnerStore {
     }
 
     public func learner(tokenHash: [UInt8]) async throws -> Learner? {
-        try await database.rows("""
+        try await database.rows(
+            """
             SELECT l.id, l.name, l.created_at, l.settings FROM tokens t JOIN learners l ON l.id = t.learner_id
             WHERE t.hash = \(Data(tokenHash)) AND t.revoked_at IS NULL
-            """).first.map(Self.learner)
+            """
+        ).first.map(Self.learner)
     }
 
     public func revokeTokens(of learner: Int64, at time: Double) async throws -> Int {
@@ -126,17 +135,20 @@ public final class PostgresLearnerStore: LearnerStore {
     public func addSession(hash: [UInt8], for learner: Int64, at time: Double, expires: Double) async throws {
         try await database.transaction { tx in
             try await tx.run("DELETE FROM sessions WHERE learner_id = \(learner) AND expires_at <= \(time)")
-            try await tx.run("""
+            try await tx.run(
+                """
                 INSERT INTO sessions(hash, learner_id, created_at, expires_at) VALUES (\(Data(hash)), \(learner), \(time), \(expires))
                 """)
         }
     }
 
     public func learner(sessionHash: [UInt8], at time: Double) async throws -> Learner? {
-        try await database.rows("""
+        try await database.rows(
+            """
             SELECT l.id, l.name, l.created_at, l.settings FROM sessions s JOIN learners l ON l.id = s.learner_id
             WHERE s.hash = \(Data(sessionHash)) AND s.expires_at > \(time)
-            """).first.map(Self.learner)
+            """
+        ).first.map(Self.learner)
     }
 
     public func removeSession(hash: [UInt8]) async throws -> Bool {
@@ -149,11 +161,13 @@ public final class PostgresLearnerStore: LearnerStore {
 
     // MARK: Library
 
-    public func save(_ key: ItemKey, word: String, details: ItemDetails?, for learner: Int64, at time: Double) async throws -> (item: SavedItem, inserted: Bool) {
+    public func save(_ key: ItemKey, word: String, details: ItemDetails?, for learner: Int64, at time: Double) async throws -> (item: SavedItem, inserted: Bool)
+    {
         let detailsText = try details.map { try LearnerCoding.json($0) }
         let card = Card(due: time)
         return try await database.transaction { tx in
-            let inserted = try await tx.rows("""
+            let inserted = try await tx.rows(
+                """
                 INSERT INTO items(learner_id, source, entry, reading, word, saved_at, details)
                 VALUES (\(learner), \(key.source.rawValue), \(key.entry), \(key.reading), \(word), \(time), \(detailsText))
                 ON CONFLICT (learner_id, source, entry, reading) DO NOTHING RETURNING id
@@ -180,10 +194,12 @@ public final class PostgresLearnerStore: LearnerStore {
     }
 
     static func item(_ key: ItemKey, of learner: Int64, in tx: PostgresPool.Transaction) async throws -> SavedItem? {
-        try await tx.rows("""
+        try await tx.rows(
+            """
             SELECT \(unescaped: itemColumns) FROM items
             WHERE learner_id = \(learner) AND source = \(key.source.rawValue) AND entry = \(key.entry) AND reading = \(key.reading)
-            """).first.map(item)
+            """
+        ).first.map(item)
     }
 
     public func remove(_ id: Int64, of learner: Int64) async throws -> Bool {
@@ -194,7 +210,8 @@ public final class PostgresLearnerStore: LearnerStore {
 
     public func rekey(_ id: Int64, to key: ItemKey, of learner: Int64) async throws {
         // As SQLite's UPDATE OR IGNORE: nothing when the learner has an item with that key already.
-        try await database.rows("""
+        try await database.rows(
+            """
             UPDATE items SET source = \(key.source.rawValue), entry = \(key.entry), reading = \(key.reading)
             WHERE id = \(id) AND learner_id = \(learner) AND NOT EXISTS (
                 SELECT 1 FROM items WHERE learner_id = \(learner) AND source = \(key.source.rawValue) AND entry = \(key.entry) AND reading = \(key.reading))
@@ -209,7 +226,8 @@ public final class PostgresLearnerStore: LearnerStore {
     }
 
     public func cards(of learner: Int64) async throws -> [(item: SavedItem, card: CardRecord)] {
-        let rows = try await database.rows("""
+        let rows = try await database.rows(
+            """
             SELECT i.id, i.source, i.entry, i.reading, i.word, i.saved_at, i.details,
                    c.item_id, c.phase, c.step, c.stability, c.difficulty, c.due, c.last_review, c.reps, c.lapses, c.scheduled_days, c.version
             FROM items i JOIN cards c ON c.item_id = i.id WHERE i.learner_id = \(learner) ORDER BY c.due, i.id
@@ -232,9 +250,13 @@ public final class PostgresLearnerStore: LearnerStore {
     private func rateOnce(_ request: RatingRequest) async throws -> RatingOutcome {
         try await database.transaction { tx in
             let learner = request.learner
-            if let clientID = request.clientID, let earlier = try await tx.rows("""
-                SELECT \(unescaped: Self.reviewColumns) FROM reviews WHERE learner_id = \(learner) AND client_id = \(clientID)
-                """).first.map(Self.review) {
+            if let clientID = request.clientID,
+                let earlier = try await tx.rows(
+                    """
+                    SELECT \(unescaped: Self.reviewColumns) FROM reviews WHERE learner_id = \(learner) AND client_id = \(clientID)
+                    """
+                ).first.map(Self.review)
+            {
                 return request.replay(of: earlier, current: try await Self.card(of: earlier.itemID, learner: learner, lock: false, in: tx))
             }
             // The row lock orders ratings of one card across connections and instances.
@@ -243,7 +265,8 @@ public final class PostgresLearnerStore: LearnerStore {
                 throw LearnerError.stale(current: change.before)
             }
             let row = change.log
-            let inserted = try await tx.rows("""
+            let inserted = try await tx.rows(
+                """
                 INSERT INTO reviews(learner_id, item_id, reviewed_at, rating, elapsed_days, before, after, client_id)
                 VALUES (\(learner), \(row.item), \(row.reviewedAt), \(row.rating.rawValue), \(row.elapsedDays), \(row.beforeJSON), \(row.afterJSON), \(row.clientID))
                 RETURNING id
@@ -255,9 +278,13 @@ public final class PostgresLearnerStore: LearnerStore {
 
     public func undoLastRating(of learner: Int64) async throws -> ReviewEntry {
         try await database.transaction { tx in
-            guard let last = try await tx.rows("""
-                SELECT \(unescaped: Self.reviewColumns) FROM reviews WHERE learner_id = \(learner) ORDER BY id DESC LIMIT 1 FOR UPDATE
-                """).first.map(Self.review) else { throw LearnerError.nothingToUndo }
+            guard
+                let last = try await tx.rows(
+                    """
+                    SELECT \(unescaped: Self.reviewColumns) FROM reviews WHERE learner_id = \(learner) ORDER BY id DESC LIMIT 1 FOR UPDATE
+                    """
+                ).first.map(Self.review)
+            else { throw LearnerError.nothingToUndo }
             let current = try await Self.card(of: last.itemID, learner: learner, lock: true, in: tx)
             if let current, let restored = UndoRule.restored(after: last, current: current) {
                 _ = try await Self.update(restored, from: current.version, learner: learner, in: tx)
@@ -270,15 +297,19 @@ public final class PostgresLearnerStore: LearnerStore {
 
     /// A card as read inside a transaction; `lock` holds it against other writers until the end.
     static func card(of item: Int64, learner: Int64, lock: Bool, in tx: PostgresPool.Transaction) async throws -> CardRecord? {
-        try await tx.rows("""
+        try await tx.rows(
+            """
             SELECT \(unescaped: Self.cardColumns) FROM cards WHERE item_id = \(item) AND learner_id = \(learner) \(unescaped: lock ? "FOR UPDATE" : "")
-            """).first.map { try Self.card($0) }
+            """
+        ).first.map { try Self.card($0) }
     }
 
     public func reviews(of learner: Int64, since time: Double) async throws -> [ReviewEntry] {
-        try await database.rows("""
+        try await database.rows(
+            """
             SELECT \(unescaped: Self.reviewColumns) FROM reviews WHERE learner_id = \(learner) AND reviewed_at >= \(time) ORDER BY reviewed_at, id
-            """).map(Self.review)
+            """
+        ).map(Self.review)
     }
 
     // MARK: Rows
@@ -289,7 +320,8 @@ public final class PostgresLearnerStore: LearnerStore {
 
     static func insert(_ record: CardRecord, learner: Int64, in tx: PostgresPool.Transaction) async throws {
         let c = record.card
-        try await tx.run("""
+        try await tx.run(
+            """
             INSERT INTO cards(item_id, learner_id, phase, step, stability, difficulty, due, last_review, reps, lapses, scheduled_days, version)
             VALUES (\(record.itemID), \(learner), \(c.phase.rawValue), \(c.step), \(c.memory?.stability), \(c.memory?.difficulty), \(c.due),
                     \(c.lastReview), \(c.reps), \(c.lapses), \(c.scheduledDays), \(record.version))
@@ -299,7 +331,8 @@ public final class PostgresLearnerStore: LearnerStore {
     /// Writes a card if its version is still `version`; false when another writer got there first.
     static func update(_ record: CardRecord, from version: Int, learner: Int64, in tx: PostgresPool.Transaction) async throws -> Bool {
         let c = record.card
-        let rows = try await tx.rows("""
+        let rows = try await tx.rows(
+            """
             UPDATE cards SET phase = \(c.phase.rawValue), step = \(c.step), stability = \(c.memory?.stability), difficulty = \(c.memory?.difficulty),
                    due = \(c.due), last_review = \(c.lastReview), reps = \(c.reps), lapses = \(c.lapses), scheduled_days = \(c.scheduledDays),
                    version = \(record.version)
@@ -321,27 +354,31 @@ public final class PostgresLearnerStore: LearnerStore {
 
     static func item(_ cells: [PostgresCell]) throws -> SavedItem {
         let source = EntryReference.Source(rawValue: try cells[1].decode(String.self)) ?? .text
-        return SavedItem(id: try cells[0].decode(Int64.self),
-                         key: ItemKey(source, try cells[2].decode(String.self), reading: try cells[3].decode(String.self)),
-                         word: try cells[4].decode(String.self), savedAt: try cells[5].decode(Double.self),
-                         details: LearnerCoding.details(json: try cells[6].decode(String?.self)))
+        return SavedItem(
+            id: try cells[0].decode(Int64.self),
+            key: ItemKey(source, try cells[2].decode(String.self), reading: try cells[3].decode(String.self)),
+            word: try cells[4].decode(String.self), savedAt: try cells[5].decode(Double.self),
+            details: LearnerCoding.details(json: try cells[6].decode(String?.self)))
     }
 
     static func card(_ row: PostgresRow) throws -> CardRecord { try card(Array(row)) }
 
     static func card(_ cells: [PostgresCell]) throws -> CardRecord {
-        let stability = try cells[3].decode(Double?.self), difficulty = try cells[4].decode(Double?.self)
+        let stability = try cells[3].decode(Double?.self)
+        let difficulty = try cells[4].decode(Double?.self)
         let memory = stability.map { MemoryState(stability: $0, difficulty: difficulty ?? 0) }
-        let card = Card(phase: Phase(rawValue: try cells[1].decode(String.self)) ?? .new, step: try cells[2].decode(Int?.self),
-                        memory: memory, due: try cells[5].decode(Double.self), lastReview: try cells[6].decode(Double?.self),
-                        reps: try cells[7].decode(Int.self), lapses: try cells[8].decode(Int.self), scheduledDays: try cells[9].decode(Int.self))
+        let card = Card(
+            phase: Phase(rawValue: try cells[1].decode(String.self)) ?? .new, step: try cells[2].decode(Int?.self),
+            memory: memory, due: try cells[5].decode(Double.self), lastReview: try cells[6].decode(Double?.self),
+            reps: try cells[7].decode(Int.self), lapses: try cells[8].decode(Int.self), scheduledDays: try cells[9].decode(Int.self))
         return CardRecord(itemID: try cells[0].decode(Int64.self), card: card, version: try cells[10].decode(Int.self))
     }
 
     static func review(_ row: PostgresRow) throws -> ReviewEntry {
         let (id, itemID, reviewedAt, rating, elapsed, before, after, clientID) =
             try row.decode((Int64, Int64, Double, Int, Int, String, String, String?).self)
-        return ReviewEntry(id: id, itemID: itemID, reviewedAt: reviewedAt, rating: Rating(rawValue: rating) ?? .good, elapsedDays: elapsed,
-                           before: LearnerCoding.card(json: before), after: LearnerCoding.card(json: after), clientID: clientID)
+        return ReviewEntry(
+            id: id, itemID: itemID, reviewedAt: reviewedAt, rating: Rating(rawValue: rating) ?? .good, elapsedDays: elapsed,
+            before: LearnerCoding.card(json: before), after: LearnerCoding.card(json: after), clientID: clientID)
     }
 }

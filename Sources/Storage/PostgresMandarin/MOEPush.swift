@@ -29,9 +29,11 @@ extension PostgresMandarinDictionary {
         let source = try await BlockingWork.run { try SQLiteRows(path: path) }
         let tables = [
             Table(name: "entry", plural: "entries", into: "moe_entry", columns: ["id", "title", "radical", "stroke_count", "non_radical_stroke_count"]),
-            Table(name: "heteronym", plural: "heteronyms", into: "moe_heteronym", columns: ["id", "entry_id", "pinyin", "bopomofo", "pinyin_key", "bopomofo_key"]),
-            Table(name: "definition", plural: "definitions", into: "moe_definition",
-                  columns: ["id", "heteronym_id", "type", "def", "example", "quote", "link", "synonyms", "antonyms"]),
+            Table(
+                name: "heteronym", plural: "heteronyms", into: "moe_heteronym", columns: ["id", "entry_id", "pinyin", "bopomofo", "pinyin_key", "bopomofo_key"]),
+            Table(
+                name: "definition", plural: "definitions", into: "moe_definition",
+                columns: ["id", "heteronym_id", "type", "def", "example", "quote", "link", "synonyms", "antonyms"]),
         ]
         let counts = try await database.transaction { tx in
             // Two pushes at once: one waits for the other rather than failing on a duplicate id.
@@ -81,9 +83,9 @@ final class SQLiteRows: @unchecked Sendable {
     private let database: Database
 
     init(path: String) throws {
-        _ = try MOEDictionary(path: path)   // not imported, or another version's file: its error
+        _ = try MOEDictionary(path: path) // not imported, or another version's file: its error
         database = try Database(path: path, mode: .readOnly)
-        try database.execute("BEGIN")       // one snapshot for all three tables
+        try database.execute("BEGIN") // one snapshot for all three tables
     }
 
     deinit { try? database.execute("COMMIT") }
@@ -96,12 +98,15 @@ final class SQLiteRows: @unchecked Sendable {
     func chunk(_ table: PostgresMandarinDictionary.Table, after: Int64) throws -> (text: [UInt8], rows: Int, lastID: Int64) {
         var text: [UInt8] = []
         text.reserveCapacity(1 << 20)
-        var rows = 0, last = after
+        var rows = 0
+        var last = after
         let columns = table.columns
         // Ids, parent ids and stroke counts; the rest is text, copied as its bytes.
         let integers = Set(columns.indices.filter { columns[$0] == "id" || columns[$0].hasSuffix("_id") || columns[$0].hasSuffix("stroke_count") })
-        _ = try database.query("SELECT \(columns.joined(separator: ", ")) FROM \(table.name) WHERE id > ? ORDER BY id LIMIT 25000",
-                               [.integer(after)]) { row in
+        _ = try database.query(
+            "SELECT \(columns.joined(separator: ", ")) FROM \(table.name) WHERE id > ? ORDER BY id LIMIT 25000",
+            [.integer(after)]
+        ) { row in
             for i in 0..<columns.count {
                 if i > 0 { text.append(0x09) }
                 if row.isNull(i) {

@@ -22,29 +22,33 @@ public final class PostgresMandarinDictionary: MandarinDictionary {
         self.database = database
     }
 
-    public static let migrator = PostgresMigrator(component: "moe", steps: [
-        .init(1, "the MOE dictionary: entries, heteronyms, definitions as in moe.sqlite", sql: """
-            CREATE TABLE moe_entry(
-                id bigint PRIMARY KEY, title text COLLATE "C" NOT NULL, radical text COLLATE "C",
-                stroke_count int, non_radical_stroke_count int);
-            CREATE TABLE moe_heteronym(
-                id bigint PRIMARY KEY, entry_id bigint NOT NULL, pinyin text, bopomofo text,
-                pinyin_key text COLLATE "C", bopomofo_key text COLLATE "C");
-            CREATE TABLE moe_definition(
-                id bigint PRIMARY KEY, heteronym_id bigint NOT NULL, type text, def text,
-                example text, quote text, link text, synonyms text, antonyms text);
-            CREATE TABLE moe_dictionary(
-                singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton),
-                entries int NOT NULL, heteronyms int NOT NULL, definitions int NOT NULL, pushed_at timestamptz NOT NULL DEFAULT now());
-            CREATE INDEX moe_entry_title ON moe_entry(title);
-            CREATE INDEX moe_entry_strokes ON moe_entry(stroke_count, title) WHERE stroke_count IS NOT NULL;
-            CREATE INDEX moe_entry_radical ON moe_entry(radical, non_radical_stroke_count, title) WHERE radical IS NOT NULL;
-            CREATE INDEX moe_heteronym_entry ON moe_heteronym(entry_id, id);
-            CREATE INDEX moe_definition_heteronym ON moe_definition(heteronym_id, id);
-            CREATE INDEX moe_heteronym_pinyin ON moe_heteronym(pinyin_key) WHERE pinyin_key IS NOT NULL;
-            CREATE INDEX moe_heteronym_bopomofo ON moe_heteronym(bopomofo_key) WHERE bopomofo_key IS NOT NULL;
-            """),
-    ])
+    public static let migrator = PostgresMigrator(
+        component: "moe",
+        steps: [
+            .init(
+                1, "the MOE dictionary: entries, heteronyms, definitions as in moe.sqlite",
+                sql: """
+                    CREATE TABLE moe_entry(
+                        id bigint PRIMARY KEY, title text COLLATE "C" NOT NULL, radical text COLLATE "C",
+                        stroke_count int, non_radical_stroke_count int);
+                    CREATE TABLE moe_heteronym(
+                        id bigint PRIMARY KEY, entry_id bigint NOT NULL, pinyin text, bopomofo text,
+                        pinyin_key text COLLATE "C", bopomofo_key text COLLATE "C");
+                    CREATE TABLE moe_definition(
+                        id bigint PRIMARY KEY, heteronym_id bigint NOT NULL, type text, def text,
+                        example text, quote text, link text, synonyms text, antonyms text);
+                    CREATE TABLE moe_dictionary(
+                        singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton),
+                        entries int NOT NULL, heteronyms int NOT NULL, definitions int NOT NULL, pushed_at timestamptz NOT NULL DEFAULT now());
+                    CREATE INDEX moe_entry_title ON moe_entry(title);
+                    CREATE INDEX moe_entry_strokes ON moe_entry(stroke_count, title) WHERE stroke_count IS NOT NULL;
+                    CREATE INDEX moe_entry_radical ON moe_entry(radical, non_radical_stroke_count, title) WHERE radical IS NOT NULL;
+                    CREATE INDEX moe_heteronym_entry ON moe_heteronym(entry_id, id);
+                    CREATE INDEX moe_definition_heteronym ON moe_definition(heteronym_id, id);
+                    CREATE INDEX moe_heteronym_pinyin ON moe_heteronym(pinyin_key) WHERE pinyin_key IS NOT NULL;
+                    CREATE INDEX moe_heteronym_bopomofo ON moe_heteronym(bopomofo_key) WHERE bopomofo_key IS NOT NULL;
+                    """)
+        ])
 
     // MARK: - Reading one snapshot
 
@@ -98,14 +102,18 @@ public final class PostgresMandarinDictionary: MandarinDictionary {
             heteronymIDs.append(id)
         }
         var definitions: [Int64: [Definition]] = [:]
-        for row in try await tx.rows("""
+        for row in try await tx.rows(
+            """
             SELECT heteronym_id, type, def, example, quote, link, synonyms, antonyms FROM moe_definition
             WHERE heteronym_id = ANY(\(heteronymIDs)) ORDER BY id
-            """) {
+            """)
+        {
             let (heteronym, type, def, example, quote, link, synonyms, antonyms) =
                 try row.decode((Int64, String?, String?, String?, String?, String?, String?, String?).self)
-            definitions[heteronym, default: []].append(Definition(type: type, text: def, examples: example, quotes: quote, links: link,
-                                                                  synonyms: synonyms, antonyms: antonyms))
+            definitions[heteronym, default: []].append(
+                Definition(
+                    type: type, text: def, examples: example, quotes: quote, links: link,
+                    synonyms: synonyms, antonyms: antonyms))
         }
         return rows.map { e in
             let readings = (heteronyms[e.id] ?? []).map { h in
@@ -131,10 +139,12 @@ public final class PostgresMandarinDictionary: MandarinDictionary {
         }
         let first = query.first(from: sameStart)
         guard query.wantsSimilar(after: first) else { return first }
-        let similar = try await tx.rows("""
+        let similar = try await tx.rows(
+            """
             SELECT title FROM moe_entry WHERE length(title) BETWEEN \(query.lengths.lowerBound) AND \(query.lengths.upperBound)
             AND EXISTS (SELECT 1 FROM unnest(\(query.others)::text[]) c WHERE strpos(title, c) > 0)
-            """).map { try $0.decode(String.self) }
+            """
+        ).map { try $0.decode(String.self) }
         return query.combine(first, similar: similar)
     }
 
@@ -146,13 +156,16 @@ public final class PostgresMandarinDictionary: MandarinDictionary {
     public func compounds(of text: String, limit: Int, offset: Int) async throws -> CharacterList {
         let text = text.trimmingWhiteSpace()
         return try await read { tx in
-            let total = try await tx.rows("SELECT count(*) FROM moe_entry WHERE strpos(title, \(text)) > 0 AND title <> \(text)")
+            let total =
+                try await tx.rows("SELECT count(*) FROM moe_entry WHERE strpos(title, \(text)) > 0 AND title <> \(text)")
                 .first?.decode(Int.self) ?? 0
-            let rows = try Self.entryRows(try await tx.rows("""
-                SELECT \(unescaped: Self.entryColumns) FROM moe_entry WHERE strpos(title, \(text)) > 0 AND title <> \(text)
-                ORDER BY left(title, length(\(text))) <> \(text), length(title), \(unescaped: Self.realCharactersFirst), title, id
-                LIMIT \(limit) OFFSET \(offset)
-                """))
+            let rows = try Self.entryRows(
+                try await tx.rows(
+                    """
+                    SELECT \(unescaped: Self.entryColumns) FROM moe_entry WHERE strpos(title, \(text)) > 0 AND title <> \(text)
+                    ORDER BY left(title, length(\(text))) <> \(text), length(title), \(unescaped: Self.realCharactersFirst), title, id
+                    LIMIT \(limit) OFFSET \(offset)
+                    """))
             return CharacterList(total: total, offset: offset, limit: limit, characters: try await Self.summaries(rows, filed: true, tx))
         }
     }
@@ -182,17 +195,20 @@ public final class PostgresMandarinDictionary: MandarinDictionary {
             if let bopomofo { readings[entry, default: ([], [])].bopomofo.append(bopomofo) }
         }
         var firstDefinition: [Int64: String] = [:]
-        for row in try await tx.rows("""
+        for row in try await tx.rows(
+            """
             SELECT DISTINCT ON (h.entry_id) h.entry_id, d.def FROM moe_heteronym h JOIN moe_definition d ON d.heteronym_id = h.id
             WHERE h.entry_id = ANY(\(ids)) ORDER BY h.entry_id, h.id, d.id
-            """) {
+            """)
+        {
             let (entry, def) = try row.decode((Int64, String?).self)
             if let def { firstDefinition[entry] = def }
         }
         return rows.map { r in
-            CharacterSummary(title: r.title, radical: r.radical, strokes: r.strokes, rest: r.rest, filed: filed,
-                             pinyin: readings[r.id]?.pinyin ?? [], bopomofo: readings[r.id]?.bopomofo ?? [],
-                             definition: firstDefinition[r.id])
+            CharacterSummary(
+                title: r.title, radical: r.radical, strokes: r.strokes, rest: r.rest, filed: filed,
+                pinyin: readings[r.id]?.pinyin ?? [], bopomofo: readings[r.id]?.bopomofo ?? [],
+                definition: firstDefinition[r.id])
         }
     }
 
@@ -202,11 +218,13 @@ public final class PostgresMandarinDictionary: MandarinDictionary {
         try await read { tx in
             if let radical {
                 let form = try await Self.radicalForm(radical, tx)
-                return try await Self.characters(where: "stroke_count = \(strokes) AND radical = \(form)",
-                                                 order: "\(unescaped: Self.realCharactersFirst), title, id", limit: limit, offset: offset, tx)
+                return try await Self.characters(
+                    where: "stroke_count = \(strokes) AND radical = \(form)",
+                    order: "\(unescaped: Self.realCharactersFirst), title, id", limit: limit, offset: offset, tx)
             }
-            return try await Self.characters(where: "stroke_count = \(strokes)",
-                                             order: "\(unescaped: Self.realCharactersFirst), title, id", limit: limit, offset: offset, tx)
+            return try await Self.characters(
+                where: "stroke_count = \(strokes)",
+                order: "\(unescaped: Self.realCharactersFirst), title, id", limit: limit, offset: offset, tx)
         }
     }
 
@@ -214,9 +232,10 @@ public final class PostgresMandarinDictionary: MandarinDictionary {
         try await read { tx in
             let form = try await Self.radicalForm(radical, tx)
             // NULLS FIRST: SQLite sorts NULL before every number, PostgreSQL after.
-            return try await Self.characters(where: "radical = \(form)",
-                                             order: "non_radical_stroke_count NULLS FIRST, \(unescaped: Self.realCharactersFirst), title, id",
-                                             limit: limit, offset: offset, tx)
+            return try await Self.characters(
+                where: "radical = \(form)",
+                order: "non_radical_stroke_count NULLS FIRST, \(unescaped: Self.realCharactersFirst), title, id",
+                limit: limit, offset: offset, tx)
         }
     }
 
@@ -235,15 +254,18 @@ public final class PostgresMandarinDictionary: MandarinDictionary {
         return forms.first ?? radical
     }
 
-    private static func characters(where condition: PostgresQuery, order: PostgresQuery, limit: Int, offset: Int,
-                                   _ tx: PostgresPool.Transaction) async throws -> CharacterList {
+    private static func characters(
+        where condition: PostgresQuery, order: PostgresQuery, limit: Int, offset: Int,
+        _ tx: PostgresPool.Transaction
+    ) async throws -> CharacterList {
         var count = condition
         count.sql = "SELECT count(*) FROM moe_entry WHERE " + condition.sql
         let total = try await tx.rows(count).first?.decode(Int.self) ?? 0
         var page = condition
         page.binds.append(limit)
         page.binds.append(offset)
-        page.sql = "SELECT \(entryColumns) FROM moe_entry WHERE \(condition.sql) ORDER BY \(order.sql) LIMIT $\(page.binds.count - 1) OFFSET $\(page.binds.count)"
+        page.sql =
+            "SELECT \(entryColumns) FROM moe_entry WHERE \(condition.sql) ORDER BY \(order.sql) LIMIT $\(page.binds.count - 1) OFFSET $\(page.binds.count)"
         let rows = try entryRows(try await tx.rows(page))
         return CharacterList(total: total, offset: offset, limit: limit, characters: try await summaries(rows, filed: false, tx))
     }
@@ -251,13 +273,15 @@ public final class PostgresMandarinDictionary: MandarinDictionary {
     // MARK: - Readings
 
     public func search(pinyin: String, tones: ToneMatching, limit: Int, offset: Int) async throws -> ReadingMatchList {
-        try await search(column: "pinyin_key", reading: "pinyin", key: ReadingKey.pinyin(pinyin),
-                         tones: tones == .exact ? ToneQuery(pinyin: pinyin) : nil, limit: limit, offset: offset)
+        try await search(
+            column: "pinyin_key", reading: "pinyin", key: ReadingKey.pinyin(pinyin),
+            tones: tones == .exact ? ToneQuery(pinyin: pinyin) : nil, limit: limit, offset: offset)
     }
 
     public func search(bopomofo: String, tones: ToneMatching, limit: Int, offset: Int) async throws -> ReadingMatchList {
-        try await search(column: "bopomofo_key", reading: "bopomofo", key: ReadingKey.bopomofo(bopomofo),
-                         tones: tones == .exact ? ToneQuery(bopomofo: bopomofo) : nil, limit: limit, offset: offset)
+        try await search(
+            column: "bopomofo_key", reading: "bopomofo", key: ReadingKey.bopomofo(bopomofo),
+            tones: tones == .exact ? ToneQuery(bopomofo: bopomofo) : nil, limit: limit, offset: offset)
     }
 
     /// As `MOEDictionary.search`: [key, key + "!") holds the key and every key continuing it by
@@ -298,8 +322,10 @@ public final class PostgresMandarinDictionary: MandarinDictionary {
             var binds = PostgresBindings()
             binds.append(key)
             binds.append(page)
-            let found = try await tx.rows(PostgresQuery(unsafeSQL: "\(select), h.id FROM moe_heteronym h JOIN moe_entry e ON e.id = h.entry_id WHERE h.id = ANY($2)",
-                                                        binds: binds))
+            let found = try await tx.rows(
+                PostgresQuery(
+                    unsafeSQL: "\(select), h.id FROM moe_heteronym h JOIN moe_entry e ON e.id = h.entry_id WHERE h.id = ANY($2)",
+                    binds: binds))
             var byID: [Int64: ReadingMatch] = [:]
             for row in found {
                 let (title, pinyin, bopomofo, exact, definition, id) = try row.decode((String, String?, String?, Bool, String?, Int64).self)
@@ -331,8 +357,10 @@ public final class PostgresMandarinDictionary: MandarinDictionary {
                     """
                 for row in try await tx.rows(PostgresQuery(unsafeSQL: sql, binds: bounds)) {
                     let (id, found, strokes, matched, reading, heteronym) = try row.decode((Int64, String, Int?, String?, String?, Int64).self)
-                    out.append(SearchCandidate(entryID: id, title: found, strokeCount: strokes, field: field, matched: matched ?? "",
-                                               reading: reading, heteronymID: heteronym))
+                    out.append(
+                        SearchCandidate(
+                            entryID: id, title: found, strokeCount: strokes, field: field, matched: matched ?? "",
+                            reading: reading, heteronymID: heteronym))
                 }
             }
             return out
@@ -344,26 +372,32 @@ public final class PostgresMandarinDictionary: MandarinDictionary {
             var glosses = SearchGlosses()
             guard !entries.isEmpty || !readings.isEmpty else { return glosses }
             var pinyin: [Int64: String] = [:]
-            for row in try await tx.rows("""
+            for row in try await tx.rows(
+                """
                 SELECT DISTINCT ON (entry_id) entry_id, pinyin FROM moe_heteronym
                 WHERE entry_id = ANY(\(entries)) AND pinyin IS NOT NULL ORDER BY entry_id, id
-                """) {
+                """)
+            {
                 let (entry, first) = try row.decode((Int64, String).self)
                 pinyin[entry] = first
             }
             var definition: [Int64: String?] = [:]
-            for row in try await tx.rows("""
+            for row in try await tx.rows(
+                """
                 SELECT DISTINCT ON (h.entry_id) h.entry_id, d.def FROM moe_heteronym h JOIN moe_definition d ON d.heteronym_id = h.id
                 WHERE h.entry_id = ANY(\(entries)) ORDER BY h.entry_id, h.id, d.id
-                """) {
+                """)
+            {
                 let (entry, def) = try row.decode((Int64, String?).self)
                 definition[entry] = def
             }
             for id in entries { glosses.entries[id] = SearchGlosses.Entry(pinyin: pinyin[id], definition: definition[id] ?? nil) }
-            for row in try await tx.rows("""
+            for row in try await tx.rows(
+                """
                 SELECT DISTINCT ON (heteronym_id) heteronym_id, def FROM moe_definition
                 WHERE heteronym_id = ANY(\(readings)) ORDER BY heteronym_id, id
-                """) {
+                """)
+            {
                 let (reading, def) = try row.decode((Int64, String?).self)
                 if let def { glosses.readings[reading] = def }
             }

@@ -15,8 +15,10 @@ public final class PostgresChangeListener: Service, Sendable {
     private let onConnect: @Sendable () -> Void
     private let state = Mutex<(connected: Bool, connections: Int)>((false, 0))
 
-    public init(database: PostgresPool, channel: String = PostgresDocumentStore.channel,
-                onChange: @escaping @Sendable (String) -> Void, onConnect: @escaping @Sendable () -> Void) {
+    public init(
+        database: PostgresPool, channel: String = PostgresDocumentStore.channel,
+        onChange: @escaping @Sendable (String) -> Void, onConnect: @escaping @Sendable () -> Void
+    ) {
         self.database = database
         self.channel = channel
         self.onChange = onChange
@@ -50,7 +52,10 @@ public final class PostgresChangeListener: Service, Sendable {
         try await database.client.withConnection { connection in
             try await connection.listen(on: channel) { notifications in
                 // Subscribed: from here on nothing is missed, so what was cached before can go.
-                self.state.withLock { $0.connected = true; $0.connections += 1 }
+                self.state.withLock {
+                    $0.connected = true
+                    $0.connections += 1
+                }
                 self.onConnect()
                 for try await notification in notifications { self.onChange(notification.payload) }
             }

@@ -26,18 +26,22 @@ public final class PostgresDocumentStore: DocumentStore {
         self.space = space
     }
 
-    public static let migrator = PostgresMigrator(component: "documents", steps: [
-        .init(1, "documents as text and jsonb, declared fields, revisions per space", sql: """
-            CREATE TABLE documents(
-                space text NOT NULL, collection text NOT NULL, id text NOT NULL, body text NOT NULL, data jsonb NOT NULL,
-                PRIMARY KEY (space, collection, id));
-            CREATE INDEX documents_data ON documents USING gin (data jsonb_path_ops);
-            CREATE TABLE document_fields(
-                space text NOT NULL, collection text NOT NULL, field text NOT NULL, PRIMARY KEY (space, collection, field));
-            CREATE TABLE document_revisions(
-                space text PRIMARY KEY, generation text NOT NULL, revision bigint NOT NULL DEFAULT 0);
-            """),
-    ])
+    public static let migrator = PostgresMigrator(
+        component: "documents",
+        steps: [
+            .init(
+                1, "documents as text and jsonb, declared fields, revisions per space",
+                sql: """
+                    CREATE TABLE documents(
+                        space text NOT NULL, collection text NOT NULL, id text NOT NULL, body text NOT NULL, data jsonb NOT NULL,
+                        PRIMARY KEY (space, collection, id));
+                    CREATE INDEX documents_data ON documents USING gin (data jsonb_path_ops);
+                    CREATE TABLE document_fields(
+                        space text NOT NULL, collection text NOT NULL, field text NOT NULL, PRIMARY KEY (space, collection, field));
+                    CREATE TABLE document_revisions(
+                        space text PRIMARY KEY, generation text NOT NULL, revision bigint NOT NULL DEFAULT 0);
+                    """)
+        ])
 
     // MARK: writes
 
@@ -48,13 +52,16 @@ public final class PostgresDocumentStore: DocumentStore {
         try await database.transaction { [self] tx in
             // Two instances declaring the same field at once: one creates the index.
             try await tx.run("SELECT pg_advisory_xact_lock(7700115)")
-            try await tx.run("""
+            try await tx.run(
+                """
                 INSERT INTO document_fields(space, collection, field) VALUES (\(space), \(collection), \(field)) ON CONFLICT DO NOTHING
                 """)
-            try await tx.run(PostgresQuery(unsafeSQL: """
-                CREATE INDEX IF NOT EXISTS \(name) ON documents ((data #> '\(Self.pathArray(field))'))
-                WHERE space = \(Self.literal(space)) AND collection = \(Self.literal(collection))
-                """))
+            try await tx.run(
+                PostgresQuery(
+                    unsafeSQL: """
+                        CREATE INDEX IF NOT EXISTS \(name) ON documents ((data #> '\(Self.pathArray(field))'))
+                        WHERE space = \(Self.literal(space)) AND collection = \(Self.literal(collection))
+                        """))
             try await bumpRevision(tx)
         }
         indexed.withLock { _ = $0?.insert(key(collection, field)) }
@@ -103,7 +110,8 @@ public final class PostgresDocumentStore: DocumentStore {
         let unique = documents.enumerated().filter { latest[$0.element.id] == $0.offset }.map(\.element)
         for start in stride(from: 0, to: unique.count, by: 2000) {
             let chunk = unique[start..<min(start + 2000, unique.count)]
-            try await tx.run("""
+            try await tx.run(
+                """
                 INSERT INTO documents(space, collection, id, body, data)
                 SELECT \(space), \(collection), u.id, u.body, u.body::jsonb FROM unnest(\(chunk.map(\.id))::text[], \(chunk.map(\.json))::text[]) AS u(id, body)
                 ON CONFLICT (space, collection, id) DO UPDATE SET body = excluded.body, data = excluded.data
@@ -114,7 +122,8 @@ public final class PostgresDocumentStore: DocumentStore {
     /// Every write moves the revision, in its own transaction, and tells the other instances
     /// (NOTIFY is delivered at commit, and only if the transaction commits).
     private func bumpRevision(_ tx: PostgresPool.Transaction) async throws {
-        try await tx.run("""
+        try await tx.run(
+            """
             INSERT INTO document_revisions(space, generation, revision) VALUES (\(space), md5(random()::text || clock_timestamp()::text), 1)
             ON CONFLICT (space) DO UPDATE SET revision = document_revisions.revision + 1
             """)
@@ -125,12 +134,18 @@ public final class PostgresDocumentStore: DocumentStore {
 
     public func get(_ id: String, in collection: String) async throws -> Document? {
         let rows = try await database.rows("SELECT id, body FROM documents WHERE space = \(space) AND collection = \(collection) AND id = \(id)")
-        return try rows.first.map { row in let (id, body) = try row.decode((String, String).self); return Document(id: id, json: body) }
+        return try rows.first.map { row in
+            let (id, body) = try row.decode((String, String).self)
+            return Document(id: id, json: body)
+        }
     }
 
     public func query(_ query: Query) async throws -> [Document] {
         let rows = try await database.rows(try compile(query, select: "d.id, d.body"))
-        return try rows.map { row in let (id, body) = try row.decode((String, String).self); return Document(id: id, json: body) }
+        return try rows.map { row in
+            let (id, body) = try row.decode((String, String).self)
+            return Document(id: id, json: body)
+        }
     }
 
     public func select(_ fields: [String], matching query: Query) async throws -> [Projection] {
@@ -139,7 +154,8 @@ public final class PostgresDocumentStore: DocumentStore {
         let rows = try await database.rows(try compile(query, select: (["d.id", "d.body"] + picks).joined(separator: ", ")))
         return try rows.map { row in
             let cells = Array(row)
-            let id = try cells[0].decode(String.self), body = try cells[1].decode(String.self)
+            let id = try cells[0].decode(String.self)
+            let body = try cells[1].decode(String.self)
             let values = try (0..<fields.count).map { i in
                 Self.fieldValue(type: try cells[2 + 2 * i].decode(String?.self), text: try cells[3 + 2 * i].decode(String?.self))
             }
@@ -149,7 +165,9 @@ public final class PostgresDocumentStore: DocumentStore {
 
     public func count(_ query: Query) async throws -> Int {
         var q = query
-        q.order = []; q.limit = nil; q.offset = 0
+        q.order = []
+        q.limit = nil
+        q.offset = 0
         return try await database.rows(try compile(q, select: "count(*)")).first?.decode(Int.self) ?? 0
     }
 
@@ -158,9 +176,12 @@ public final class PostgresDocumentStore: DocumentStore {
             throw StoreError("valueCounts needs an index on \(query.collection).\(field)")
         }
         var q = query
-        q.order = []; q.limit = nil; q.offset = 0
-        var sql = try compile(q, select: "jsonb_typeof(v), v #>> '{}', count(DISTINCT d.id)",
-                              from: "documents d, jsonb_path_query(d.data, '\(Self.jsonPath(field))[*]') v")
+        q.order = []
+        q.limit = nil
+        q.offset = 0
+        var sql = try compile(
+            q, select: "jsonb_typeof(v), v #>> '{}', count(DISTINCT d.id)",
+            from: "documents d, jsonb_path_query(d.data, '\(Self.jsonPath(field))[*]') v")
         sql.sql += " AND jsonb_typeof(v) NOT IN ('object', 'array', 'null') GROUP BY 1, 2"
         var out: [FieldValue: Int] = [:]
         for row in try await database.rows(sql) {
@@ -195,7 +216,11 @@ public final class PostgresDocumentStore: DocumentStore {
     private func indexedFields() async throws -> Set<String> {
         if let known = indexed.withLock({ $0 }) { return known }
         let rows = try await database.rows("SELECT collection, field FROM document_fields WHERE space = \(space)")
-        let fields = Set(try rows.map { row in let (c, f) = try row.decode((String, String).self); return key(c, f) })
+        let fields = Set(
+            try rows.map { row in
+                let (c, f) = try row.decode((String, String).self)
+                return key(c, f)
+            })
         indexed.withLock { $0 = fields }
         return fields
     }
@@ -218,10 +243,12 @@ public final class PostgresDocumentStore: DocumentStore {
                 sql += " AND d.data @> " + bind(Self.nested(f, "[\(v.json)]"), as: "jsonb")
             case .prefix(let f, let p):
                 // `[*]` takes the elements of an array field and the value of a scalar one.
-                sql += " AND EXISTS (SELECT 1 FROM jsonb_path_query(d.data, '\(Self.jsonPath(f))[*]') v"
+                sql +=
+                    " AND EXISTS (SELECT 1 FROM jsonb_path_query(d.data, '\(Self.jsonPath(f))[*]') v"
                     + " WHERE jsonb_typeof(v) = 'string' AND starts_with(v #>> '{}', " + bind(p, as: "text") + "))"
             case .contains(let f, let s):
-                sql += " AND EXISTS (SELECT 1 FROM jsonb_path_query(d.data, '\(Self.jsonPath(f))[*]') v"
+                sql +=
+                    " AND EXISTS (SELECT 1 FROM jsonb_path_query(d.data, '\(Self.jsonPath(f))[*]') v"
                     + " WHERE jsonb_typeof(v) = 'string' AND strpos(v #>> '{}', " + bind(s, as: "text") + ") > 0)"
             }
         }
@@ -244,9 +271,11 @@ public final class PostgresDocumentStore: DocumentStore {
 
     /// Field paths are spliced into SQL, so only plain dotted names are allowed.
     static func checkField(_ field: String) throws {
-        let ok = !field.isEmpty && field.split(separator: ".", omittingEmptySubsequences: false).allSatisfy { part in
-            !part.isEmpty && part.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
-        }
+        let ok =
+            !field.isEmpty
+            && field.split(separator: ".", omittingEmptySubsequences: false).allSatisfy { part in
+                !part.isEmpty && part.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
+            }
         if !ok { throw StoreError("invalid field name '\(field)': use letters, digits, _ and dots") }
     }
 

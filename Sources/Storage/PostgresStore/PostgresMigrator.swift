@@ -40,14 +40,16 @@ public struct PostgresMigrator: Sendable {
     public func migrate(_ database: PostgresPool) async throws -> [Step] {
         try await database.transaction { tx in
             try await tx.run("SELECT pg_advisory_xact_lock(7700114)")
-            try await tx.run("""
+            try await tx.run(
+                """
                 CREATE TABLE IF NOT EXISTS schema_migrations(
                     component text NOT NULL, version int NOT NULL, description text NOT NULL,
                     applied_at timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (component, version))
                 """)
             let current = try await Self.version(component, in: tx)
             guard current <= latest else {
-                throw PostgresStoreError("the database's \(component) schema is at version \(current), newer than this vocab knows (\(latest)): upgrade vocab", kind: .newerSchema)
+                throw PostgresStoreError(
+                    "the database's \(component) schema is at version \(current), newer than this vocab knows (\(latest)): upgrade vocab", kind: .newerSchema)
             }
             var applied: [Step] = []
             for step in steps where step.version > current {

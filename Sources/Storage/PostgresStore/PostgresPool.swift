@@ -2,8 +2,8 @@ import Foundation
 import Logging
 import Offloading
 import PostgresNIO
-import _ConnectionPoolModule
 import Synchronization
+import _ConnectionPoolModule
 
 /// One PostgreSQL database reached through a pool of connections (postgres-nio's
 /// `PostgresClient`). The pool must run for queries to be answered: the server runs it as a
@@ -45,7 +45,10 @@ public final class PostgresPool: Sendable {
 
     /// Closes the pool that `start()` runs.
     public func shutdown() async {
-        let task = runner.withLock { task in defer { task = nil }; return task }
+        let task = runner.withLock { task in
+            defer { task = nil }
+            return task
+        }
         task?.cancel()
         await task?.value
     }
@@ -55,7 +58,7 @@ public final class PostgresPool: Sendable {
     /// others prefer TLS.
     public static func configuration(url: String, maximumConnections: Int = 20) throws -> PostgresClient.Configuration {
         guard let parts = URLComponents(string: url), let scheme = parts.scheme, ["postgres", "postgresql"].contains(scheme),
-              let host = parts.host, !host.isEmpty
+            let host = parts.host, !host.isEmpty
         else { throw PostgresStoreError("'\(display(url))' is not a PostgreSQL URL: use postgres://user@host:port/database", kind: .badURL) }
         let database = String(parts.path.drop(while: { $0 == "/" }))
         guard !database.isEmpty else { throw PostgresStoreError("'\(display(url))' names no database: add /NAME after the host", kind: .badURL) }
@@ -70,8 +73,9 @@ public final class PostgresPool: Sendable {
         case "require", "verify-ca", "verify-full": tls = .require(.makeClientConfiguration())
         case let other: throw PostgresStoreError("sslmode '\(other)' is not one of disable, prefer, require", kind: .badURL)
         }
-        var configuration = PostgresClient.Configuration(host: host, port: parts.port ?? 5432, username: user, password: password,
-                                                         database: database, tls: tls)
+        var configuration = PostgresClient.Configuration(
+            host: host, port: parts.port ?? 5432, username: user, password: password,
+            database: database, tls: tls)
         configuration.options.maximumConnections = maximumConnections
         configuration.options.connectTimeout = .seconds(3)
         return configuration
@@ -88,21 +92,24 @@ public final class PostgresPool: Sendable {
     /// Fails as unavailable unless the server answers within `time` (a tool's first step: the
     /// pool itself keeps waiting for a server that is down, for up to a minute).
     public func checkReachable(within time: Duration = .seconds(5)) async throws {
-        let client = client, logger = logger
+        let client = client
+        let logger = logger
         _ = try await limited(time) { try await client.query("SELECT 1", logger: logger).collect() }
     }
 
     /// Runs a statement and collects its rows.
     @discardableResult
     public func rows(_ query: PostgresQuery) async throws -> [PostgresRow] {
-        let client = client, logger = logger
+        let client = client
+        let logger = logger
         return try await limited { try await client.query(query, logger: logger).collect() }
     }
 
     /// Runs `body` in one transaction on one connection: committed when it returns, rolled back
     /// when it throws (its own error is rethrown as it is).
     public func transaction<T: Sendable>(_ body: @escaping @Sendable (Transaction) async throws -> T) async throws -> T {
-        let client = client, logger = logger
+        let client = client
+        let logger = logger
         return try await limited {
             try await client.withConnection { connection in
                 let transaction = Transaction(connection: connection, logger: logger)

@@ -54,11 +54,22 @@ public struct Query: Sendable, Hashable {
         self.offset = offset
     }
 
-    public func filter(_ f: Filter) -> Query { var q = self; q.filters.append(f); return q }
-    public func ordered(by field: String, descending: Bool = false) -> Query {
-        var q = self; q.order.append(Ordering(field, descending: descending)); return q
+    public func filter(_ f: Filter) -> Query {
+        var q = self
+        q.filters.append(f)
+        return q
     }
-    public func limited(to n: Int?, offset: Int = 0) -> Query { var q = self; q.limit = n; q.offset = offset; return q }
+    public func ordered(by field: String, descending: Bool = false) -> Query {
+        var q = self
+        q.order.append(Ordering(field, descending: descending))
+        return q
+    }
+    public func limited(to n: Int?, offset: Int = 0) -> Query {
+        var q = self
+        q.limit = n
+        q.offset = offset
+        return q
+    }
 }
 
 /// A JSON document with its id, kept as JSON text so readers can pass it on without re-encoding.

@@ -7,7 +7,7 @@ import SQLiteDB
 /// prefix filters are index lookups instead of scans over JSON.
 public actor SQLiteDocumentStore: DocumentStore {
     private let db: Database
-    private var indexed: Set<String> = []   // "collection\u{1}field"
+    private var indexed: Set<String> = [] // "collection\u{1}field"
 
     public let path: String
 
@@ -36,25 +36,26 @@ public actor SQLiteDocumentStore: DocumentStore {
             }
         }
         db = database
-        indexed = Set(try db.query("SELECT collection, field FROM indexed_fields") {
-            "\($0.text(0) ?? "")\u{1}\($0.text(1) ?? "")"
-        })
+        indexed = Set(
+            try db.query("SELECT collection, field FROM indexed_fields") {
+                "\($0.text(0) ?? "")\u{1}\($0.text(1) ?? "")"
+            })
     }
 
     public static let schema = """
-    CREATE TABLE IF NOT EXISTS documents(
-        collection TEXT NOT NULL, id TEXT NOT NULL, body TEXT NOT NULL,
-        PRIMARY KEY (collection, id)) WITHOUT ROWID;
-    CREATE TABLE IF NOT EXISTS field_index(
-        collection TEXT NOT NULL, field TEXT NOT NULL, element INTEGER NOT NULL, value, id TEXT NOT NULL);
-    CREATE INDEX IF NOT EXISTS field_index_lookup ON field_index(collection, field, element, value, id);
-    CREATE INDEX IF NOT EXISTS field_index_document ON field_index(collection, id);
-    CREATE TABLE IF NOT EXISTS indexed_fields(
-        collection TEXT NOT NULL, field TEXT NOT NULL, PRIMARY KEY (collection, field)) WITHOUT ROWID;
-    CREATE TABLE IF NOT EXISTS store_meta(key TEXT PRIMARY KEY, value) WITHOUT ROWID;
-    INSERT OR IGNORE INTO store_meta VALUES ('generation', lower(hex(randomblob(8))));
-    INSERT OR IGNORE INTO store_meta VALUES ('revision', 0);
-    """
+        CREATE TABLE IF NOT EXISTS documents(
+            collection TEXT NOT NULL, id TEXT NOT NULL, body TEXT NOT NULL,
+            PRIMARY KEY (collection, id)) WITHOUT ROWID;
+        CREATE TABLE IF NOT EXISTS field_index(
+            collection TEXT NOT NULL, field TEXT NOT NULL, element INTEGER NOT NULL, value, id TEXT NOT NULL);
+        CREATE INDEX IF NOT EXISTS field_index_lookup ON field_index(collection, field, element, value, id);
+        CREATE INDEX IF NOT EXISTS field_index_document ON field_index(collection, id);
+        CREATE TABLE IF NOT EXISTS indexed_fields(
+            collection TEXT NOT NULL, field TEXT NOT NULL, PRIMARY KEY (collection, field)) WITHOUT ROWID;
+        CREATE TABLE IF NOT EXISTS store_meta(key TEXT PRIMARY KEY, value) WITHOUT ROWID;
+        INSERT OR IGNORE INTO store_meta VALUES ('generation', lower(hex(randomblob(8))));
+        INSERT OR IGNORE INTO store_meta VALUES ('revision', 0);
+        """
 
     // MARK: writes
 
@@ -64,7 +65,8 @@ public actor SQLiteDocumentStore: DocumentStore {
         try db.transaction {
             try db.run("INSERT OR IGNORE INTO indexed_fields VALUES (?, ?)", [.text(collection), .text(field)])
             // Backfill documents written before the index existed.
-            try db.run("""
+            try db.run(
+                """
                 INSERT INTO field_index(collection, field, element, value, id)
                 SELECT d.collection, ?2, j.key IS NOT NULL, j.value, d.id
                 FROM documents d, json_each(d.body, ?3) j
@@ -83,9 +85,12 @@ public actor SQLiteDocumentStore: DocumentStore {
     }
 
     private func write(_ document: Document, in collection: String) throws {
-        let c = SQLValue.text(collection), id = SQLValue.text(document.id), body = SQLValue.text(document.json)
+        let c = SQLValue.text(collection)
+        let id = SQLValue.text(document.id)
+        let body = SQLValue.text(document.json)
         do {
-            try db.run("""
+            try db.run(
+                """
                 INSERT INTO documents(collection, id, body) VALUES (?1, ?2, json(?3))
                 ON CONFLICT(collection, id) DO UPDATE SET body = excluded.body
                 """, [c, id, body])
@@ -93,7 +98,8 @@ public actor SQLiteDocumentStore: DocumentStore {
             throw StoreError("document \(collection)/\(document.id) is not valid JSON")
         }
         try db.run("DELETE FROM field_index WHERE collection = ?1 AND id = ?2", [c, id])
-        try db.run("""
+        try db.run(
+            """
             INSERT INTO field_index(collection, field, element, value, id)
             SELECT f.collection, f.field, j.key IS NOT NULL, j.value, ?2
             FROM indexed_fields f, json_each(?3, '$.' || f.field) j
@@ -119,8 +125,10 @@ public actor SQLiteDocumentStore: DocumentStore {
     // MARK: reads
 
     public func get(_ id: String, in collection: String) throws -> Document? {
-        try db.query("SELECT id, body FROM documents WHERE collection = ?1 AND id = ?2",
-                     [.text(collection), .text(id)]) { Document(id: $0.text(0) ?? "", json: $0.text(1) ?? "{}") }.first
+        try db.query(
+            "SELECT id, body FROM documents WHERE collection = ?1 AND id = ?2",
+            [.text(collection), .text(id)]
+        ) { Document(id: $0.text(0) ?? "", json: $0.text(1) ?? "{}") }.first
     }
 
     public func query(_ query: Query) throws -> [Document] {
@@ -133,14 +141,17 @@ public actor SQLiteDocumentStore: DocumentStore {
         let picks = fields.map { "json_extract(d.body, '\(Self.jsonPath($0))')" }
         let (sql, values) = try compile(query, select: (["d.id", "d.body"] + picks).joined(separator: ", "))
         return try db.query(sql, values) { row in
-            Projection(document: Document(id: row.text(0) ?? "", json: row.text(1) ?? "{}"),
-                       values: (0..<fields.count).map { FieldValue(row.value($0 + 2)) })
+            Projection(
+                document: Document(id: row.text(0) ?? "", json: row.text(1) ?? "{}"),
+                values: (0..<fields.count).map { FieldValue(row.value($0 + 2)) })
         }
     }
 
     public func count(_ query: Query) throws -> Int {
         var q = query
-        q.order = []; q.limit = nil; q.offset = 0
+        q.order = []
+        q.limit = nil
+        q.offset = 0
         let (sql, values) = try compile(q, select: "count(*)")
         return Int(try db.scalar(sql, values)?.intValue ?? 0)
     }
@@ -150,7 +161,9 @@ public actor SQLiteDocumentStore: DocumentStore {
             throw StoreError("valueCounts needs an index on \(query.collection).\(field)")
         }
         var q = query
-        q.order = []; q.limit = nil; q.offset = 0
+        q.order = []
+        q.limit = nil
+        q.offset = 0
         let (inner, values) = try compile(q, select: "d.id")
         let sql = """
             SELECT value, count(DISTINCT id) FROM field_index
@@ -240,9 +253,11 @@ public actor SQLiteDocumentStore: DocumentStore {
 
     /// Field paths are spliced into SQL (ORDER BY), so only plain dotted names are allowed.
     static func checkField(_ field: String) throws {
-        let ok = !field.isEmpty && field.split(separator: ".", omittingEmptySubsequences: false).allSatisfy { part in
-            !part.isEmpty && part.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
-        }
+        let ok =
+            !field.isEmpty
+            && field.split(separator: ".", omittingEmptySubsequences: false).allSatisfy { part in
+                !part.isEmpty && part.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
+            }
         if !ok { throw StoreError("invalid field name '\(field)': use letters, digits, _ and dots") }
     }
 

@@ -23,11 +23,13 @@ struct FailureCodeTests {
         #expect(found.isEmpty, "\(found)")
     }
 
-    @Test("a code decides its kind, and so the exit code and the HTTP status", arguments: [
-        (FailureCode.unknownWord, Int32(1), 404), (.badLevel, 64, 400), (.staleCard, 75, 409), (.unauthorized, 77, 401),
-        (.csrfTokenMissing, 77, 403), (.methodNotAllowed, 64, 405), (.jsonOnly, 64, 415), (.databaseUnavailable, 69, 503),
-        (.dictionaryNotImported, 66, 404), (.invalidCatalog, 65, 500), (.tooManyAttempts, 75, 429), (.diskFull, 75, 503),
-    ])
+    @Test(
+        "a code decides its kind, and so the exit code and the HTTP status",
+        arguments: [
+            (FailureCode.unknownWord, Int32(1), 404), (.badLevel, 64, 400), (.staleCard, 75, 409), (.unauthorized, 77, 401),
+            (.csrfTokenMissing, 77, 403), (.methodNotAllowed, 64, 405), (.jsonOnly, 64, 415), (.databaseUnavailable, 69, 503),
+            (.dictionaryNotImported, 66, 404), (.invalidCatalog, 65, 500), (.tooManyAttempts, 75, 429), (.diskFull, 75, 503),
+        ])
     func kinds(code: FailureCode, exit: Int32, status: Int) {
         let failure = Failure(code, "m")
         #expect(failure.exitCode == exit && failure.httpStatus == status)

@@ -13,11 +13,11 @@ struct InputRulesTests {
         #expect(throws: Failure.self) { try InputRules.text("a/b", name: "word") }
         #expect(throws: Failure.self) { try InputRules.text("..", name: "word") }
         #expect(throws: Failure.self) { try InputRules.text("", name: "word") }
-        #expect(try InputRules.text("as ... as", name: "word") == "as ... as")   // a word, not a path
+        #expect(try InputRules.text("as ... as", name: "word") == "as ... as") // a word, not a path
         #expect(try InputRules.text("a/b", name: "q", pathSafe: false) == "a/b")
-        #expect(try InputRules.text("👩‍👩‍👧", name: "word") == "👩‍👩‍👧")   // joiners are not controls
+        #expect(try InputRules.text("👩‍👩‍👧", name: "word") == "👩‍👩‍👧") // joiners are not controls
         #expect(throws: Failure.self) { try InputRules.text(String(repeating: "x", count: 101), name: "word") }
-        #expect(throws: Failure.self) { try InputRules.text(String(repeating: "e\u{301}", count: 51), name: "word") }   // 102 code points
+        #expect(throws: Failure.self) { try InputRules.text(String(repeating: "e\u{301}", count: 51), name: "word") } // 102 code points
         #expect(throws: Failure.self) { try InputRules.text(String(repeating: " ", count: 99) + "ab", name: "word") }
     }
 
@@ -59,8 +59,10 @@ struct InputRulesTests {
 
     @Test("accents by name or alias, in any case")
     func accents() throws {
-        for (text, accent) in [("british", Accent.british), ("UK", .british), ("gb", .british), ("en-GB", .british),
-                               ("american", .american), ("us", .american), ("en-us", .american)] {
+        for (text, accent) in [
+            ("british", Accent.british), ("UK", .british), ("gb", .british), ("en-GB", .british),
+            ("american", .american), ("us", .american), ("en-us", .american),
+        ] {
             #expect(try InputRules.accent(text) == accent)
         }
         #expect(throws: Failure.self) { try InputRules.accent("australian") }

@@ -20,8 +20,10 @@ struct AppSandbox {
         try write(dir)
         try FileManager.default.createDirectory(atPath: dir.file("home"), withIntermediateDirectories: true)
         if mandarin { _ = try MOEImporter(databasePath: dir.file("home/moe.sqlite")).importFile(at: Repository.moeSample) }
-        services = VocabServices(environment: VocabEnvironment(categoriesDirectory: dir.file("Categories"), audioDirectory: dir.file("Audio"),
-                                                               home: HomeLayout(root: dir.file("home"))))
+        services = VocabServices(
+            environment: VocabEnvironment(
+                categoriesDirectory: dir.file("Categories"), audioDirectory: dir.file("Audio"),
+                home: HomeLayout(root: dir.file("home"))))
         // Built as the server builds it: one application value over the embedded files.
         let app = try await VocabApp.build(services: services, database: .embedded, use: .server)
         catalog = app.catalog

@@ -30,11 +30,15 @@ struct ClassServiceTests {
     }
 
     static func refused<T>(_ code: FailureCode, _ body: () async throws -> T) async -> Bool {
-        do { _ = try await body(); return false } catch { return FailureClassifier.classify(error).code == code }
+        do {
+            _ = try await body()
+            return false
+        } catch { return FailureClassifier.classify(error).code == code }
     }
 
-    @Test("an adult makes a class, adds children (one by one and from a roster), assigns words; each child signs in with their pictures and finds the words in their library",
-          arguments: StorageEngine.allCases)
+    @Test(
+        "an adult makes a class, adds children (one by one and from a roster), assigns words; each child signs in with their pictures and finds the words in their library",
+        arguments: StorageEngine.allCases)
     func classLife(_ engine: StorageEngine) async throws {
         try await Self.withApp(engine) { app in
             let classes = app.classes
@@ -90,8 +94,9 @@ struct ClassServiceTests {
         }
     }
 
-    @Test("an adult reaches only their own classes and children; a child in a school and a family class is seen by each adult in their own class only; deleting a child leaves nothing of theirs",
-          arguments: StorageEngine.allCases)
+    @Test(
+        "an adult reaches only their own classes and children; a child in a school and a family class is seen by each adult in their own class only; deleting a child leaves nothing of theirs",
+        arguments: StorageEngine.allCases)
     func confinement(_ engine: StorageEngine) async throws {
         try await Self.withApp(engine) { app in
             let classes = app.classes
@@ -120,9 +125,11 @@ struct ClassServiceTests {
             #expect(try await classes.classes(of: parent).map(\.name) == ["Family"])
 
             // The parent adds the school's child to the family class with the child's own sign-in.
-            #expect(await Self.refused(.badPictures) {
-                try await classes.addExistingChild(to: family.code, childCode: school.code, firstName: "Lan", pictures: child.pictures.reversed(), by: parent)
-            })
+            #expect(
+                await Self.refused(.badPictures) {
+                    try await classes.addExistingChild(
+                        to: family.code, childCode: school.code, firstName: "Lan", pictures: child.pictures.reversed(), by: parent)
+                })
             _ = try await classes.addExistingChild(to: family.code, childCode: school.code, firstName: "Lan", pictures: child.pictures, by: parent)
             #expect(try await classes.details(family.code, by: parent).children.map(\.firstName) == ["Hoa", "Lan"])
             #expect(try await classes.details(school.code, by: teacher).children.map(\.firstName) == ["Lan"], "the teacher still sees only the school class")

@@ -19,8 +19,10 @@ struct ClipServiceTests {
         _ = try EspeakSynthesizer(dataDirectory: NSTemporaryDirectory() + "vocab-audio-tests-speech")
         dir = try TemporaryDirectory("clip-service")
         try CatalogFixture.small(in: dir)
-        services = VocabServices(environment: VocabEnvironment(categoriesDirectory: dir.file("Categories"), audioDirectory: dir.file("Audio"),
-                                                               home: HomeLayout(root: dir.file("home"))))
+        services = VocabServices(
+            environment: VocabEnvironment(
+                categoriesDirectory: dir.file("Categories"), audioDirectory: dir.file("Audio"),
+                home: HomeLayout(root: dir.file("home"))))
     }
 
     /// A recording made by the espeak-ng program (another voice than vocab's own).

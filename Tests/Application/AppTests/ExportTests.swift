@@ -80,7 +80,8 @@ struct ExportTests {
         for word in ["cat", "ice cream", "apple"] { _ = try await box.learning.save(word, for: me) }
         let exporter = ExportService(clips: ClipService(store: box.services.clipStore, pronouncer: box.services.pronouncer().pronouncer))
         let items = try await box.learning.exportItems(of: me)
-        let apkg = box.dir.file("me.apkg"), csv = box.dir.file("me.csv")
+        let apkg = box.dir.file("me.apkg")
+        let csv = box.dir.file("me.csv")
         _ = try await exporter.export(items, deck: "vocab::me", format: .apkg, to: apkg)
         _ = try await exporter.export(items, deck: "vocab::me", format: .csv, to: csv)
         try FileManager.default.createDirectory(atPath: box.dir.file("anki"), withIntermediateDirectories: true)

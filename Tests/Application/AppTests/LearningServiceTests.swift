@@ -1,13 +1,13 @@
 import App
 import AppCore
 import Catalog
-import Foundation
 import FSRS
+import Foundation
 import Learners
 import Quiz
+import SeededRandom
 import TestSupport
 import Testing
-import SeededRandom
 
 @Suite("One library across the catalog, the Mandarin dictionary and the online dictionary")
 struct LearningServiceTests {
@@ -28,12 +28,20 @@ struct LearningServiceTests {
     @Test("a headword with two entries saves both, unless one is named")
     func homographs() async throws {
         let box = try await AppSandbox(mandarin: false) { dir in
-            try dir.write("Categories/animals.json", CatalogFixture.category("animals", order: 1, words: [
-                CatalogFixture.word("bat", vi: "con dơi", definition: "an animal that flies at night"), CatalogFixture.word("cat"),
-            ]))
-            try dir.write("Categories/sport.json", CatalogFixture.category("sport", order: 2, words: [
-                CatalogFixture.word("bat", category: "sport", vi: "gậy", definition: "a stick to hit a ball"),
-            ]))
+            try dir.write(
+                "Categories/animals.json",
+                CatalogFixture.category(
+                    "animals", order: 1,
+                    words: [
+                        CatalogFixture.word("bat", vi: "con dơi", definition: "an animal that flies at night"), CatalogFixture.word("cat"),
+                    ]))
+            try dir.write(
+                "Categories/sport.json",
+                CatalogFixture.category(
+                    "sport", order: 2,
+                    words: [
+                        CatalogFixture.word("bat", category: "sport", vi: "gậy", definition: "a stick to hit a ball")
+                    ]))
         }
         defer { box.dir.remove() }
         let learning = box.learning
@@ -104,8 +112,10 @@ struct LearningServiceTests {
         defer { box.dir.remove() }
         let me = try await box.learning.learner(named: nil)
         _ = try await box.learning.save("cat", for: me)
-        try box.dir.write("Categories/animals.json", try String(contentsOfFile: box.dir.file("Categories/animals.json"), encoding: .utf8)
-            .replacingOccurrences(of: "con mèo", with: "mèo nhà"))
+        try box.dir.write(
+            "Categories/animals.json",
+            try String(contentsOfFile: box.dir.file("Categories/animals.json"), encoding: .utf8)
+                .replacingOccurrences(of: "con mèo", with: "mèo nhà"))
         let (rebuilt, status) = try await box.services.environment.openCatalog(force: true, cache: .none)
         #expect(status != .upToDate)
         let learning = box.services.learning(catalog: rebuilt, store: try box.services.learnerStore())
@@ -141,8 +151,10 @@ struct LearningServiceTests {
 
         var rng = SeededGenerator(seed: 9)
         let (items, distractors) = try await box.learning.quizItems(of: me, answers: .en)
-        let questions = try await QuizPlanner(catalog: box.catalog).builder(source: .items(items, extraDistractors: distractors, label: "x"),
-                                                                            category: nil, level: nil, answers: .en).questions(count: 10, using: &rng)
+        let questions = try await QuizPlanner(catalog: box.catalog).builder(
+            source: .items(items, extraDistractors: distractors, label: "x"),
+            category: nil, level: nil, answers: .en
+        ).questions(count: 10, using: &rng)
         #expect(Set(questions.map(\.word)) == ["cat", "apple", "lion", "行"])
         let reading = try await box.learning.quizItems(of: me, answers: .reading)
         #expect(reading.items.map(\.answer) == ["xíng"])

@@ -17,10 +17,13 @@ struct SearchServiceTests {
         }
     }
 
-    static func search(_ box: AppSandbox, _ text: String, source: String? = nil, limit: Int = 30, offset: Int = 0,
-                       library: [SavedItem]? = []) async throws -> SearchPage {
-        try await box.app.search.search(try SearchRequest(text: text, source: source, limit: limit, offset: offset),
-                                                                    library: library)
+    static func search(
+        _ box: AppSandbox, _ text: String, source: String? = nil, limit: Int = 30, offset: Int = 0,
+        library: [SavedItem]? = []
+    ) async throws -> SearchPage {
+        try await box.app.search.search(
+            try SearchRequest(text: text, source: source, limit: limit, offset: offset),
+            library: library)
     }
 
     @Test("a catalog headword: the exact entry first, labelled with its source, entry, reading, gloss and why; whole words of definitions last")
@@ -29,8 +32,11 @@ struct SearchServiceTests {
         defer { box.dir.remove() }
         let page = try await Self.search(box, "cat")
         #expect(page.sources == [.catalog, .moe, .library])
-        #expect(page.results.first == SearchResult(source: .catalog, reference: EntryReference(.catalog, "animals/cat"), title: "cat",
-                                                   reading: "/kæt/", gloss: "con mèo", match: .headword, rank: .exact))
+        #expect(
+            page.results.first
+                == SearchResult(
+                    source: .catalog, reference: EntryReference(.catalog, "animals/cat"), title: "cat",
+                    reading: "/kæt/", gloss: "con mèo", match: .headword, rank: .exact))
         // "a big wild cat" names a cat; "catches" would not.
         #expect(page.results.map(\.title) == ["cat", "lion"])
         #expect(page.results.last.map { "\($0.match) \($0.rank)" } == "definition contains")
@@ -90,8 +96,10 @@ struct SearchServiceTests {
     func ranking() async throws {
         let box = try await AppSandbox()
         defer { box.dir.remove() }
-        let library = Self.saved([(.dictionary, "ca", "ca", ItemDetails(definition: "a dictionary word")),
-                                  (.dictionary, "xing", "xing", nil)])
+        let library = Self.saved([
+            (.dictionary, "ca", "ca", ItemDetails(definition: "a dictionary word")),
+            (.dictionary, "xing", "xing", nil),
+        ])
         let ca = try await Self.search(box, "ca", library: library)
         #expect(ca.results.map(\.reference.description) == ["dictionary:ca", "catalog:food/cake", "catalog:animals/cat", "catalog:animals/fish"])
         #expect(ca.results.map(\.source) == [.library, .catalog, .catalog, .catalog])
@@ -125,8 +133,10 @@ struct SearchServiceTests {
     func library() async throws {
         let box = try await AppSandbox()
         defer { box.dir.remove() }
-        let library = Self.saved([(.catalog, "animals/cat", "cat", nil), (.dictionary, "catamaran", "catamaran", ItemDetails(definition: "a boat with two hulls")),
-                                  (.moe, "行", "行", ItemDetails(pinyin: "xíng"))])
+        let library = Self.saved([
+            (.catalog, "animals/cat", "cat", nil), (.dictionary, "catamaran", "catamaran", ItemDetails(definition: "a boat with two hulls")),
+            (.moe, "行", "行", ItemDetails(pinyin: "xíng")),
+        ])
         let anonymous = try await Self.search(box, "cat", library: nil)
         #expect(anonymous.sources == [.catalog, .moe] && !anonymous.results.contains { $0.source == .library })
         let mine = try await Self.search(box, "cat", library: library)
@@ -149,7 +159,9 @@ struct SearchServiceTests {
         #expect(page.total == 0 && page.suggestions.contains("cat"))
         let failure = try #require(await service.miss(page))
         #expect(failure.kind == .notFound && failure.exitCode == 1 && failure.code == .noMatch)
-        #expect(failure.description.contains("nothing matches 'catt' in the catalog, the Mandarin dictionary or your library") && failure.description.contains("cat"))
+        #expect(
+            failure.description.contains("nothing matches 'catt' in the catalog, the Mandarin dictionary or your library")
+                && failure.description.contains("cat"))
         let hanzi = try await Self.search(box, "行人", source: "catalog")
         let elsewhere = try #require(await service.miss(hanzi))
         #expect(elsewhere.hint == "'行人' is in the Mandarin dictionary: try 'vocab lookup 行人'.")
@@ -161,7 +173,10 @@ struct SearchServiceTests {
     @Test("bad requests are bad input with stable codes; without an import the dictionary is left out, or named when asked for")
     func requests() async throws {
         func refusal(_ make: () throws(Failure) -> SearchRequest) -> Failure? {
-            do { _ = try make(); return nil } catch { return error }
+            do {
+                _ = try make()
+                return nil
+            } catch { return error }
         }
         #expect(refusal { () throws(Failure) in try SearchRequest(text: "cat", source: "web") }?.code == .badSource)
         #expect(refusal { () throws(Failure) in try SearchRequest(text: "cat", source: "mo") }?.suggestions.contains("moe") == true)

@@ -13,15 +13,21 @@ struct SignInTests {
         let box = try await AppSandbox(mandarin: false)
         defer { box.dir.remove() }
         let gate = WorkGate(limit: 1, waiting: 0)
-        let learning = LearningService(store: box.learning.store, catalog: box.catalog, mandarin: box.app.dictionary,
-                                       days: LocalDays(timeZone: TimeZone(identifier: "UTC")!), passwordChecks: gate)
+        let learning = LearningService(
+            store: box.learning.store, catalog: box.catalog, mandarin: box.app.dictionary,
+            days: LocalDays(timeZone: TimeZone(identifier: "UTC")!), passwordChecks: gate)
         let (ann, _) = try await learning.addLearner(named: "ann")
         try await learning.setPassword("correct horse battery", for: ann)
 
         // Another check holds the only place.
         let release = DispatchSemaphore(value: 0)
         let started = DispatchSemaphore(value: 0)
-        let holder = Task { try await gate.run { started.signal(); release.wait() } }
+        let holder = Task {
+            try await gate.run {
+                started.signal()
+                release.wait()
+            }
+        }
         await Task.detached { started.wait() }.value
         do {
             _ = try await learning.signIn(name: "ann", password: "correct horse battery")

@@ -1,11 +1,12 @@
 import AudioFile
-@testable import Audio
-import Vocabulary
 import Foundation
 import HTTPFetch
 import Speech
 import TestSupport
 import Testing
+import Vocabulary
+
+@testable import Audio
 
 /// A 440 Hz tone of the given length: a stand-in for a recorded clip, made by the test.
 func tone(seconds: Double = 0.4, rate: Int = 16_000, amplitude: Float = 0.5) -> PCM {
@@ -37,8 +38,9 @@ struct AudioTiersTests {
 
     func pronouncer(timeout: Double = 2) -> Pronouncer {
         Pronouncer(sources: [
-            RecordedClipSource(audioRoot: audioRoot, cacheDirectory: dir.file("cache"), http: CurlHTTPClient(),
-                               options: HTTPRequestOptions(timeout: timeout, connectTimeout: 1, maxBytes: 1 << 20)),
+            RecordedClipSource(
+                audioRoot: audioRoot, cacheDirectory: dir.file("cache"), http: CurlHTTPClient(),
+                options: HTTPRequestOptions(timeout: timeout, connectTimeout: 1, maxBytes: 1 << 20)),
             LegacyClipSource(audioRoot: audioRoot),
             SynthesizedClipSource(synthesizer: sharedSynthesizer),
         ])

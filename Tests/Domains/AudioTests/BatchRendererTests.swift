@@ -25,8 +25,9 @@ struct BatchRendererTests {
 
     static func jobs(_ count: Int) -> [RenderJob] {
         (0..<count).map { i in
-            RenderJob(entry: EntryReference(.catalog, "animals/word\(i)"), word: "word\(i)", accent: i % 2 == 0 ? .british : .american,
-                      references: nil, format: .wav)
+            RenderJob(
+                entry: EntryReference(.catalog, "animals/word\(i)"), word: "word\(i)", accent: i % 2 == 0 ? .british : .american,
+                references: nil, format: .wav)
         }
     }
 

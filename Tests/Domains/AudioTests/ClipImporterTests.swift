@@ -1,10 +1,11 @@
 import AudioFile
-@testable import Audio
 import ClipProcessing
 import Foundation
 import TestSupport
 import Testing
 import Vocabulary
+
+@testable import Audio
 
 /// `vocab audio import` on real recordings: matching by name or map, the checks, the stored
 /// clip and its place under Audio/.
@@ -51,11 +52,11 @@ struct ClipImporterTests {
         try Recordings.make("bat", at: folder + "/take 3.wav")
         try Recordings.make("cat", at: folder + "/kitty, final.wav")
         try """
-            word,file
-            catalog:animals/bat,take 3.wav
-            cat,"kitty, final.wav"
-            this line is wrong
-            """.write(toFile: folder + "/map.csv", atomically: true, encoding: .utf8)
+        word,file
+        catalog:animals/bat,take 3.wav
+        cat,"kitty, final.wav"
+        this line is wrong
+        """.write(toFile: folder + "/map.csv", atomically: true, encoding: .utf8)
         let plan = try importer().plan(directory: folder, targets: targets, map: folder + "/map.csv")
         #expect(plan.matched.map(\.target.entry.id) == ["animals/bat", "animals/cat"])
         #expect(plan.matched.map(\.file) == ["take 3.wav", "kitty, final.wav"])
@@ -89,8 +90,9 @@ struct ClipImporterTests {
 
     @Test func anAcceptedRecordingIsTrimmedNormalisedAndStoredByIdentityAndReplacedOnReimport() throws {
         try Recordings.make("ice cream", at: folder + "/ice cream.wav", pitch: 90, gainDB: -25, leadingSilence: 2)
-        let dry = try importer(.legacy, accent: .american).run(try importer(.legacy, accent: .american).plan(directory: folder, targets: targets),
-                                                                directory: folder, dryRun: true)
+        let dry = try importer(.legacy, accent: .american).run(
+            try importer(.legacy, accent: .american).plan(directory: folder, targets: targets),
+            directory: folder, dryRun: true)
         #expect(dry.map(\.status) == [.planned])
         #expect(!FileManager.default.fileExists(atPath: audioRoot), "a dry run writes nothing")
 

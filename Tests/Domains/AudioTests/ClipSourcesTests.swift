@@ -1,11 +1,12 @@
 import AudioFile
-@testable import Audio
 import ClipProcessing
 import Foundation
 import HTTPFetch
 import TestSupport
 import Testing
 import Vocabulary
+
+@testable import Audio
 
 /// Recorded and legacy clips on real files: how they are found, what is refused, and how a
 /// change to them is noticed.
@@ -31,8 +32,10 @@ struct ClipSourcesTests {
         ClipRequest(word: word, accent: accent, references: references, entry: EntryReference(.catalog, id ?? "animals/\(word)"))
     }
 
-    @Test(arguments: [("sheep", "Sheep.wav"), ("ice cream", "ice-cream.wav"), ("bus stop", "bus stop.wav"), ("café", "café.wav"),
-                      ("spider", "spider.WAV"), ("o'clock", "O’Clock.wav"), ("T-shirt", "t_shirt.ogg")])
+    @Test(arguments: [
+        ("sheep", "Sheep.wav"), ("ice cream", "ice-cream.wav"), ("bus stop", "bus stop.wav"), ("café", "café.wav"),
+        ("spider", "spider.WAV"), ("o'clock", "O’Clock.wav"), ("T-shirt", "t_shirt.ogg"),
+    ])
     func legacyFilesAreFoundWhateverTheSpellingOfTheirName(_ word: String, _ file: String) async throws {
         let path = dir.file("Audio/legacy/british/\(file)")
         if file.hasSuffix(".ogg") {
@@ -99,8 +102,10 @@ struct ClipSourcesTests {
     }
 
     @Test func theFingerprintFollowsEveryChangeToAClipSource() throws {
-        let planner = Pronouncer(sources: [RecordedClipSource(audioRoot: audioRoot, cacheDirectory: dir.file("cache"), http: CurlHTTPClient()),
-                                           LegacyClipSource(audioRoot: audioRoot)])
+        let planner = Pronouncer(sources: [
+            RecordedClipSource(audioRoot: audioRoot, cacheDirectory: dir.file("cache"), http: CurlHTTPClient()),
+            LegacyClipSource(audioRoot: audioRoot),
+        ])
         let cat = request("cat")
         let nothing = planner.inputs(of: cat)
         #expect(planner.inputs(of: cat) == nothing, "the same sources give the same fingerprint")
@@ -108,7 +113,7 @@ struct ClipSourcesTests {
         try Recordings.make("cat", at: legacy, pitch: 20)
         let added = planner.inputs(of: cat)
         #expect(added != nothing)
-        try Recordings.make("cat", at: legacy, pitch: 40)   // replaced by another recording
+        try Recordings.make("cat", at: legacy, pitch: 40) // replaced by another recording
         let replaced = planner.inputs(of: cat)
         #expect(replaced != added)
         try FileManager.default.removeItem(atPath: legacy)

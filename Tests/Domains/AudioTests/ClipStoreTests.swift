@@ -1,10 +1,11 @@
 import AudioFile
-@testable import Audio
 import Foundation
 import HTTPFetch
 import TestSupport
 import Testing
 import Vocabulary
+
+@testable import Audio
 
 @Suite("Clips are filed by the identity of their entry")
 struct ClipStoreTests {
@@ -43,9 +44,11 @@ struct ClipStoreTests {
         for id in ["animals/cat", "everyday-words/ice_cream", "a", "A-Z/0-9"] {
             #expect(path(.catalog, id) == "british/catalog/\(id).wav")
         }
-        let made: [(String, String)] = [("", "%00"), ("/", "%00/%00"), ("/a", "%00/a"), ("a/", "a/%00"), ("a//b", "a/%00/b"),
-                                        ("places/café", "places/café"), ("a b/c", "a%20b/c"), ("x/o'clock", "x/o%27clock"),
-                                        ("../etc", "%2E%2E/etc"), ("a/.hidden", "a/%2Ehidden")]
+        let made: [(String, String)] = [
+            ("", "%00"), ("/", "%00/%00"), ("/a", "%00/a"), ("a/", "a/%00"), ("a//b", "a/%00/b"),
+            ("places/café", "places/café"), ("a b/c", "a%20b/c"), ("x/o'clock", "x/o%27clock"),
+            ("../etc", "%2E%2E/etc"), ("a/.hidden", "a/%2Ehidden"),
+        ]
         for (id, name) in made {
             #expect(path(.catalog, id) == "british/catalog/\(name).wav", "\(id)")
         }
@@ -59,8 +62,11 @@ struct ClipStoreTests {
         let key = ClipKey(entry: EntryReference(.catalog, "animals/cat"), accent: .british, format: .wav)
         let request = ClipRequest(word: "cat", accent: .british, references: AudioReferences(recorded: "recorded/cat.wav"))
         let samples = (0..<8000).map { Float(0.5 * sin(Double($0) * 0.1)) }
-        let pronunciation = Pronunciation(request: request, clip: ResolvedClip(tier: .recorded, source: "recorded/cat.wav",
-                                                                               pcm: PCM(samples: samples, sampleRate: 16_000)), skipped: [])
+        let pronunciation = Pronunciation(
+            request: request,
+            clip: ResolvedClip(
+                tier: .recorded, source: "recorded/cat.wav",
+                pcm: PCM(samples: samples, sampleRate: 16_000)), skipped: [])
         // The fingerprint the server and render compare: the files each tier would read.
         let tiers = Pronouncer(sources: [
             RecordedClipSource(audioRoot: dir.file("Audio"), cacheDirectory: dir.file("cache"), http: CurlHTTPClient()),

@@ -1,11 +1,12 @@
 import AudioFile
 import ClipProcessing
-@testable import Audio
-import Vocabulary
 import Foundation
 import Speech
 import TestSupport
 import Testing
+import Vocabulary
+
+@testable import Audio
 
 /// The neural voice the project installs (`scripts/install-deps`, run by `make test`).
 let installedNeuralVoice: NeuralVoice = {
@@ -82,10 +83,12 @@ struct NeuralVoiceTests {
         #expect(slow.clip.pcm.duration > normal.clip.pcm.duration * 1.2, "\(slow.clip.pcm.duration) vs \(normal.clip.pcm.duration)")
         let key = ClipRequest(word: "butterfly", accent: .american, entry: EntryReference(.catalog, "animals/butterfly"), speed: 0.75).key(format: .wav)
         #expect(key.relativePath == "american/catalog/animals/butterfly@0.75.wav")
-        #expect(pronouncer().inputs(of: ClipRequest(word: "butterfly", accent: .american, speed: 0.75))
-            != pronouncer().inputs(of: ClipRequest(word: "butterfly", accent: .american)))
+        #expect(
+            pronouncer().inputs(of: ClipRequest(word: "butterfly", accent: .american, speed: 0.75))
+                != pronouncer().inputs(of: ClipRequest(word: "butterfly", accent: .american)))
         // espeak-ng speaks slower too, where it is the tier that answers.
-        let espeakNormal = try await pronouncer(neural: UnavailableClipSource(tier: .neural, reason: "off")).pronounce(ClipRequest(word: "butterfly", accent: .british))
+        let espeakNormal = try await pronouncer(neural: UnavailableClipSource(tier: .neural, reason: "off")).pronounce(
+            ClipRequest(word: "butterfly", accent: .british))
         let espeakSlow = try await pronouncer(neural: UnavailableClipSource(tier: .neural, reason: "off"))
             .pronounce(ClipRequest(word: "butterfly", accent: .british, speed: 0.75))
         #expect(espeakSlow.clip.tier == .tts)
@@ -121,8 +124,9 @@ struct NeuralVoiceTests {
         // An environment whose Python exits at once: a broken installation.
         let broken = dir.file("broken-voice")
         try FileManager.default.createDirectory(atPath: broken + "/bin", withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(atPath: broken + "/lib/python3.11/site-packages/hibari_tts-0.2.1.dist-info",
-                                                withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: broken + "/lib/python3.11/site-packages/hibari_tts-0.2.1.dist-info",
+            withIntermediateDirectories: true)
         try "#!/bin/sh\nexit 7\n".write(toFile: broken + "/bin/python3", atomically: true, encoding: .utf8)
         chmod(broken + "/bin/python3", 0o755)
         let voice = try NeuralVoice.locate(broken).get()
@@ -176,11 +180,13 @@ struct NeuralVoiceTests {
         let request = ClipRequest(word: "dog", accent: .british, entry: EntryReference(.catalog, "animals/dog"))
         let key = request.key(format: .wav)
         let clip = ResolvedClip(tier: .tts, source: "espeak-ng en-gb", pcm: tone())
-        try store.save(Pronunciation(request: request, clip: clip, skipped: [TierSkip(tier: .neural, reason: "the process stopped")]),
-                       key: key, word: "dog", inputs: "inputs")
+        try store.save(
+            Pronunciation(request: request, clip: clip, skipped: [TierSkip(tier: .neural, reason: "the process stopped")]),
+            key: key, word: "dog", inputs: "inputs")
         #expect(store.stored(key, inputs: "inputs") == nil)
-        try store.save(Pronunciation(request: request, clip: clip, skipped: [TierSkip(tier: .neural, reason: "not installed", isAbsence: true)]),
-                       key: key, word: "dog", inputs: "inputs")
+        try store.save(
+            Pronunciation(request: request, clip: clip, skipped: [TierSkip(tier: .neural, reason: "not installed", isAbsence: true)]),
+            key: key, word: "dog", inputs: "inputs")
         #expect(store.stored(key, inputs: "inputs") != nil)
     }
 

@@ -10,7 +10,7 @@ enum Recordings {
         for dir in ["/usr/bin", "/usr/local/bin", "/bin"] where FileManager.default.isExecutableFile(atPath: dir + "/espeak-ng") {
             return dir + "/espeak-ng"
         }
-        return "/usr/bin/espeak-ng"   // missing: the test fails saying so (scripts/install-deps installs it)
+        return "/usr/bin/espeak-ng" // missing: the test fails saying so (scripts/install-deps installs it)
     }
 
     /// Speaks `text` into `path` (creating folders) and returns the path.

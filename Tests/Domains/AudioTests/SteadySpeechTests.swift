@@ -1,10 +1,11 @@
 import AudioFile
-@testable import Audio
 import Foundation
 import Speech
 import TestSupport
 import Testing
 import Vocabulary
+
+@testable import Audio
 
 /// The same word gives the same bytes whatever was spoken before it in the process: espeak-ng's
 /// generator carries a pitch-flutter index and a glottal-cycle count from word to word, which
@@ -27,7 +28,7 @@ struct SteadySpeechTests {
         }
         for samples in batches {
             #expect(samples.count == alone.count, "\(word): \(samples.count) samples against \(alone.count)")
-            let same = samples == alone   // compared outside #expect, which would print both arrays
+            let same = samples == alone // compared outside #expect, which would print both arrays
             #expect(same, "\(word): differs at sample \(zip(samples, alone).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? -1)")
         }
     }
@@ -55,8 +56,9 @@ struct ClipRecordTests {
     @Test func aRecordReadsBackFromTheClipItDescribes() throws {
         let dir = try TemporaryDirectory("record")
         defer { dir.remove() }
-        let record = ClipRecord(word: "say \"cheese\" \\ 行", entry: EntryReference(.moe, "行"), accent: .mandarin, tier: .legacy,
-                                source: "/a/b\tc\nd\u{1}", duration: 0.348, inputs: "clips-2\u{1F}tts=x", reading: "háng")
+        let record = ClipRecord(
+            word: "say \"cheese\" \\ 行", entry: EntryReference(.moe, "行"), accent: .mandarin, tier: .legacy,
+            source: "/a/b\tc\nd\u{1}", duration: 0.348, inputs: "clips-2\u{1F}tts=x", reading: "háng")
         #expect(try JSONDecoder().decode(ClipRecord.self, from: Data(record.json.utf8)) == record)
         for format in AudioFormat.allCases {
             let path = dir.file("clip.\(format.fileExtension)")
@@ -73,9 +75,12 @@ struct RenderManifestTests {
         let job = RenderJob(entry: EntryReference(.catalog, "food/ice-cream"), word: "ice \"cream\"", accent: .american, references: nil, format: .wav)
         let moe = RenderJob(entry: EntryReference(.moe, "行"), word: "行", accent: .mandarin, references: nil, format: .ogg, reading: "háng")
         let results = [
-            RenderResult(job: job, status: .rendered, path: "/a/b/ice-cream.wav", tier: .tts, source: "espeak-ng en-us", duration: 0.348,
-                         skipped: [TierSkip(tier: .recorded, reason: "no recorded clip", isAbsence: true),
-                                   TierSkip(tier: .legacy, reason: "truncated: 1\\2\n", isAbsence: false)]),
+            RenderResult(
+                job: job, status: .rendered, path: "/a/b/ice-cream.wav", tier: .tts, source: "espeak-ng en-us", duration: 0.348,
+                skipped: [
+                    TierSkip(tier: .recorded, reason: "no recorded clip", isAbsence: true),
+                    TierSkip(tier: .legacy, reason: "truncated: 1\\2\n", isAbsence: false),
+                ]),
             RenderResult(job: moe, status: .kept, path: "/a/行/hang2.ogg", tier: .legacy, source: "/Audio/legacy/行.wav", duration: 1.5),
             RenderResult(job: job, status: .failed, path: "/x.wav", error: "worker exited\twith status 9 \u{1}"),
             RenderResult(job: moe, status: .rendered, path: "/a/行/hang2.ogg", tier: .tts, source: "espeak-ng", duration: 2, skipped: []),

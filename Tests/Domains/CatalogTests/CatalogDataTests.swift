@@ -111,7 +111,9 @@ struct ValidatorTests {
     }
 
     @Test func levelsMustBeCumulative() {
-        let found = issues([("animals.json", CatalogFixture.category("animals", order: 1, words: [CatalogFixture.word("cat", levels: ["starters", "flyers"])]))])
+        let found = issues([
+            ("animals.json", CatalogFixture.category("animals", order: 1, words: [CatalogFixture.word("cat", levels: ["starters", "flyers"])]))
+        ])
         #expect(found.contains { $0.contains("must run from the level of introduction to flyers") })
     }
 
@@ -134,63 +136,92 @@ struct ValidatorTests {
     }
 
     @Test func aFieldOfTheWrongTypeSaysWhatWasExpectedAndFound() {
-        let order = issues([("animals.json", CatalogFixture.category("animals", order: 1, words: []).replacingOccurrences(of: #""order": 1"#, with: #""order": "5""#))])
+        let order = issues([
+            ("animals.json", CatalogFixture.category("animals", order: 1, words: []).replacingOccurrences(of: #""order": 1"#, with: #""order": "5""#))
+        ])
         #expect(order == ["animals.json: field 'order': expected a number, found a string"])
-        let fraction = issues([("animals.json", CatalogFixture.category("animals", order: 1, words: []).replacingOccurrences(of: #""order": 1"#, with: #""order": 1.5"#))])
+        let fraction = issues([
+            ("animals.json", CatalogFixture.category("animals", order: 1, words: []).replacingOccurrences(of: #""order": 1"#, with: #""order": 1.5"#))
+        ])
         #expect(fraction == ["animals.json: field 'order': expected a whole number, found a number"])
-        let words = issues([("animals.json", CatalogFixture.category("animals", order: 1, words: []).replacingOccurrences(of: #""words": []"#, with: #""words": {}"#))])
+        let words = issues([
+            ("animals.json", CatalogFixture.category("animals", order: 1, words: []).replacingOccurrences(of: #""words": []"#, with: #""words": {}"#))
+        ])
         #expect(words == ["animals.json: field 'words': expected an array, found an object"])
-        let name = issues([("animals.json", CatalogFixture.category("animals", order: 1, words: []).replacingOccurrences(of: #""en": "Animals""#, with: #""en": 7"#))])
+        let name = issues([
+            ("animals.json", CatalogFixture.category("animals", order: 1, words: []).replacingOccurrences(of: #""en": "Animals""#, with: #""en": 7"#))
+        ])
         #expect(name == ["animals.json: field 'name.en': expected a string, found a number"])
     }
 
     @Test func aWordFieldOfTheWrongTypeNamesTheWordAndTheField() {
-        #expect(wordIssues { $0.replacingOccurrences(of: #""levels": ["starters", "movers", "flyers"]"#, with: #""levels": "starters""#) }
-            == ["animals.json: word 'cat': field 'levels': expected an array of strings, found a string"])
-        #expect(wordIssues { $0.replacingOccurrences(of: #""british": "cat""#, with: #""british": 5"#) }
-            == ["animals.json: word 'cat': field 'ipa.british': expected a string, found a number"])
-        #expect(wordIssues { $0.replacingOccurrences(of: #""ipa": {"british": "cat", "american": "cat"}"#, with: #""ipa": ["cat"]"#) }
-            == ["animals.json: word 'cat': field 'ipa': expected an object, found an array"])
-        #expect(wordIssues { $0.replacingOccurrences(of: #""pos": ["noun"]"#, with: #""pos": ["noun", true]"#) }
-            == ["animals.json: word 'cat': field 'pos' item 2: expected a string, found a boolean"])
-        #expect(wordIssues { $0.replacingOccurrences(of: #""vi": "con vật","#, with: #""vi": null,"#) }
-            == ["animals.json: word 'cat': field 'vi': expected a string, found null"])
-        #expect(wordIssues { $0.replacingOccurrences(of: #""vi": "con vật","#, with: #""vi": " ","#) }
-            == ["animals.json: word 'cat': field 'vi' is empty"])
+        #expect(
+            wordIssues { $0.replacingOccurrences(of: #""levels": ["starters", "movers", "flyers"]"#, with: #""levels": "starters""#) }
+                == ["animals.json: word 'cat': field 'levels': expected an array of strings, found a string"])
+        #expect(
+            wordIssues { $0.replacingOccurrences(of: #""british": "cat""#, with: #""british": 5"#) }
+                == ["animals.json: word 'cat': field 'ipa.british': expected a string, found a number"])
+        #expect(
+            wordIssues { $0.replacingOccurrences(of: #""ipa": {"british": "cat", "american": "cat"}"#, with: #""ipa": ["cat"]"#) }
+                == ["animals.json: word 'cat': field 'ipa': expected an object, found an array"])
+        #expect(
+            wordIssues { $0.replacingOccurrences(of: #""pos": ["noun"]"#, with: #""pos": ["noun", true]"#) }
+                == ["animals.json: word 'cat': field 'pos' item 2: expected a string, found a boolean"])
+        #expect(
+            wordIssues { $0.replacingOccurrences(of: #""vi": "con vật","#, with: #""vi": null,"#) }
+                == ["animals.json: word 'cat': field 'vi': expected a string, found null"])
+        #expect(
+            wordIssues { $0.replacingOccurrences(of: #""vi": "con vật","#, with: #""vi": " ","#) }
+                == ["animals.json: word 'cat': field 'vi' is empty"])
         // A word whose headword is not text is named by its position.
-        #expect(wordIssues { $0.replacingOccurrences(of: #""word": "cat""#, with: #""word": 42"#) }
-            == ["animals.json: word '#1': field 'word': expected a string, found a number"])
+        #expect(
+            wordIssues { $0.replacingOccurrences(of: #""word": "cat""#, with: #""word": 42"#) }
+                == ["animals.json: word '#1': field 'word': expected a string, found a number"])
         let notAnObject = issues([("animals.json", CatalogFixture.category("animals", order: 1, words: [#""cat""#]))])
         #expect(notAnObject == ["animals.json: word '#1': expected an object, found a string"])
     }
 
-    @Test("a clip reference must name a file under Audio/ (or, when recorded, an http(s) URL)", arguments: [
-        ("recorded", "/etc/passwd", "is an absolute path"),
-        ("recorded", "../../../etc/passwd", "leaves Audio/"),
-        ("recorded", "recorded/../../secret.wav", "leaves Audio/"),
-        ("legacy", "legacy\\..\\..\\secret.wav", "contains a backslash"),
-        ("recorded", "recorded\\cat.wav", "contains a backslash"),
-        ("legacy", "https://example.org/cat.wav", "is a URL"),
-        ("recorded", "file:///etc/passwd", "is neither a path under Audio/ nor an http(s) URL"),
-    ])
+    @Test(
+        "a clip reference must name a file under Audio/ (or, when recorded, an http(s) URL)",
+        arguments: [
+            ("recorded", "/etc/passwd", "is an absolute path"),
+            ("recorded", "../../../etc/passwd", "leaves Audio/"),
+            ("recorded", "recorded/../../secret.wav", "leaves Audio/"),
+            ("legacy", "legacy\\..\\..\\secret.wav", "contains a backslash"),
+            ("recorded", "recorded\\cat.wav", "contains a backslash"),
+            ("legacy", "https://example.org/cat.wav", "is a URL"),
+            ("recorded", "file:///etc/passwd", "is neither a path under Audio/ nor an http(s) URL"),
+        ])
     func clipReferencesStayInsideAudio(tier: String, reference: String, problem: String) {
         let escaped = reference.replacingOccurrences(of: "\\", with: "\\\\")
-        let found = issues([("animals.json", CatalogFixture.category("animals", order: 1, words: [
-            CatalogFixture.word("cat", extra: #", "audio": {"british": {"\#(tier)": "\#(escaped)"}}"#),
-        ]))])
+        let found = issues([
+            (
+                "animals.json",
+                CatalogFixture.category(
+                    "animals", order: 1,
+                    words: [
+                        CatalogFixture.word("cat", extra: #", "audio": {"british": {"\#(tier)": "\#(escaped)"}}"#)
+                    ])
+            )
+        ])
         #expect(found.count == 1, "\(found)")
         #expect(found.first?.hasPrefix("animals.json: word 'cat': audio.british.\(tier) '\(reference)' \(problem)") == true, "\(found)")
     }
 
     @Test func clipReferencesUnderAudioAndRecordedURLsAreAccepted() {
-        let word = CatalogFixture.word("cat", extra: #", "audio": {"british": {"recorded": "recorded/british/cat.ogg", "legacy": "legacy/british/old cat.wav"}, "american": {"recorded": "https://example.org/clips/us/cat.mp3"}}"#)
+        let word = CatalogFixture.word(
+            "cat",
+            extra:
+                #", "audio": {"british": {"recorded": "recorded/british/cat.ogg", "legacy": "legacy/british/old cat.wav"}, "american": {"recorded": "https://example.org/clips/us/cat.mp3"}}"#
+        )
         #expect(issues([("animals.json", CatalogFixture.category("animals", order: 1, words: [word]))]).isEmpty)
     }
 
     @Test func controlCharactersFromAFileAreEscapedInMessages() {
-        let found = wordIssues { $0.replacingOccurrences(of: #""word": "cat""#, with: #""word": "c\u001b[31mat""#)
-            .replacingOccurrences(of: #""pos": ["noun"]"#, with: #""pos": ["n\u0007oun"]"#) }
+        let found = wordIssues {
+            $0.replacingOccurrences(of: #""word": "cat""#, with: #""word": "c\u001b[31mat""#)
+                .replacingOccurrences(of: #""pos": ["noun"]"#, with: #""pos": ["n\u0007oun"]"#)
+        }
         #expect(found == ["animals.json: word 'c\\u{1B}[31mat': unknown part of speech 'n\\u{7}oun'"], "\(found)")
     }
 }
-

@@ -1,9 +1,10 @@
 import Cache
-@testable import Catalog
 import Foundation
 import Store
 import TestSupport
 import Testing
+
+@testable import Catalog
 
 @Suite("Building and querying the catalog")
 struct CatalogServiceTests {
@@ -38,9 +39,13 @@ struct CatalogServiceTests {
         #expect(hit.cache == .hit)
         #expect(hit.words.map(\.word) == ["cat", "dog"])
 
-        try dir.write("Categories/animals.json", CatalogFixture.category("animals", order: 1, words: [
-            CatalogFixture.word("cat"), CatalogFixture.word("bird"), CatalogFixture.word("dog"),
-        ]))
+        try dir.write(
+            "Categories/animals.json",
+            CatalogFixture.category(
+                "animals", order: 1,
+                words: [
+                    CatalogFixture.word("cat"), CatalogFixture.word("bird"), CatalogFixture.word("dog"),
+                ]))
         let (newStore, status) = try await indexer.open()
         #expect(status == .rebuilt(reason: "category data changed", categories: 2, words: 5))
         let after = try await CatalogService(store: newStore, cache: cache).words(in: "animals", level: .starters)
@@ -53,7 +58,10 @@ struct CatalogServiceTests {
         try dir.write("Categories/animals.json", "{ broken")
         // Commands keep the last good catalog and are told why it is stale…
         let (stale, status) = try await indexer.open()
-        guard case .stale(let issues) = status else { Issue.record("not stale: \(status)"); return }
+        guard case .stale(let issues) = status else {
+            Issue.record("not stale: \(status)")
+            return
+        }
         #expect(issues.first?.file == "animals.json")
         #expect(try await CatalogService(store: stale).words(in: "animals", level: nil).total == 3)
         // …while a forced rebuild (vocab index) fails loudly.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import FSRS
 
 /// Compares ``Scheduler/memoryState(afterHistory:)`` with memory states computed by Anki's own
@@ -32,7 +33,7 @@ import Testing
     }
 
     static let stabilityRelativeTolerance = 2e-5
-    static let stabilityAbsoluteFloor = 1e-6  // days, ≈ 0.09 s
+    static let stabilityAbsoluteFloor = 1e-6 // days, ≈ 0.09 s
     static let difficultyAbsoluteTolerance = 2e-5
 
     static func stabilityMatches(_ ours: Double, _ anki: Double) -> Bool {
@@ -40,14 +41,19 @@ import Testing
     }
 
     static func loadFixture() throws -> Fixture {
-        let url = try #require(Bundle.module.url(forResource: "anki-memory-states", withExtension: "json",
-                                                 subdirectory: "Fixtures"))
+        let url = try #require(
+            Bundle.module.url(
+                forResource: "anki-memory-states", withExtension: "json",
+                subdirectory: "Fixtures"))
         return try JSONDecoder().decode(Fixture.self, from: Data(contentsOf: url))
     }
 
     func compare(_ fixture: Fixture) throws -> (relative: Double, absolute: Double, difficulty: Double, worst: String) {
         let scheduler = try Scheduler()
-        var maxStability = 0.0, maxAbsolute = 0.0, maxDifficulty = 0.0, worst = ""
+        var maxStability = 0.0
+        var maxAbsolute = 0.0
+        var maxDifficulty = 0.0
+        var worst = ""
         for (index, history) in fixture.histories.enumerated() {
             let entries = try zip(history.ratings, history.elapsedDays).map { rating, days in
                 (rating: try #require(Rating(rawValue: rating)), elapsedDays: days)
@@ -61,10 +67,12 @@ import Testing
             }
             maxAbsolute = max(maxAbsolute, abs(state.stability - history.stability))
             maxDifficulty = max(maxDifficulty, difficultyError)
-            #expect(Self.stabilityMatches(state.stability, history.stability),
-                    "history #\(index): S \(state.stability) vs Anki \(history.stability)")
-            #expect(difficultyError <= Self.difficultyAbsoluteTolerance,
-                    "history #\(index): D \(state.difficulty) vs Anki \(history.difficulty)")
+            #expect(
+                Self.stabilityMatches(state.stability, history.stability),
+                "history #\(index): S \(state.stability) vs Anki \(history.stability)")
+            #expect(
+                difficultyError <= Self.difficultyAbsoluteTolerance,
+                "history #\(index): D \(state.difficulty) vs Anki \(history.difficulty)")
         }
         return (maxStability, maxAbsolute, maxDifficulty, worst)
     }
@@ -74,7 +82,7 @@ import Testing
         #expect(fixture.histories.count >= 300)
         #expect(fixture.weights.count == 21)
         for (anki, ours) in zip(fixture.weights, Parameters.defaultWeights) {
-            #expect(abs(anki - ours) <= 1e-6 * max(1, abs(ours)))  // Anki stores f32
+            #expect(abs(anki - ours) <= 1e-6 * max(1, abs(ours))) // Anki stores f32
         }
     }
 
@@ -82,7 +90,8 @@ import Testing
         let fixture = try Self.loadFixture()
         let result = try compare(fixture)
         let reviews = fixture.histories.reduce(0) { $0 + $1.ratings.count }
-        print("""
+        print(
+            """
             Anki \(fixture.ankiVersion) oracle: \(fixture.histories.count) histories, \(reviews) reviews; \
             max relative stability error \(result.relative) (\(result.worst)), \
             max absolute stability error \(result.absolute) days, \

@@ -1,6 +1,7 @@
-import Testing
-@testable import FSRS
 import SeededRandom
+import Testing
+
+@testable import FSRS
 
 /// A zone seven hours east of UTC with days starting at 4 am, like a learner in Ho Chi Minh
 /// City on Anki's default (the product's zones with daylight saving are tested with Learners'
@@ -13,7 +14,7 @@ struct Plus7From4am: DayCalendar {
 
 @Suite struct DayCalendarTests {
     let calendar = Plus7From4am()
-    let day = 20_000   // 2024-10-04 in that zone
+    let day = 20_000 // 2024-10-04 in that zone
     var dayStart: Double { calendar.start(ofDay: day) }
     var anki: Scheduler { try! Scheduler(parameters: Parameters(fuzz: false), calendar: calendar) }
     var pyFSRS: Scheduler { try! Scheduler(parameters: Parameters(fuzz: false)) }
@@ -25,7 +26,8 @@ struct Plus7From4am: DayCalendar {
 
     @Test("cards answered at 9 am and at 11 pm with the same interval are due together, from 4 am of their day")
     func dueAtTheStartOfADay() {
-        let morning = easy(anki, at: dayStart + 5 * 3600), night = easy(anki, at: dayStart + 19 * 3600)
+        let morning = easy(anki, at: dayStart + 5 * 3600)
+        let night = easy(anki, at: dayStart + 19 * 3600)
         #expect(morning.card.scheduledDays == 8 && night.card.scheduledDays == 8)
         #expect(morning.card.due == calendar.start(ofDay: day + 8))
         #expect(night.card.due == calendar.start(ofDay: day + 8))
@@ -37,7 +39,7 @@ struct Plus7From4am: DayCalendar {
 
     @Test("a review at 2 am belongs to the day before: its card is due counted from that day")
     func beforeTheStartHour() {
-        let twoAM = dayStart + 22 * 3600   // 2 am of the next calendar date
+        let twoAM = dayStart + 22 * 3600 // 2 am of the next calendar date
         #expect(calendar.number(of: twoAM) == day)
         #expect(easy(anki, at: twoAM).card.due == calendar.start(ofDay: day + 8))
         let fiveAM = dayStart + 25 * 3600
@@ -55,7 +57,7 @@ struct Plus7From4am: DayCalendar {
         let pyNight = easy(pyFSRS, at: dayStart + 19 * 3600)
         var pyRNG = SeededGenerator(seed: 2)
         let pyMorning = pyFSRS.review(pyNight.card, rating: .good, at: dayStart + 25 * 3600, using: &pyRNG)
-        #expect(pyMorning.log.elapsedDays == 0)   // six hours: py-fsrs's same-day formula
+        #expect(pyMorning.log.elapsedDays == 0) // six hours: py-fsrs's same-day formula
         #expect(pyMorning.card.memory != morning.card.memory)
     }
 

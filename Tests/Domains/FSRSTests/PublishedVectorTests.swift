@@ -1,6 +1,7 @@
-import Testing
-@testable import FSRS
 import SeededRandom
+import Testing
+
+@testable import FSRS
 
 /// Vectors published with fsrs-rs / py-fsrs for the FSRS-6 default weights.
 @Suite struct PublishedVectorTests {
@@ -15,9 +16,12 @@ import SeededRandom
         #expect(abs(state.difficulty - 6.3574867) < 1e-4)
     }
 
-    @Test(arguments: zip(Rating.allCases, [
-        (0.212, 6.4133), (1.2931, 5.11217071), (2.3065, 2.11810397), (8.2956, 1.0),
-    ]))
+    @Test(
+        arguments: zip(
+            Rating.allCases,
+            [
+                (0.212, 6.4133), (1.2931, 5.11217071), (2.3065, 2.11810397), (8.2956, 1.0),
+            ]))
     func firstReview(rating: Rating, expected: (Double, Double)) throws {
         let state = try #require(scheduler.memoryState(afterHistory: [(rating, 0)]))
         #expect(abs(state.stability - expected.0) < 1e-4)
@@ -43,7 +47,7 @@ import SeededRandom
     @Test func defaultCapClampsTheSameVector() {
         #expect(scheduler.interval(forStability: 1, retention: 0.1) == 36_500)
         #expect(scheduler.interval(forStability: 1, retention: 1.0) == 1)
-        #expect(scheduler.interval(forStability: 1) == 1)  // desired retention 0.9 → exactly S
+        #expect(scheduler.interval(forStability: 1) == 1) // desired retention 0.9 → exactly S
         #expect(scheduler.interval(forStability: 100) == 100)
     }
 }

@@ -1,10 +1,11 @@
 import Foundation
-import Testing
-@testable import FSRS
 import SeededRandom
+import Testing
+
+@testable import FSRS
 
 private let day = 86_400.0
-private let t0 = 1_750_000_000.0  // an arbitrary epoch second
+private let t0 = 1_750_000_000.0 // an arbitrary epoch second
 
 private func scheduler(_ parameters: Parameters = Parameters(fuzz: false)) -> Scheduler {
     try! Scheduler(parameters: parameters)
@@ -46,7 +47,7 @@ private func scheduler(_ parameters: Parameters = Parameters(fuzz: false)) -> Sc
         #expect(again.card.due == t0 + 60)
         let hard = s.review(Card(due: t0), rating: .hard, at: t0, using: &rng)
         #expect(hard.card.step == 0)
-        #expect(hard.card.due == t0 + 330)  // halfway between 1 and 10 minutes
+        #expect(hard.card.due == t0 + 330) // halfway between 1 and 10 minutes
     }
 
     @Test func easyFromNewGraduatesAtOnce() {
@@ -55,7 +56,7 @@ private func scheduler(_ parameters: Parameters = Parameters(fuzz: false)) -> Sc
         let review = s.review(Card(due: t0), rating: .easy, at: t0, using: &rng)
         #expect(review.card.phase == .review)
         #expect(review.card.step == nil)
-        #expect(review.card.scheduledDays == 8)  // S0(Easy) = 8.2956 at 90 % retention
+        #expect(review.card.scheduledDays == 8) // S0(Easy) = 8.2956 at 90 % retention
         #expect(review.card.due == t0 + 8 * day)
     }
 
@@ -64,14 +65,14 @@ private func scheduler(_ parameters: Parameters = Parameters(fuzz: false)) -> Sc
         var rng = SeededGenerator(seed: 7)
         let review = s.review(Card(due: t0), rating: .again, at: t0, using: &rng)
         #expect(review.card.phase == .review)
-        #expect(review.card.lapses == 0)  // a new card cannot lapse
+        #expect(review.card.lapses == 0) // a new card cannot lapse
     }
 
     @Test func cardPastShortenedStepsGraduatesOnPass() {
         let s = scheduler(Parameters(learningSteps: [60], fuzz: false))
         var card = Card(due: t0)
         card.phase = .learning
-        card.step = 3  // scheduled under a longer step list
+        card.step = 3 // scheduled under a longer step list
         card.memory = MemoryState(stability: 2, difficulty: 5)
         card.lastReview = t0 - 60
         var rng = SeededGenerator(seed: 7)
@@ -139,7 +140,7 @@ private func scheduler(_ parameters: Parameters = Parameters(fuzz: false)) -> Sc
                 #expect(card.due - card.lastReview! <= 30 * day)
                 longest = max(longest, card.scheduledDays)
             }
-            #expect(longest == 30)  // the cap was actually reached, not just never approached
+            #expect(longest == 30) // the cap was actually reached, not just never approached
         }
         let s = scheduler()
         #expect(s.interval(forStability: 36_500, retention: 0.7) == 36_500)
@@ -164,8 +165,9 @@ private func scheduler(_ parameters: Parameters = Parameters(fuzz: false)) -> Sc
     @Test func reviewsWithinADayUseTheShortTermFormula() {
         let s = scheduler()
         let memory = MemoryState(stability: 20, difficulty: 5)
-        var card = Card(phase: .review, step: nil, memory: memory, due: t0 + 20 * day,
-                        lastReview: t0, reps: 3, lapses: 0, scheduledDays: 20)
+        var card = Card(
+            phase: .review, step: nil, memory: memory, due: t0 + 20 * day,
+            lastReview: t0, reps: 3, lapses: 0, scheduledDays: 20)
         var rng = SeededGenerator(seed: 1)
         let early = s.review(card, rating: .good, at: t0 + 23 * 3600, using: &rng)
         #expect(early.log.elapsedDays == 0)
@@ -179,7 +181,8 @@ private func scheduler(_ parameters: Parameters = Parameters(fuzz: false)) -> Sc
     @Test func exactlyOneDayLaterIsOneDayDespiteEpochRounding() {
         // Two independently stored times 24 h apart straddling 2^31 s (2038): as Doubles they
         // subtract to 0.99999999999724 days. Found by replaying py-fsrs traces.
-        let last = 2_147_483_647.2, now = 2_147_570_047.2
+        let last = 2_147_483_647.2
+        let now = 2_147_570_047.2
         #expect((now - last) / day < 1)
         #expect(Scheduler.wholeDays(from: last, to: now) == 1)
         #expect(Scheduler.wholeDays(from: last, to: now - 1) == 0)
@@ -210,12 +213,13 @@ private func scheduler(_ parameters: Parameters = Parameters(fuzz: false)) -> Sc
 
 @Suite struct FuzzTests {
     func reviewCard(stability: Double) -> Card {
-        Card(phase: .review, step: nil, memory: MemoryState(stability: stability, difficulty: 5),
-             due: t0, lastReview: t0 - stability * day, reps: 5, lapses: 0, scheduledDays: Int(stability))
+        Card(
+            phase: .review, step: nil, memory: MemoryState(stability: stability, difficulty: 5),
+            due: t0, lastReview: t0 - stability * day, reps: 5, lapses: 0, scheduledDays: Int(stability))
     }
 
     @Test func sameSeedSameDueDifferentSeedsDiffer() throws {
-        let s = try Scheduler()  // fuzz on by default
+        let s = try Scheduler() // fuzz on by default
         let card = reviewCard(stability: 40)
         var a = SeededGenerator(seed: 2024)
         var b = SeededGenerator(seed: 2024)
@@ -234,12 +238,12 @@ private func scheduler(_ parameters: Parameters = Parameters(fuzz: false)) -> Sc
         let s = try Scheduler()
         #expect(s.fuzzRange(forInterval: 1) == 1...1)
         #expect(s.fuzzRange(forInterval: 2) == 2...2)
-        #expect(s.fuzzRange(forInterval: 3) == 2...4)      // delta 1.075
-        #expect(s.fuzzRange(forInterval: 7) == 5...9)      // delta 1.675
-        #expect(s.fuzzRange(forInterval: 10) == 8...12)    // delta 1.975
-        #expect(s.fuzzRange(forInterval: 20) == 17...23)   // delta 2.975
+        #expect(s.fuzzRange(forInterval: 3) == 2...4) // delta 1.075
+        #expect(s.fuzzRange(forInterval: 7) == 5...9) // delta 1.675
+        #expect(s.fuzzRange(forInterval: 10) == 8...12) // delta 1.975
+        #expect(s.fuzzRange(forInterval: 20) == 17...23) // delta 2.975
         #expect(s.fuzzRange(forInterval: 100) == 93...107) // delta 6.975
-        #expect(s.fuzzRange(forInterval: 36_500) == 34_673...36_500)  // upper bound capped
+        #expect(s.fuzzRange(forInterval: 36_500) == 34_673...36_500) // upper bound capped
         let capped = try Scheduler(parameters: Parameters(maximumInterval: 10))
         #expect(capped.fuzzRange(forInterval: 10) == 8...10)
     }
@@ -277,10 +281,11 @@ private func scheduler(_ parameters: Parameters = Parameters(fuzz: false)) -> Sc
 
     @Test func learningStepsAreNeverFuzzed() throws {
         let s = try Scheduler()
-        let dues = Set((0..<100 as Range<UInt64>).map { seed -> Double in
-            var g = SeededGenerator(seed: seed)
-            return s.review(Card(due: t0), rating: .good, at: t0, using: &g).card.due
-        })
+        let dues = Set(
+            (0..<100 as Range<UInt64>).map { seed -> Double in
+                var g = SeededGenerator(seed: seed)
+                return s.review(Card(due: t0), rating: .good, at: t0, using: &g).card.due
+            })
         #expect(dues == [t0 + 600])
     }
 
@@ -308,8 +313,9 @@ private func scheduler(_ parameters: Parameters = Parameters(fuzz: false)) -> Sc
     @Test(arguments: [0.5, 1, 2.3065, 12.34, 365, 10_000])
     func ninetyPercentAfterStabilityDays(stability: Double) throws {
         let s = try Scheduler()
-        let card = Card(phase: .review, step: nil, memory: MemoryState(stability: stability, difficulty: 5),
-                        due: t0 + stability * day, lastReview: t0, reps: 1, lapses: 0, scheduledDays: 0)
+        let card = Card(
+            phase: .review, step: nil, memory: MemoryState(stability: stability, difficulty: 5),
+            due: t0 + stability * day, lastReview: t0, reps: 1, lapses: 0, scheduledDays: 0)
         #expect(abs(s.retrievability(of: card, at: t0 + stability * day) - 0.9) < 1e-12)
         #expect(s.retrievability(of: card, at: t0) == 1)
         #expect(s.retrievability(of: card, at: t0 + 2 * stability * day) < 0.9)
@@ -366,8 +372,11 @@ private func scheduler(_ parameters: Parameters = Parameters(fuzz: false)) -> Sc
     @Test func splitMix64KnownAnswers() {
         var g = SeededGenerator(seed: 1_234_567)
         let values = (0..<5).map { _ in g.next() }
-        #expect(values == [6_457_827_717_110_365_317, 3_203_168_211_198_807_973, 9_817_491_932_198_370_423,
-                           4_593_380_528_125_082_431, 16_408_922_859_458_223_821])
+        #expect(
+            values == [
+                6_457_827_717_110_365_317, 3_203_168_211_198_807_973, 9_817_491_932_198_370_423,
+                4_593_380_528_125_082_431, 16_408_922_859_458_223_821,
+            ])
     }
 
     @Test func cardAndParametersRoundTripThroughJSON() throws {

@@ -1,5 +1,5 @@
-import Foundation
 import FSRS
+import Foundation
 import Learners
 import SeededRandom
 import TestSupport
@@ -52,15 +52,18 @@ struct AnkiDayRuleTests {
         let days = LocalDays(timeZone: try #require(TimeZone(identifier: fixture.timeZone)), startHour: fixture.dayStartsAt)
         let anki = try Scheduler(parameters: Parameters(fuzz: false), calendar: days)
         let hours24 = try Scheduler(parameters: Parameters(fuzz: false))
-        var differ24 = 0, worst = 0.0
+        var differ24 = 0
+        var worst = 0.0
         for (index, history) in fixture.histories.enumerated() {
             let ours = try Self.memory(history, anki)
             worst = max(worst, abs(ours.stability - history.stability) / history.stability)
-            #expect(Self.matches(ours, history), "history #\(index): S \(ours.stability) D \(ours.difficulty) vs Anki \(history.stability) \(history.difficulty)")
+            #expect(
+                Self.matches(ours, history), "history #\(index): S \(ours.stability) D \(ours.difficulty) vs Anki \(history.stability) \(history.difficulty)")
             if !Self.matches(try Self.memory(history, hours24), history) { differ24 += 1 }
         }
-        print("Anki \(fixture.ankiVersion) day rule (\(fixture.timeZone), \(fixture.dayStartsAt) am): \(fixture.histories.count) histories, "
-              + "max relative stability error \(worst); whole 24-hour periods would differ in \(differ24)")
+        print(
+            "Anki \(fixture.ankiVersion) day rule (\(fixture.timeZone), \(fixture.dayStartsAt) am): \(fixture.histories.count) histories, "
+                + "max relative stability error \(worst); whole 24-hour periods would differ in \(differ24)")
         // The fixture must be able to tell the rules apart, or it proves nothing.
         #expect(differ24 >= 20)
     }

@@ -1,12 +1,13 @@
-import Foundation
 import FSRS
-@testable import Learners
+import Foundation
 import PostgresLearners
 import PostgresStore
 import SQLiteDB
 import Store
 import TestSupport
 import Testing
+
+@testable import Learners
 
 typealias Engine = StorageEngine
 
@@ -23,22 +24,26 @@ struct LearnerStoreFixture {
             let dir = try TemporaryDirectory("learners")
             let store = try SQLiteLearnerStore(path: dir.file("user.sqlite"))
             // The file and its write-ahead log, where recent commits are until a checkpoint.
-            return LearnerStoreFixture(store: store, storedBytes: {
-                try Data(contentsOf: URL(fileURLWithPath: dir.file("user.sqlite")))
-                    + ((try? Data(contentsOf: URL(fileURLWithPath: dir.file("user.sqlite-wal")))) ?? Data())
-            },
-                                       close: { dir.remove() })
+            return LearnerStoreFixture(
+                store: store,
+                storedBytes: {
+                    try Data(contentsOf: URL(fileURLWithPath: dir.file("user.sqlite")))
+                        + ((try? Data(contentsOf: URL(fileURLWithPath: dir.file("user.sqlite-wal")))) ?? Data())
+                },
+                close: { dir.remove() })
         case .postgres:
             let server = try TestPostgres.shared()
             let url = try server.createDatabase("learners")
             let database = try PostgresPool(url: url, maximumConnections: 8)
             database.start()
             try await PostgresLearnerStore.migrator.migrate(database)
-            return LearnerStoreFixture(store: PostgresLearnerStore(database: database), storedBytes: {
-                let dump = try runProcess("/usr/bin/pg_dump", ["-h", "127.0.0.1", "-p", String(server.port), "-U", "vocab", url.postgresDatabaseName])
-                guard dump.status == 0 else { throw TestPostgresError(dump.stderr) }
-                return Data(dump.stdout.utf8)
-            }, close: { await database.shutdown() })
+            return LearnerStoreFixture(
+                store: PostgresLearnerStore(database: database),
+                storedBytes: {
+                    let dump = try runProcess("/usr/bin/pg_dump", ["-h", "127.0.0.1", "-p", String(server.port), "-U", "vocab", url.postgresDatabaseName])
+                    guard dump.status == 0 else { throw TestPostgresError(dump.stderr) }
+                    return Data(dump.stdout.utf8)
+                }, close: { await database.shutdown() })
         }
     }
 }
@@ -49,10 +54,12 @@ struct LearnerStoreTests {
 
     func withStore(_ engine: Engine, _ body: (any LearnerStore, LearnerStoreFixture) async throws -> Void) async throws {
         let fixture = try await LearnerStoreFixture.make(engine)
-        do { try await body(fixture.store, fixture) } catch { await fixture.close(); throw error }
+        do { try await body(fixture.store, fixture) } catch {
+            await fixture.close()
+            throw error
+        }
         await fixture.close()
     }
-
 
     @Test("names are unique without case; bad names are refused", arguments: Engine.allCases)
     func names(_ engine: Engine) async throws {
@@ -66,12 +73,16 @@ struct LearnerStoreTests {
         }
     }
 
-    @Test("sessions: found by their hash until they expire or end; a new password ends every session of its learner only",
-          arguments: Engine.allCases)
+    @Test(
+        "sessions: found by their hash until they expire or end; a new password ends every session of its learner only",
+        arguments: Engine.allCases)
     func sessions(_ engine: Engine) async throws {
         try await withStore(engine) { (store: any LearnerStore, fixture: LearnerStoreFixture) async throws in
-            let anna = try await store.createLearner(name: "anna", at: t0), ben = try await store.createLearner(name: "ben", at: t0)
-            let phone = Sessions.generate(), laptop = Sessions.generate(), bens = Sessions.generate()
+            let anna = try await store.createLearner(name: "anna", at: t0)
+            let ben = try await store.createLearner(name: "ben", at: t0)
+            let phone = Sessions.generate()
+            let laptop = Sessions.generate()
+            let bens = Sessions.generate()
             #expect(Sessions.isWellFormed(phone) && !Sessions.isWellFormed(Tokens.generate()) && !Sessions.isWellFormed(phone + "x"))
             #expect(Sessions.csrf(for: phone) != Sessions.csrf(for: laptop) && !Sessions.csrf(for: phone).contains(phone.dropFirst(3)))
             try await store.addSession(hash: Sessions.hash(phone), for: anna.id, at: t0, expires: t0 + 100)
@@ -98,8 +109,11 @@ struct LearnerStoreTests {
     @Test("revoking a learner ends every credential: tokens and browser sessions, theirs only", arguments: Engine.allCases)
     func revokeEndsSessions(_ engine: Engine) async throws {
         try await withStore(engine) { (store: any LearnerStore, fixture: LearnerStoreFixture) async throws in
-            let anna = try await store.createLearner(name: "anna", at: t0), ben = try await store.createLearner(name: "ben", at: t0)
-            let token = Tokens.generate(), browser = Sessions.generate(), bens = Sessions.generate()
+            let anna = try await store.createLearner(name: "anna", at: t0)
+            let ben = try await store.createLearner(name: "ben", at: t0)
+            let token = Tokens.generate()
+            let browser = Sessions.generate()
+            let bens = Sessions.generate()
             try await store.addToken(hash: Tokens.hash(token), label: "", for: anna.id, at: t0)
             try await store.addSession(hash: Sessions.hash(browser), for: anna.id, at: t0, expires: t0 + 1000)
             try await store.addSession(hash: Sessions.hash(bens), for: ben.id, at: t0, expires: t0 + 1000)
@@ -138,7 +152,8 @@ struct LearnerStoreTests {
     func items(_ engine: Engine) async throws {
         try await withStore(engine) { (store: any LearnerStore, fixture: LearnerStoreFixture) async throws in
             func learner(_ name: String) async throws -> Learner { try await store.createLearner(name: name, at: t0) }
-            let anna = try await learner("anna"), ben = try await learner("ben")
+            let anna = try await learner("anna")
+            let ben = try await learner("ben")
             let key = ItemKey(.catalog, "animals/cat")
             let (first, inserted) = try await store.save(key, word: "cat", details: nil, for: anna.id, at: t0)
             #expect(inserted)
@@ -159,11 +174,15 @@ struct LearnerStoreTests {
     func rating(_ engine: Engine) async throws {
         try await withStore(engine) { (store: any LearnerStore, fixture: LearnerStoreFixture) async throws in
             func learner(_ name: String) async throws -> Learner { try await store.createLearner(name: name, at: t0) }
-            let anna = try await learner("anna"), ben = try await learner("ben")
+            let anna = try await learner("anna")
+            let ben = try await learner("ben")
             let item = try await store.save(ItemKey(.catalog, "animals/cat"), word: "cat", details: nil, for: anna.id, at: t0).item
             let reviewer = Reviewer(store: store, days: LocalDays(timeZone: TimeZone(identifier: "UTC")!))
             guard case .applied(let record, let entry) = try await reviewer.rate(item: item.id, rating: .good, learner: anna, at: t0 + 60, expectedVersion: 0)
-            else { Issue.record("not applied"); return }
+            else {
+                Issue.record("not applied")
+                return
+            }
             #expect(record.version == 1 && record.card.phase == .learning && record.card.reps == 1)
             #expect(entry.before.phase == .new && entry.after == record.card && entry.rating == .good)
             await #expect(throws: LearnerError.self) {
@@ -188,7 +207,8 @@ struct LearnerStoreTests {
             // The server's own zone is UTC with days from midnight: the learner's settings win.
             let reviewer = Reviewer(store: store, days: LocalDays(timeZone: TimeZone(identifier: "UTC")!, startHour: 0))
             guard case .applied(let record, _) = try await reviewer.rate(item: item.id, rating: .easy, learner: stored, at: t0 + 60) else {
-                Issue.record("not applied"); return
+                Issue.record("not applied")
+                return
             }
             var clock = Calendar(identifier: .gregorian)
             clock.timeZone = TimeZone(identifier: "America/New_York")!
@@ -197,8 +217,9 @@ struct LearnerStoreTests {
         }
     }
 
-    @Test("two ratings of one card at once: without a version both apply in turn; with the same version one is refused as stale",
-          arguments: Engine.allCases)
+    @Test(
+        "two ratings of one card at once: without a version both apply in turn; with the same version one is refused as stale",
+        arguments: Engine.allCases)
     func concurrentRatings(_ engine: Engine) async throws {
         try await withStore(engine) { (store: any LearnerStore, fixture: LearnerStoreFixture) async throws in
             let anna = try await store.createLearner(name: "anna", at: t0)
@@ -208,15 +229,22 @@ struct LearnerStoreTests {
             async let b = reviewer.rate(item: item.id, rating: .good, learner: anna, at: t0 + 60)
             _ = try await (a, b)
             let card = try #require(try await store.card(of: item.id, learner: anna.id))
-            #expect(card.version == 2 && card.card.reps == 2)   // neither update was lost
+            #expect(card.version == 2 && card.card.reps == 2) // neither update was lost
             #expect(try await store.reviews(of: anna.id, since: 0).count == 2)
 
             let racers = (0..<4).map { i in
                 Task { try await reviewer.rate(item: item.id, rating: .easy, learner: anna, at: t0 + 120 + Double(i), expectedVersion: 2) }
             }
-            var applied = 0, stale = 0
+            var applied = 0
+            var stale = 0
             for racer in racers {
-                do { _ = try await racer.value; applied += 1 } catch LearnerError.stale(let current) { stale += 1; #expect(current.version == 3) }
+                do {
+                    _ = try await racer.value
+                    applied += 1
+                } catch LearnerError.stale(let current) {
+                    stale += 1
+                    #expect(current.version == 3)
+                }
             }
             #expect(applied == 1 && stale == 3)
             #expect(try await store.card(of: item.id, learner: anna.id)?.version == 3)
@@ -242,8 +270,9 @@ struct LearnerStoreTests {
         }
     }
 
-    @Test("deleting a learner deletes every row of theirs (library, cards, ratings, tokens, sessions) and nothing of anyone else's",
-          arguments: Engine.allCases)
+    @Test(
+        "deleting a learner deletes every row of theirs (library, cards, ratings, tokens, sessions) and nothing of anyone else's",
+        arguments: Engine.allCases)
     func deleteLearner(_ engine: Engine) async throws {
         try await withStore(engine) { (store: any LearnerStore, fixture: LearnerStoreFixture) async throws in
             let reviewer = Reviewer(store: store, days: LocalDays(timeZone: TimeZone(identifier: "UTC")!))
@@ -289,7 +318,7 @@ struct LearnerStoreTests {
             #expect(undone.rating == .easy)
             let now = try #require(try await store.card(of: item.id, learner: anna.id))
             #expect(now.card == beforeSecond.card)
-            #expect(now.version == beforeSecond.version + 2)   // the undo is a change too: stale readers are refused
+            #expect(now.version == beforeSecond.version + 2) // the undo is a change too: stale readers are refused
             #expect(try await store.reviews(of: anna.id, since: 0).count == 1)
             _ = try await reviewer.undo(learner: anna)
             await #expect(throws: LearnerError.nothingToUndo) { try await reviewer.undo(learner: anna) }
@@ -320,7 +349,7 @@ struct ReviewQueueTests {
         _ = try await reviewer.rate(item: ids[0], rating: .good, learner: anna, at: t0 + 100)
         _ = try await reviewer.rate(item: ids[1], rating: .again, learner: anna, at: t0 + 100)
         let later = try await reviewer.queue(for: anna, at: t0 + 100 + 11 * 60, limit: 10)
-        #expect(later.due.map(\.item.word) == ["b", "a"])   // b (1 min step) is more overdue than a (10 min)
+        #expect(later.due.map(\.item.word) == ["b", "a"]) // b (1 min step) is more overdue than a (10 min)
         #expect(later.new.isEmpty && later.newAllowance == 0)
         // The next day, two more new cards.
         let tomorrow = try await reviewer.queue(for: anna, at: t0 + 86_400 * 2, limit: 10)
@@ -332,38 +361,40 @@ struct ReviewQueueTests {
 @Suite("Progress: due forecast, reviews per day, retention, streak, learned words")
 struct ProgressReportTests {
     func card(_ phase: Phase, due: Double, stability: Double? = nil) -> Card {
-        Card(phase: phase, step: nil, memory: stability.map { MemoryState(stability: $0, difficulty: 5) }, due: due, lastReview: nil,
-             reps: 1, lapses: 0, scheduledDays: 1)
+        Card(
+            phase: phase, step: nil, memory: stability.map { MemoryState(stability: $0, difficulty: 5) }, due: due, lastReview: nil,
+            reps: 1, lapses: 0, scheduledDays: 1)
     }
 
     func review(_ at: Double, _ rating: Rating, before: Phase) -> ReviewEntry {
-        ReviewEntry(id: 0, itemID: 1, reviewedAt: at, rating: rating, elapsedDays: 1, before: card(before, due: at), after: card(.review, due: at),
-                    clientID: nil)
+        ReviewEntry(
+            id: 0, itemID: 1, reviewedAt: at, rating: rating, elapsedDays: 1, before: card(before, due: at), after: card(.review, due: at),
+            clientID: nil)
     }
 
     @Test("every figure from a hand-made history")
     func figures() {
-        let days = LocalDays(timeZone: TimeZone(identifier: "Asia/Ho_Chi_Minh")!)   // a day from 4 am
-        let now = 1_790_000_000.0                    // 2026-09-21 21:13 local
+        let days = LocalDays(timeZone: TimeZone(identifier: "Asia/Ho_Chi_Minh")!) // a day from 4 am
+        let now = 1_790_000_000.0 // 2026-09-21 21:13 local
         let today = days.start(of: now)
         let item = SavedItem(id: 1, key: ItemKey(.catalog, "x/y"), word: "y", savedAt: 0)
         func record(_ c: Card) -> (item: SavedItem, card: CardRecord) { (item, CardRecord(itemID: 1, card: c, version: 0)) }
         let cards = [
-            record(card(.review, due: today - 86_400, stability: 30)),   // overdue and learned
-            record(card(.review, due: today + 3600, stability: 5)),       // today
-            record(card(.learning, due: now + 600, stability: 1)),        // today
-            record(card(.review, due: today + 86_400 + 10, stability: 21)),   // tomorrow, learned
-            record(card(.review, due: today + 5 * 86_400, stability: 8)),     // within 7 days
-            record(card(.review, due: today + 9 * 86_400, stability: 40)),    // later
-            record(Card(due: 0)),                                          // new
+            record(card(.review, due: today - 86_400, stability: 30)), // overdue and learned
+            record(card(.review, due: today + 3600, stability: 5)), // today
+            record(card(.learning, due: now + 600, stability: 1)), // today
+            record(card(.review, due: today + 86_400 + 10, stability: 21)), // tomorrow, learned
+            record(card(.review, due: today + 5 * 86_400, stability: 8)), // within 7 days
+            record(card(.review, due: today + 9 * 86_400, stability: 40)), // later
+            record(Card(due: 0)), // new
         ]
         let reviews = [
-            review(today - 3 * 86_400 + 100, .good, before: .review),     // breaks the streak (no review 2 days ago)
+            review(today - 3 * 86_400 + 100, .good, before: .review), // breaks the streak (no review 2 days ago)
             review(today - 86_400 + 100, .again, before: .review),
-            review(today - 86_400 + 200, .good, before: .learning),       // learning: not in retention
+            review(today - 86_400 + 200, .good, before: .learning), // learning: not in retention
             review(today + 100, .good, before: .review),
             review(today + 200, .hard, before: .review),
-            review(today - 40 * 86_400, .again, before: .review),          // too old for the 30 days
+            review(today - 40 * 86_400, .again, before: .review), // too old for the 30 days
         ]
         let r = ProgressReport.make(cards: cards, reviews: reviews, now: now, days: days)
         #expect(r.dueToday == 3 && r.dueTomorrow == 1 && r.dueNext7Days == 2 && r.new == 1 && r.items == 7)
@@ -395,10 +426,15 @@ struct UserDatabaseMigrationTests {
         // library's documents as its SavedWord encoded them (dates in seconds since 2001).
         do {
             let old = try SQLiteDocumentStore(path: path)
-            try await old.put([
-                Document(id: "cat", json: #"{"savedAt":785000000.5,"source":"catalog","word":"cat"}"#),
-                Document(id: "serendipity", json: #"{"definition":"a happy accident","partOfSpeech":"noun","phonetic":"/x/","savedAt":785000100,"source":"dictionary","word":"serendipity"}"#),
-            ], in: "library")
+            try await old.put(
+                [
+                    Document(id: "cat", json: #"{"savedAt":785000000.5,"source":"catalog","word":"cat"}"#),
+                    Document(
+                        id: "serendipity",
+                        json:
+                            #"{"definition":"a happy accident","partOfSpeech":"noun","phonetic":"/x/","savedAt":785000100,"source":"dictionary","word":"serendipity"}"#
+                    ),
+                ], in: "library")
             try await old.put([Document(id: "en/happy", json: #"{"word":"happy"}"#)], in: "definitions")
             #expect(try await old.schemaVersion() == 0)
         }
@@ -406,7 +442,7 @@ struct UserDatabaseMigrationTests {
         let me = try #require(try await store.learner(named: "me"))
         let items = try await store.items(of: me.id)
         #expect(items.map(\.key) == [ItemKey(.catalog, "headword:cat"), ItemKey(.dictionary, "serendipity")])
-        #expect(items[0].savedAt == 785000000.5 + 978307200)
+        #expect(items[0].savedAt == 785000000.5 + 978_307_200)
         #expect(items[1].details?.definition == "a happy accident")
         #expect(try await store.cards(of: me.id).allSatisfy { $0.card.card.phase == .new })
         let documents = try SQLiteDocumentStore(path: path, readOnly: true)

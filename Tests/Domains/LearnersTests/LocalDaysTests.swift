@@ -1,6 +1,7 @@
 import Foundation
-@testable import Learners
 import Testing
+
+@testable import Learners
 
 /// `LocalDays` (Reviewer.swift): Anki's days in a real time zone, daylight saving included.
 @Suite("A learner's local days")
@@ -36,11 +37,13 @@ struct LocalDaysTests {
         }
     }
 
-    @Test("every moment falls in the day whose start is at or before it and whose end is after it", arguments: ["Asia/Ho_Chi_Minh", "America/New_York", "Australia/Lord_Howe", "UTC"])
+    @Test(
+        "every moment falls in the day whose start is at or before it and whose end is after it",
+        arguments: ["Asia/Ho_Chi_Minh", "America/New_York", "Australia/Lord_Howe", "UTC"])
     func startAndNumberAgree(_ zone: String) {
         let days = LocalDays(timeZone: TimeZone(identifier: zone)!, startHour: 4)
-        var t = 1_767_225_600.0   // 2026-01-01 UTC
-        while t < 1_798_761_600 {   // a year, every 3 h 7 min
+        var t = 1_767_225_600.0 // 2026-01-01 UTC
+        while t < 1_798_761_600 { // a year, every 3 h 7 min
             let n = days.number(of: t)
             #expect(days.start(ofDay: n) <= t && t < days.start(ofDay: n + 1), "\(zone) at \(t)")
             t += 11_220

@@ -23,7 +23,10 @@ struct RatingRulesTests {
         #expect(change.updated.itemID == 7)
         #expect(change.log.before == fresh.card)
         #expect(change.log.afterJSON == (try LearnerCoding.cardJSON(change.updated.card)))
-        guard case .applied(let record, let entry) = change.outcome(logID: 42) else { Issue.record("not applied"); return }
+        guard case .applied(let record, let entry) = change.outcome(logID: 42) else {
+            Issue.record("not applied")
+            return
+        }
         #expect(record == change.updated)
         #expect(entry.id == 42 && entry.clientID == "c1" && entry.rating == .good && entry.reviewedAt == 2_000)
     }
@@ -38,15 +41,22 @@ struct RatingRulesTests {
     @Test("a client id seen before returns the earlier outcome; a removed item shows the card the rating left")
     func replays() throws {
         let earlier = try request(clientID: "c1").decide(on: fresh).outcome(logID: 5)
-        guard case .applied(let updated, let entry) = earlier else { Issue.record("not applied"); return }
+        guard case .applied(let updated, let entry) = earlier else {
+            Issue.record("not applied")
+            return
+        }
         #expect(request(clientID: "c1").replay(of: entry, current: updated) == .repeated(updated, entry))
-        #expect(request(clientID: "c1").replay(of: entry, current: nil)
-            == .repeated(CardRecord(itemID: 7, card: entry.after, version: 0), entry))
+        #expect(
+            request(clientID: "c1").replay(of: entry, current: nil)
+                == .repeated(CardRecord(itemID: 7, card: entry.after, version: 0), entry))
     }
 
     @Test("undo restores the card before the latest rating, one version on; a removed item has nothing to restore")
     func undo() throws {
-        guard case .applied(let updated, let entry) = try request().decide(on: fresh).outcome(logID: 5) else { Issue.record("not applied"); return }
+        guard case .applied(let updated, let entry) = try request().decide(on: fresh).outcome(logID: 5) else {
+            Issue.record("not applied")
+            return
+        }
         #expect(UndoRule.restored(after: entry, current: updated) == CardRecord(itemID: 7, card: fresh.card, version: 5))
         #expect(UndoRule.restored(after: entry, current: nil) == nil)
     }

@@ -1,6 +1,6 @@
+import Definitions
 import Foundation
 import HTTPFetch
-import Definitions
 import Store
 import TestSupport
 import Testing
@@ -175,5 +175,10 @@ struct DefinitionServiceTests {
 final class Counter: @unchecked Sendable {
     private let lock = NSLock()
     private var value = 0
-    func next() -> Int { lock.withLock { defer { value += 1 }; return value } }
+    func next() -> Int {
+        lock.withLock {
+            defer { value += 1 }
+            return value
+        }
+    }
 }

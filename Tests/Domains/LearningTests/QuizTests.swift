@@ -1,15 +1,17 @@
 import Catalog
 import Foundation
 import Quiz
+import SeededRandom
 import Store
 import TestSupport
 import Testing
-import SeededRandom
 
 @Suite("quiz")
 struct QuizTests {
-    func builder(_ box: Sandbox, category: String? = "animals", level: Level? = .starters,
-                 answers: AnswerLanguage = .vi, source: QuizSource = .catalog) async throws -> QuizBuilder {
+    func builder(
+        _ box: Sandbox, category: String? = "animals", level: Level? = .starters,
+        answers: AnswerLanguage = .vi, source: QuizSource = .catalog
+    ) async throws -> QuizBuilder {
         try await QuizPlanner(catalog: box.catalog).builder(source: source, category: category, level: level, answers: answers)
     }
 
@@ -34,7 +36,8 @@ struct QuizTests {
 
     @Test func sameSeedSameQuiz() async throws {
         let box = try await Sandbox()
-        let a = try await questions(box, seed: 99), b = try await questions(box, seed: 99)
+        let a = try await questions(box, seed: 99)
+        let b = try await questions(box, seed: 99)
         #expect(a == b)
         let orders = try await (1...5).asyncMap { try await questions(box, seed: $0).map(\.word) }
         #expect(Set(orders).count > 1, "different seeds give different orders")
@@ -51,8 +54,10 @@ struct QuizTests {
         let box = try await Sandbox()
         let qs = try await questions(box, count: 5)
         let clock = TestClock()
-        let script = [(right(qs[0]), 2.0), ("", 1), ("x", 1), (right(qs[1]), 2), (wrong(qs[2]), 2),
-                      (["a", "b", "c", "d"][qs[3].correctIndex], 2), (right(qs[4]).uppercased(), 2)]
+        let script = [
+            (right(qs[0]), 2.0), ("", 1), ("x", 1), (right(qs[1]), 2), (wrong(qs[2]), 2),
+            (["a", "b", "c", "d"][qs[3].correctIndex], 2), (right(qs[4]).uppercased(), 2),
+        ]
         var events: [QuizEvent] = []
         let outcome = QuizSession(questions: qs, timeLimit: 30, clock: clock)
             .run(input: ScriptedAnswers(script, clock: clock)) { events.append($0) }
@@ -87,9 +92,12 @@ struct QuizTests {
         let clock = TestClock()
         final class LateInput: AnswerSource {
             let clock: TestClock, answer: String
-            init(_ clock: TestClock, _ answer: String) { self.clock = clock; self.answer = answer }
+            init(_ clock: TestClock, _ answer: String) {
+                self.clock = clock
+                self.answer = answer
+            }
             func nextLine(timeout: TimeInterval?) -> AnswerEvent {
-                clock.advance(15)   // a reader that returned late anyway
+                clock.advance(15) // a reader that returned late anyway
                 return .line(answer)
             }
         }
@@ -121,8 +129,10 @@ struct QuizTests {
         for (i, answers) in [[right(qs[0]), wrong(qs[1]), right(qs[2])], qs.map(right)].enumerated() {
             let outcome = QuizSession(questions: qs, timeLimit: 30, clock: clock)
                 .run(input: ScriptedAnswers(answers.map { ($0, 3) }, clock: clock)) { _ in }
-            try await history.save(QuizResult(outcome: outcome, source: "animals", level: "starters", answers: .vi,
-                                              timeLimit: 30, seed: UInt64(i + 1)))
+            try await history.save(
+                QuizResult(
+                    outcome: outcome, source: "animals", level: "starters", answers: .vi,
+                    timeLimit: 30, seed: UInt64(i + 1)))
             clock.advance(600)
         }
         // Reopen the store, as the next run of vocab would.

@@ -1,14 +1,16 @@
+import Definitions
 import Foundation
 import HTTPFetch
-import Definitions
 import TestSupport
 import Testing
 
 @Suite("random words")
 struct RandomWordsTests {
     func service(_ box: Sandbox, _ base: String) -> RandomWordService {
-        RandomWordService(client: RandomWordClient(http: CurlHTTPClient(), baseURL: base, options: Sandbox.quickOptions,
-                                                   retry: Sandbox.quickRetry), catalog: box.catalog)
+        RandomWordService(
+            client: RandomWordClient(
+                http: CurlHTTPClient(), baseURL: base, options: Sandbox.quickOptions,
+                retry: Sandbox.quickRetry), catalog: box.catalog)
     }
 
     @Test func wordsFromTheService() async throws {

@@ -1,8 +1,8 @@
 import Catalog
+import Definitions
 import Foundation
 import HTTPFetch
 import Quiz
-import Definitions
 import Store
 import TestSupport
 
@@ -91,8 +91,10 @@ struct Sandbox {
     /// command-line suites run, the whole suite's async tests can wait tens of seconds for that.
     static let roomyOptions = HTTPRequestOptions(timeout: 120, connectTimeout: 5, maxBytes: 1 << 20)
 
-    func definitions(_ baseURL: String, clock: TestClock = TestClock(), policy: DefinitionService.Policy = .init(),
-                     options: HTTPRequestOptions = quickOptions) -> DefinitionService {
+    func definitions(
+        _ baseURL: String, clock: TestClock = TestClock(), policy: DefinitionService.Policy = .init(),
+        options: HTTPRequestOptions = quickOptions
+    ) -> DefinitionService {
         let client = DictionaryAPIClient(http: CurlHTTPClient(), baseURL: baseURL, options: options, retry: Self.quickRetry)
         return DefinitionService(client: client, store: userStore, policy: policy, now: clock.closure)
     }

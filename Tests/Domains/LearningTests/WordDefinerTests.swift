@@ -1,6 +1,6 @@
 import Catalog
-import Foundation
 import Definitions
+import Foundation
 import TestSupport
 import Testing
 

@@ -1,9 +1,10 @@
 import Foundation
-@testable import Mandarin
 import PostgresMandarin
 import SeededRandom
 import TestSupport
 import Testing
+
+@testable import Mandarin
 
 @Suite("Mandarin queries on the imported sample, on moe.sqlite and on PostgreSQL")
 struct DictionaryQueryTests {
@@ -69,7 +70,8 @@ struct DictionaryQueryTests {
         }
     }
 
-    @Test(arguments: StorageEngine.allCases) func searchGlossesAreTheFirstPinyinAndSenseOfAnEntryOrTheFirstSenseOfAReading(_ engine: StorageEngine) async throws {
+    @Test(arguments: StorageEngine.allCases) func searchGlossesAreTheFirstPinyinAndSenseOfAnEntryOrTheFirstSenseOfAReading(_ engine: StorageEngine) async throws
+    {
         try await Fixture.withDictionary(engine, importing: Fixture.samplePath) { dictionary async throws in
             let glosses = try await dictionary.searchGlosses(entries: [33], readings: [30])
             #expect(glosses.entries[33]?.pinyin == "háng jia")
@@ -181,7 +183,8 @@ struct DictionaryQueryTests {
                 paged += page.readings
             }
             #expect(paged == all.readings, "pages in order make the whole list, nothing twice or missed")
-            #expect(try await dictionary.search(bopomofo: "ㄒㄧㄥ", limit: 4, offset: 16).readings
+            #expect(
+                try await dictionary.search(bopomofo: "ㄒㄧㄥ", limit: 4, offset: 16).readings
                     == Array(try await dictionary.search(bopomofo: "ㄒㄧㄥ", limit: 100).readings.suffix(3)))
 
             let six = try await dictionary.characters(strokes: 6, limit: 200)
@@ -251,8 +254,10 @@ struct EntryTextTests {
         try await Fixture.withDictionary(engine, importing: Fixture.samplePath) { dictionary async throws in
             let lines = EntryText.lines(try #require(try await dictionary.lookup("行").first))
             #expect(lines[0] == "行    radical 行, 6 strokes (0 beyond the radical)")
-            for expected in ["(一) xíng  ㄒㄧㄥˊ", "(二) háng  ㄏㄤˊ", "(三) xìng  ㄒㄧㄥˋ", "(四) hàng  ㄏㄤˋ",
-                             "  〔動〕 verb", "    1. 走、走路。", "       如：「直行」、「寸步難行」、「錦衣夜行」。", "  〔連〕 conjunction"] {
+            for expected in [
+                "(一) xíng  ㄒㄧㄥˊ", "(二) háng  ㄏㄤˊ", "(三) xìng  ㄒㄧㄥˋ", "(四) hàng  ㄏㄤˋ",
+                "  〔動〕 verb", "    1. 走、走路。", "       如：「直行」、「寸步難行」、「錦衣夜行」。", "  〔連〕 conjunction",
+            ] {
                 #expect(lines.contains(expected), "missing \(expected)")
             }
             #expect(lines.last == "  參見「行行」、「樹行子」等條。")

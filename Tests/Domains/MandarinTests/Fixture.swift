@@ -1,10 +1,11 @@
-import JSONReading
 import Foundation
-@testable import Mandarin
+import JSONReading
 import PostgresMandarin
 import PostgresStore
 import TestSupport
 import Testing
+
+@testable import Mandarin
 
 /// The committed cut of real dictionary entries, and helpers to import it or inline JSON.
 enum Fixture {
@@ -25,8 +26,10 @@ enum Fixture {
 
     /// Runs `body` on a dictionary imported from `file` (the sample by default): moe.sqlite
     /// itself, or a fresh database on the test PostgreSQL server that the import was pushed to.
-    static func withDictionary(_ engine: StorageEngine, importing file: String = samplePath,
-                               _ body: (any MandarinDictionary) async throws -> Void) async throws {
+    static func withDictionary(
+        _ engine: StorageEngine, importing file: String = samplePath,
+        _ body: (any MandarinDictionary) async throws -> Void
+    ) async throws {
         let home = try TemporaryDirectory("moe")
         defer { home.remove() }
         _ = try MOEImporter(databasePath: home.file("moe.sqlite")).importFile(at: file)
@@ -91,11 +94,29 @@ enum Fixture {
 
 /// Collects what the reader hands over, decoded to Strings for easy comparison.
 struct RecordingSink: DictionarySink {
-    struct Entry: Equatable { var id: Int64; var title: String; var radical: String?; var strokes: Int64?; var rest: Int64? }
-    struct Heteronym: Equatable { var id: Int64; var entryID: Int64; var pinyin: String?; var bopomofo: String? }
+    struct Entry: Equatable {
+        var id: Int64
+        var title: String
+        var radical: String?
+        var strokes: Int64?
+        var rest: Int64?
+    }
+    struct Heteronym: Equatable {
+        var id: Int64
+        var entryID: Int64
+        var pinyin: String?
+        var bopomofo: String?
+    }
     struct Definition: Equatable {
-        var id: Int64; var heteronymID: Int64; var text: String?; var type: String?
-        var examples: String?; var quotes: String?; var links: String?; var synonyms: String?; var antonyms: String?
+        var id: Int64
+        var heteronymID: Int64
+        var text: String?
+        var type: String?
+        var examples: String?
+        var quotes: String?
+        var links: String?
+        var synonyms: String?
+        var antonyms: String?
     }
 
     var entries: [Entry] = []
@@ -103,8 +124,10 @@ struct RecordingSink: DictionarySink {
     var definitions: [Definition] = []
 
     mutating func entry(_ r: EntryRecord) throws {
-        entries.append(Entry(id: r.id, title: r.title?.string ?? "", radical: r.radical?.string,
-                             strokes: r.strokeCount, rest: r.nonRadicalStrokeCount))
+        entries.append(
+            Entry(
+                id: r.id, title: r.title?.string ?? "", radical: r.radical?.string,
+                strokes: r.strokeCount, rest: r.nonRadicalStrokeCount))
     }
 
     mutating func heteronym(_ r: HeteronymRecord) throws {
@@ -113,9 +136,11 @@ struct RecordingSink: DictionarySink {
 
     mutating func definition(_ r: DefinitionRecord) throws {
         func json(_ list: JSONList) -> String? { list.count == 0 ? nil : String(decoding: list.bytes, as: UTF8.self) }
-        definitions.append(Definition(id: r.id, heteronymID: r.heteronymID, text: r.text?.string, type: r.type?.string,
-                                      examples: json(r.examples), quotes: json(r.quotes), links: json(r.links),
-                                      synonyms: json(r.synonyms), antonyms: json(r.antonyms)))
+        definitions.append(
+            Definition(
+                id: r.id, heteronymID: r.heteronymID, text: r.text?.string, type: r.type?.string,
+                examples: json(r.examples), quotes: json(r.quotes), links: json(r.links),
+                synonyms: json(r.synonyms), antonyms: json(r.antonyms)))
     }
 
     /// Reads `text` as a dictionary document.

@@ -1,9 +1,10 @@
-import JSONReading
 import Foundation
-@testable import Mandarin
+import JSONReading
 import SQLiteDB
 import TestSupport
 import Testing
+
+@testable import Mandarin
 
 @Suite("MOEImporter: building moe.sqlite")
 struct ImporterTests {
@@ -57,8 +58,11 @@ struct ImporterTests {
         _ = try MOEImporter(databasePath: home.file("moe.sqlite")).importFile(at: Fixture.samplePath)
         let db = try Database(path: home.file("moe.sqlite"), mode: .readOnly)
         let names = try db.query("SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name") { $0.text(0) ?? "" }
-        #expect(names == ["definition_heteronym", "entry_radical", "entry_strokes", "entry_title",
-                          "heteronym_bopomofo", "heteronym_entry", "heteronym_pinyin"])
+        #expect(
+            names == [
+                "definition_heteronym", "entry_radical", "entry_strokes", "entry_title",
+                "heteronym_bopomofo", "heteronym_entry", "heteronym_pinyin",
+            ])
         func plan(_ sql: String, _ values: [SQLValue]) throws -> String {
             try db.query("EXPLAIN QUERY PLAN " + sql, values) { $0.text(3) ?? "" }.joined(separator: "; ")
         }
@@ -66,7 +70,8 @@ struct ImporterTests {
         #expect(try plan("SELECT id FROM entry WHERE stroke_count = ? ORDER BY title", [.integer(6)]).contains("entry_strokes"))
         #expect(try plan("SELECT id FROM entry WHERE radical = ? ORDER BY non_radical_stroke_count, title", [.text("水")]).contains("entry_radical"))
         #expect(try plan("SELECT id FROM heteronym WHERE pinyin_key >= ? AND pinyin_key < ?", [.text("xing"), .text("xing!")]).contains("heteronym_pinyin"))
-        #expect(try plan("SELECT id FROM heteronym WHERE bopomofo_key >= ? AND bopomofo_key < ?", [.text("ㄒㄧㄥ"), .text("ㄒㄧㄥ!")]).contains("heteronym_bopomofo"))
+        #expect(
+            try plan("SELECT id FROM heteronym WHERE bopomofo_key >= ? AND bopomofo_key < ?", [.text("ㄒㄧㄥ"), .text("ㄒㄧㄥ!")]).contains("heteronym_bopomofo"))
     }
 
     @Test func preservesTheStructureOfEveryEntry() throws {
@@ -75,10 +80,12 @@ struct ImporterTests {
         _ = try MOEImporter(databasePath: home.file("moe.sqlite")).importFile(at: Fixture.samplePath)
         let db = try Database(path: home.file("moe.sqlite"), mode: .readOnly)
 
-        let xing = try db.query("""
+        let xing = try db.query(
+            """
             SELECT e.radical, e.stroke_count, e.non_radical_stroke_count, h.pinyin, h.bopomofo, h.pinyin_key, h.bopomofo_key
             FROM entry e JOIN heteronym h ON h.entry_id = e.id WHERE e.title = '行' ORDER BY h.id
-            """) { row in (0..<7).map { row.value($0) } }
+            """
+        ) { row in (0..<7).map { row.value($0) } }
         #expect(xing.count == 4)
         #expect(xing.map { $0[3].textValue } == ["xíng", "háng", "xìng", "hàng"])
         #expect(xing.map { $0[4].textValue } == ["ㄒㄧㄥˊ", "ㄏㄤˊ", "ㄒㄧㄥˋ", "ㄏㄤˋ"])
@@ -87,22 +94,27 @@ struct ImporterTests {
         #expect(xing[0][0] == .text("行") && xing[0][1] == .integer(6) && xing[0][2] == .integer(0))
 
         // The first sense of 行 keeps one example and two quotes as JSON arrays.
-        let first = try db.query("""
+        let first = try db.query(
+            """
             SELECT d.type, d.def, d.example, d.quote, d.link FROM definition d JOIN heteronym h ON h.id = d.heteronym_id
             JOIN entry e ON e.id = h.entry_id WHERE e.title = '行' ORDER BY d.id LIMIT 1
-            """) { row in (0..<5).map { row.text($0) } }.first
+            """
+        ) { row in (0..<5).map { row.text($0) } }.first
         #expect(first?[0] == "動" && first?[1] == "走、走路。")
         #expect(first?[2] == #"["如：「直行」、「寸步難行」、「錦衣夜行」。"]"#)
         #expect(MOEDictionary.list(first?[3]) == ["《論語．述而》：「三人行，必有我師焉？」", "唐．王維〈終南別業〉詩：「行到水窮處，坐看雲起時。」"])
         #expect(first?[4] == nil)
 
         // Synonyms, antonyms and links stay lists; every stored list is valid JSON.
-        let row = try db.query("""
+        let row = try db.query(
+            """
             SELECT d.synonyms, d.antonyms FROM definition d JOIN heteronym h ON h.id = d.heteronym_id
             JOIN entry e ON e.id = h.entry_id WHERE e.title = '行為' AND d.synonyms IS NOT NULL
-            """) { [$0.text(0), $0.text(1)] }.first
+            """
+        ) { [$0.text(0), $0.text(1)] }.first
         #expect(row == [#"["舉動","行動","行徑"]"#, #"["思想"]"#])
-        let invalid = try db.scalar("""
+        let invalid = try db.scalar(
+            """
             SELECT count(*) FROM definition WHERE NOT (json_valid(coalesce(example, '[]')) AND json_valid(coalesce(quote, '[]'))
               AND json_valid(coalesce(link, '[]')) AND json_valid(coalesce(synonyms, '[]')) AND json_valid(coalesce(antonyms, '[]')))
             """)
@@ -111,7 +123,8 @@ struct ImporterTests {
         #expect(try db.scalar("SELECT sum(json_array_length(quote)) FROM definition")?.intValue ?? 0 > 100)
 
         // The one entry with escaped quotes is stored decoded.
-        let mail = try db.scalar("""
+        let mail = try db.scalar(
+            """
             SELECT d.def FROM definition d JOIN heteronym h ON h.id = d.heteronym_id JOIN entry e ON e.id = h.entry_id
             WHERE e.title = '電子郵件地址'
             """)?.textValue
@@ -125,8 +138,10 @@ struct ImporterTests {
         _ = try MOEImporter(databasePath: path).importFile(at: Fixture.samplePath)
         // A reader that opened the first import keeps seeing it, whole, while the second replaces it.
         let before = try MOEDictionary(path: path)
-        try home.write("small.json", Fixture.document(
-            #"{"title": "新", "heteronyms": [{"pinyin": "xīn", "bopomofo": "ㄒㄧㄣ", "definitions": [{"def": "剛出現的。", "type": "形"}]}]}"#))
+        try home.write(
+            "small.json",
+            Fixture.document(
+                #"{"title": "新", "heteronyms": [{"pinyin": "xīn", "bopomofo": "ㄒㄧㄣ", "definitions": [{"def": "剛出現的。", "type": "形"}]}]}"#))
         let summary = try MOEImporter(databasePath: path, force: true).importFile(at: home.file("small.json"))
         #expect(summary.entries == 1 && summary.heteronyms == 1 && summary.definitions == 1)
 
@@ -147,13 +162,19 @@ struct ImporterTests {
         // Valid entries first, so rows were already written to the temporary file when it fails.
         let good = #"{"title": "新", "heteronyms": []}"#
         try home.write("broken.json", "[" + good + ",\n" + good + ",\n" + #"{"title": "壞", "heteronyms": [{"pinyin": "huài",, }]}"# + "]")
-        #expect(throws: MOEError.invalidJSON(file: home.file("broken.json"), message: "unexpected ',': expected a member name in double quotes",
-                                             position: SourcePosition(line: 3, column: 49, offset: 124))) {
+        #expect(
+            throws: MOEError.invalidJSON(
+                file: home.file("broken.json"), message: "unexpected ',': expected a member name in double quotes",
+                position: SourcePosition(line: 3, column: 49, offset: 124))
+        ) {
             try MOEImporter(databasePath: path).importFile(at: home.file("broken.json"))
         }
         try home.write("shape.json", "[" + good + ",\n" + #"{"title": ["壞"]}"# + "]")
-        #expect(throws: MOEError.unexpectedShape(file: home.file("shape.json"), message: "'title' must be a string, found an array",
-                                                 position: SourcePosition(line: 2, column: 11, offset: 47))) {
+        #expect(
+            throws: MOEError.unexpectedShape(
+                file: home.file("shape.json"), message: "'title' must be a string, found an array",
+                position: SourcePosition(line: 2, column: 11, offset: 47))
+        ) {
             try MOEImporter(databasePath: path).importFile(at: home.file("shape.json"))
         }
 
@@ -291,9 +312,10 @@ struct ImporterTests {
                 return #"{"bopomofo": "ㄒㄧㄥˊ", "definitions": [\#(definitions.joined(separator: ", "))], "pinyin": "xíng\#(h)"}"#
             }
             let padding = String(repeating: "。", count: 100)
-            entries.append(i % 2 == 0
-                ? #"{"title": "\#(title)", "note": "\#(padding)", "heteronyms": [\#(heteronyms.joined(separator: ", "))]}"#
-                : #"{"heteronyms": [\#(heteronyms.joined(separator: ", "))], "note": "\#(padding)", "title": "\#(title)"}"#)
+            entries.append(
+                i % 2 == 0
+                    ? #"{"title": "\#(title)", "note": "\#(padding)", "heteronyms": [\#(heteronyms.joined(separator: ", "))]}"#
+                    : #"{"heteronyms": [\#(heteronyms.joined(separator: ", "))], "note": "\#(padding)", "title": "\#(title)"}"#)
         }
         try home.write("many.json", "[" + entries.joined(separator: ",\n") + "]")
         var read: [Int] = []
@@ -310,7 +332,8 @@ struct ImporterTests {
         // Ids follow document order in every table, and each row has its own values.
         #expect(try db.scalar("SELECT count(*) FROM entry WHERE title != '詞' || id")?.intValue == 0)
         #expect(try db.scalar("SELECT max(id) FROM definition")?.intValue == Int64(definitions))
-        let mismatched = try db.scalar("""
+        let mismatched = try db.scalar(
+            """
             SELECT count(*) FROM definition d JOIN heteronym h ON h.id = d.heteronym_id JOIN entry e ON e.id = h.entry_id
             WHERE d.def != '第' || e.id || '條第' || substr(h.pinyin, 5) || '音第' || (d.id - (SELECT min(id) FROM definition WHERE heteronym_id = h.id)) || '義，"引"。'
                OR d.example != '["如：「' || e.id || '」。"]'
@@ -326,8 +349,11 @@ struct ImporterTests {
         defer { home.remove() }
         let good = #"{"heteronyms": [{"definitions": [{"def": "好。"}], "pinyin": "hǎo"}], "title": "好"}"#
         try home.write("late.json", "[" + Array(repeating: good, count: 20_000).joined(separator: ",\n") + ",\n" + #"{"title": 7}"# + "]")
-        #expect(throws: MOEError.unexpectedShape(file: home.file("late.json"), message: "'title' must be a string, found a number",
-                                                 position: SourcePosition(line: 20_001, column: 11, offset: 20_000 * (good.utf8.count + 2) + 11))) {
+        #expect(
+            throws: MOEError.unexpectedShape(
+                file: home.file("late.json"), message: "'title' must be a string, found a number",
+                position: SourcePosition(line: 20_001, column: 11, offset: 20_000 * (good.utf8.count + 2) + 11))
+        ) {
             try MOEImporter(databasePath: home.file("moe.sqlite")).importFile(at: home.file("late.json"))
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: home.path) == ["late.json"])
@@ -337,14 +363,15 @@ struct ImporterTests {
         let queue = BatchQueue(capacity: 2)
         for _ in 0..<2 { try queue.send(RowBatch(table: .entry, rows: 1)) }
         // A third batch has to wait for room; cancelling wakes the parser with an error.
-        let parser = try #require(JoinableThread.start {
-            do {
-                try queue.send(RowBatch(table: .entry, rows: 1))
-                queue.finish(.finished(entries: 0, heteronyms: 0, definitions: 0))
-            } catch {
-                queue.finish(.failed(error))
-            }
-        })
+        let parser = try #require(
+            JoinableThread.start {
+                do {
+                    try queue.send(RowBatch(table: .entry, rows: 1))
+                    queue.finish(.finished(entries: 0, heteronyms: 0, definitions: 0))
+                } catch {
+                    queue.finish(.failed(error))
+                }
+            })
         queue.cancel()
         parser.join()
         var messages: [String] = []

@@ -1,10 +1,15 @@
-@testable import Mandarin
 import JSONReading
 import Testing
 
+@testable import Mandarin
+
 /// Reads any JSON value into a plain Swift value, to check the reader against expectations.
 private indirect enum Value: Equatable {
-    case object([(String, Value)]), array([Value]), string(String), integer(Int64), number, bool, null
+    case object([(String, Value)])
+    case array([Value])
+    case string(String)
+    case integer(Int64)
+    case number, bool, null
 
     static func == (a: Value, b: Value) -> Bool {
         switch (a, b) {
@@ -58,10 +63,12 @@ private indirect enum Value: Equatable {
 struct JSONReaderValidTests {
     @Test func readsNestedValuesOfEveryKind() throws {
         let value = try Value.parse(#" { "a" : [1, -2, 0, {"b": null}, [], {}], "c": true, "d": false, "e": "x" } "#)
-        #expect(value == .object([
-            ("a", .array([.integer(1), .integer(-2), .integer(0), .object([("b", .null)]), .array([]), .object([])])),
-            ("c", .bool), ("d", .bool), ("e", .string("x")),
-        ]))
+        #expect(
+            value
+                == .object([
+                    ("a", .array([.integer(1), .integer(-2), .integer(0), .object([("b", .null)]), .array([]), .object([])])),
+                    ("c", .bool), ("d", .bool), ("e", .string("x")),
+                ]))
     }
 
     @Test func acceptsEveryNumberForm() throws {
@@ -69,8 +76,9 @@ struct JSONReaderValidTests {
     }
 
     @Test func readsWholeNumbersToTheLimitsOf64Bits() throws {
-        #expect(try Value.parse("[9223372036854775807, -9223372036854775808]")
-            == .array([.integer(Int64.max), .integer(Int64.min)]))
+        #expect(
+            try Value.parse("[9223372036854775807, -9223372036854775808]")
+                == .array([.integer(Int64.max), .integer(Int64.min)]))
     }
 
     @Test func aNumberThatIsNotWholeIsAShapeErrorForReadInteger() throws {
@@ -83,9 +91,11 @@ struct JSONReaderValidTests {
 
     @Test func decodesEveryEscape() throws {
         let value = try Value.parse(#"["\"\\\/\b\f\n\r\t", "caf\u00e9 \u884c", "\ud83d\ude00", "\ud800x", "\udc00"]"#)
-        #expect(value == .array([
-            .string("\"\\/\u{08}\u{0C}\n\r\t"), .string("café 行"), .string("😀"), .string("\u{FFFD}x"), .string("\u{FFFD}"),
-        ]))
+        #expect(
+            value
+                == .array([
+                    .string("\"\\/\u{08}\u{0C}\n\r\t"), .string("café 行"), .string("😀"), .string("\u{FFFD}x"), .string("\u{FFFD}"),
+                ]))
     }
 
     @Test func stringsWithoutEscapesAreSlicesOfTheInput() throws {
@@ -132,7 +142,10 @@ struct JSONReaderMalformedTests {
             self.init(bytes: Array(text.utf8), message, line, column)
         }
         init(bytes: [UInt8], _ message: String, _ line: Int, _ column: Int) {
-            input = bytes; self.message = message; self.line = line; self.column = column
+            input = bytes
+            self.message = message
+            self.line = line
+            self.column = column
         }
         var description: String { String(decoding: input, as: UTF8.self).debugDescription }
     }
@@ -171,11 +184,11 @@ struct JSONReaderMalformedTests {
         // Columns count characters, not bytes: 行 is three bytes but one column.
         Case("[\"行\", 行]", "unexpected '行': expected a value", 1, 7),
         Case(bytes: [0x5B, 0x22, 0xFF, 0x22, 0x5D], "invalid UTF-8 byte 0xFF", 1, 3),
-        Case(bytes: [0x5B, 0x22, 0xC0, 0x80, 0x22, 0x5D], "invalid UTF-8 byte 0xC0", 1, 3),  // overlong NUL
-        Case(bytes: [0x5B, 0x22, 0xE0, 0x80, 0x80, 0x22, 0x5D], "invalid UTF-8 sequence", 1, 3),  // overlong
-        Case(bytes: [0x5B, 0x22, 0xED, 0xA0, 0x80, 0x22, 0x5D], "invalid UTF-8 sequence", 1, 3),  // surrogate
-        Case(bytes: [0x5B, 0x22, 0xF4, 0x90, 0x80, 0x80, 0x22, 0x5D], "invalid UTF-8 sequence", 1, 3),  // > U+10FFFF
-        Case(bytes: [0x5B, 0x22, 0xE8, 0xA1, 0x22, 0x5D], "invalid UTF-8 sequence", 1, 3),  // cut short
+        Case(bytes: [0x5B, 0x22, 0xC0, 0x80, 0x22, 0x5D], "invalid UTF-8 byte 0xC0", 1, 3), // overlong NUL
+        Case(bytes: [0x5B, 0x22, 0xE0, 0x80, 0x80, 0x22, 0x5D], "invalid UTF-8 sequence", 1, 3), // overlong
+        Case(bytes: [0x5B, 0x22, 0xED, 0xA0, 0x80, 0x22, 0x5D], "invalid UTF-8 sequence", 1, 3), // surrogate
+        Case(bytes: [0x5B, 0x22, 0xF4, 0x90, 0x80, 0x80, 0x22, 0x5D], "invalid UTF-8 sequence", 1, 3), // > U+10FFFF
+        Case(bytes: [0x5B, 0x22, 0xE8, 0xA1, 0x22, 0x5D], "invalid UTF-8 sequence", 1, 3), // cut short
         Case(bytes: [0x5B, 0x22, 0xE8, 0xA1], "truncated UTF-8 sequence", 1, 3),
         Case(bytes: [0x5B, 0x80, 0x5D], "unexpected byte 0x80: expected a value", 1, 2),
     ]
@@ -200,9 +213,10 @@ struct JSONReaderMalformedTests {
     }
 
     @Test func aWrongKindOfValueIsAShapeErrorAtThatValue() throws {
-        let (error, position) = try #require(Fixture.jsonError(Array("\n  {\"a\": 1}".utf8)) { reader in
-            try reader.forEachElement { try $0.skipValue() }
-        })
+        let (error, position) = try #require(
+            Fixture.jsonError(Array("\n  {\"a\": 1}".utf8)) { reader in
+                try reader.forEachElement { try $0.skipValue() }
+            })
         #expect(error.kind == .shape)
         #expect(error.message == "expected an array, found an object")
         #expect(position == SourcePosition(line: 2, column: 3, offset: 3))

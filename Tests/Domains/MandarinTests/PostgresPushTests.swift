@@ -77,7 +77,10 @@ struct PostgresPushTests {
                 _ = try await dictionary.lookup("行")
                 Issue.record("a dictionary that was never pushed answered")
             } catch let error as MOEError {
-                guard case .notPushed(let database) = error else { Issue.record("\(error)"); return }
+                guard case .notPushed(let database) = error else {
+                    Issue.record("\(error)")
+                    return
+                }
                 #expect(database == dictionary.database.displayURL)
                 #expect(error.description.contains("vocab db push"))
             }
@@ -114,6 +117,14 @@ struct PostgresPushTests {
 final class Lines: @unchecked Sendable {
     private let lock = NSLock()
     private var lines: [String] = []
-    var all: [String] { lock.lock(); defer { lock.unlock() }; return lines }
-    func append(_ line: String) { lock.lock(); lines.append(line); lock.unlock() }
+    var all: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return lines
+    }
+    func append(_ line: String) {
+        lock.lock()
+        lines.append(line)
+        lock.unlock()
+    }
 }

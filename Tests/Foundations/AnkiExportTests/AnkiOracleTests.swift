@@ -19,8 +19,11 @@ import Testing
         let first = dir.file("v1.apkg")
         try AnkiPackageWriter.write(Fixture.package(maoClipPath: dir.file("mao.wav")), to: first, now: Fixture.now)
         let imported = try AnkiOracle.importFile("apkg", first, collection: collection)
-        #expect(imported.log == .init(new: 3, updated: 0, duplicate: 0, conflicting: 0, first_field_match: 0,
-                                      missing_notetype: 0, missing_deck: 0, empty_first_field: 0, found_notes: 3))
+        #expect(
+            imported.log
+                == .init(
+                    new: 3, updated: 0, duplicate: 0, conflicting: 0, first_field_match: 0,
+                    missing_notetype: 0, missing_deck: 0, empty_first_field: 0, found_notes: 3))
         #expect(imported.note_count == 3)
         #expect(imported.card_count == 3)
         for (guid, fields, tags) in expected {
@@ -46,11 +49,12 @@ import Testing
         // Same guids, one meaning changed, written a minute later: Anki's default "update if
         // newer" replaces the changed note and adds nothing.
         let second = dir.file("v2.apkg")
-        try AnkiPackageWriter.write(Fixture.package(maoClipPath: dir.file("mao.wav"), catMeaning: "a feline (updated)"),
-                                    to: second, now: Fixture.now + 60)
+        try AnkiPackageWriter.write(
+            Fixture.package(maoClipPath: dir.file("mao.wav"), catMeaning: "a feline (updated)"),
+            to: second, now: Fixture.now + 60)
         let reimported = try AnkiOracle.importFile("apkg", second, collection: collection)
         #expect(reimported.log.new == 0)
-        #expect(reimported.log.updated == 3)  // every note of the newer package counts as updated
+        #expect(reimported.log.updated == 3) // every note of the newer package counts as updated
         #expect(reimported.log.duplicate == 0 && reimported.log.conflicting == 0)
         #expect(reimported.note_count == 3)
         #expect(reimported.card_count == 3)
@@ -92,11 +96,13 @@ import Testing
     /// line breaks survive.
     @Test func csvImportHonoursHeadersAndGUIDs() throws {
         let dir = try TemporaryDirectory()
-        let basic = AnkiNoteType(id: 1, name: "Basic", fields: ["Front", "Back"],
-                                 templates: [.init(name: "Card 1", front: "{{Front}}", back: "{{Back}}")])
+        let basic = AnkiNoteType(
+            id: 1, name: "Basic", fields: ["Front", "Back"],
+            templates: [.init(name: "Card 1", front: "{{Front}}", back: "{{Back}}")])
         let notes = [
-            AnkiNote(guid: AnkiGUID.stable(for: "catalog:animals:cat"), fields: ["cat", "<b>feline</b>\tand \"friend\""],
-                     tags: ["animals"]),
+            AnkiNote(
+                guid: AnkiGUID.stable(for: "catalog:animals:cat"), fields: ["cat", "<b>feline</b>\tand \"friend\""],
+                tags: ["animals"]),
             AnkiNote(guid: "#starts-with-hash", fields: ["#dog", "line one\nline two"], tags: ["animals", "pets"]),
             AnkiNote(guid: AnkiGUID.stable(for: "catalog:animals:猫"), fields: ["猫", "māo [sound:\(Fixture.maoClip)]"]),
         ]
@@ -145,7 +151,10 @@ import Testing
         #expect(result.note(Fixture.maoGUID).map { utf8($0.fields) } == utf8(notes[2].fields))
     }
 
-    private struct StoredNote { let csum: Int64; let sfld: String }
+    private struct StoredNote {
+        let csum: Int64
+        let sfld: String
+    }
 
     private func packageNotes(_ apkg: String, in dir: TemporaryDirectory) throws -> (ZipArchiveReader, [String: StoredNote]) {
         let archive = try ZipArchiveReader(bytes: try readBytes(apkg))

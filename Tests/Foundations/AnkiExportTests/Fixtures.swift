@@ -17,7 +17,7 @@ enum Fixture {
         name: "Vocab Word",
         fields: ["Word", "Meaning", "Audio"],
         templates: [
-            .init(name: "Recognition", front: "{{Word}}<br>{{Audio}}", back: "{{FrontSide}}<hr id=answer>{{Meaning}}"),
+            .init(name: "Recognition", front: "{{Word}}<br>{{Audio}}", back: "{{FrontSide}}<hr id=answer>{{Meaning}}")
         ])
 
     static let catGUID = AnkiGUID.stable(for: "catalog:animals:cat")
@@ -26,13 +26,16 @@ enum Fixture {
 
     static func notes(catMeaning: String = "<b>a small</b> domesticated feline") -> [AnkiNote] {
         [
-            AnkiNote(guid: catGUID, fields: ["cat", catMeaning, "[sound:\(catClip)]"],
-                     tags: ["animals", "catalog::animals"]),
-            AnkiNote(guid: kittenGUID, fields: ["kitten", "a young cat &amp; friend", "[sound:\(catClip)]"],
-                     tags: ["animals"]),
-            AnkiNote(guid: maoGUID,
-                     fields: ["猫", "māo: cat\twith a tab, \"quotes\"\nand a new line", "[sound:\(maoClip)]"],
-                     tags: ["mandarin", "HSK 1"]),
+            AnkiNote(
+                guid: catGUID, fields: ["cat", catMeaning, "[sound:\(catClip)]"],
+                tags: ["animals", "catalog::animals"]),
+            AnkiNote(
+                guid: kittenGUID, fields: ["kitten", "a young cat &amp; friend", "[sound:\(catClip)]"],
+                tags: ["animals"]),
+            AnkiNote(
+                guid: maoGUID,
+                fields: ["猫", "māo: cat\twith a tab, \"quotes\"\nand a new line", "[sound:\(maoClip)]"],
+                tags: ["mandarin", "HSK 1"]),
         ]
     }
 

@@ -41,8 +41,11 @@ import Testing
         let tables = try db.query("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name") { $0.text(0) ?? "" }
         #expect(tables == ["cards", "col", "graves", "notes", "revlog"])
         let indexes = try db.query("SELECT name FROM sqlite_master WHERE type = 'index' ORDER BY name") { $0.text(0) ?? "" }
-        #expect(indexes == ["ix_cards_nid", "ix_cards_sched", "ix_cards_usn", "ix_notes_csum", "ix_notes_usn",
-                            "ix_revlog_cid", "ix_revlog_usn"])
+        #expect(
+            indexes == [
+                "ix_cards_nid", "ix_cards_sched", "ix_cards_usn", "ix_notes_csum", "ix_notes_usn",
+                "ix_revlog_cid", "ix_revlog_usn",
+            ])
         // Every column NOT NULL, as Anki's schema 11 declares.
         for table in tables {
             let nullable = try db.query("SELECT count(*) FROM pragma_table_info('\(table)') WHERE \"notnull\" = 0 AND pk = 0") { $0.int(0) }
@@ -54,10 +57,20 @@ import Testing
     @Test func notesAndCards() throws {
         let dir = try TemporaryDirectory()
         let (_, db) = try writeFixture(in: dir)
-        struct NoteRow { let id: Int64; let guid: String; let mid: Int64; let mod: Int64; let tags: String; let flds: String; let sfld: String; let csum: Int64 }
+        struct NoteRow {
+            let id: Int64
+            let guid: String
+            let mid: Int64
+            let mod: Int64
+            let tags: String
+            let flds: String
+            let sfld: String
+            let csum: Int64
+        }
         let notes = try db.query("SELECT id, guid, mid, mod, tags, flds, sfld, csum FROM notes ORDER BY id") {
-            NoteRow(id: $0.int(0), guid: $0.text(1) ?? "", mid: $0.int(2), mod: $0.int(3), tags: $0.text(4) ?? "",
-                    flds: $0.text(5) ?? "", sfld: $0.text(6) ?? "", csum: $0.int(7))
+            NoteRow(
+                id: $0.int(0), guid: $0.text(1) ?? "", mid: $0.int(2), mod: $0.int(3), tags: $0.text(4) ?? "",
+                flds: $0.text(5) ?? "", sfld: $0.text(6) ?? "", csum: $0.int(7))
         }
         let expected = Fixture.notes()
         #expect(notes.map(\.guid) == expected.map(\.guid))
@@ -67,7 +80,7 @@ import Testing
         #expect(notes[2].flds.split(separator: "\u{1F}", omittingEmptySubsequences: false).map(String.init) == expected[2].fields)
         #expect(notes.map(\.tags) == [" animals catalog::animals ", " animals ", " mandarin HSK_1 "])
         #expect(notes.map(\.sfld) == ["cat", "kitten", "猫"])
-        #expect(notes[0].csum == 2_644_024_973)  // anki.utils.field_checksum("cat")
+        #expect(notes[0].csum == 2_644_024_973) // anki.utils.field_checksum("cat")
         #expect(notes.map(\.csum) == expected.map { AnkiText.fieldChecksum($0.fields[0]) })
 
         struct CardRow: Equatable { let id, nid, did, ord, type, queue, due: Int64 }
@@ -151,8 +164,9 @@ import Testing
 
     @Test func unwritableDirectoryFails() throws {
         #expect(throws: AnkiExportError.self) {
-            try AnkiPackageWriter.write(Fixture.package(maoClipPath: "/nonexistent/mao.wav"),
-                                        to: "/nonexistent-dir/deck.apkg", now: Fixture.now)
+            try AnkiPackageWriter.write(
+                Fixture.package(maoClipPath: "/nonexistent/mao.wav"),
+                to: "/nonexistent-dir/deck.apkg", now: Fixture.now)
         }
     }
 
@@ -178,23 +192,37 @@ import Testing
     }
 
     static let invalidPackages: [(String, AnkiPackage, AnkiExportError)] = {
-        let ok = AnkiPackage(deckID: 5, deckName: "D", noteType: Fixture.noteType,
-                             notes: [AnkiNote(guid: "g", fields: ["w", "m", ""])])
-        var defaultDeck = ok; defaultDeck.deckID = 1
-        var emptyDeckPart = ok; emptyDeckPart.deckName = "A:: ::B"
-        var duplicateGUID = ok; duplicateGUID.notes.append(AnkiNote(guid: "g", fields: ["x", "", ""]))
-        var shortNote = ok; shortNote.notes = [AnkiNote(guid: "g", fields: ["w"])]
-        var missingMedia = ok; missingMedia.notes = [AnkiNote(guid: "g", fields: ["w", "", "[sound:x.ogg]"])]
+        let ok = AnkiPackage(
+            deckID: 5, deckName: "D", noteType: Fixture.noteType,
+            notes: [AnkiNote(guid: "g", fields: ["w", "m", ""])])
+        var defaultDeck = ok
+        defaultDeck.deckID = 1
+        var emptyDeckPart = ok
+        emptyDeckPart.deckName = "A:: ::B"
+        var duplicateGUID = ok
+        duplicateGUID.notes.append(AnkiNote(guid: "g", fields: ["x", "", ""]))
+        var shortNote = ok
+        shortNote.notes = [AnkiNote(guid: "g", fields: ["w"])]
+        var missingMedia = ok
+        missingMedia.notes = [AnkiNote(guid: "g", fields: ["w", "", "[sound:x.ogg]"])]
         var conflicting = ok
         conflicting.media = [AnkiMedia(name: "x.ogg", bytes: [1]), AnkiMedia(name: "x.ogg", bytes: [2])]
-        var slash = ok; slash.media = [AnkiMedia(name: "a/b.ogg", bytes: [1])]
-        var device = ok; device.media = [AnkiMedia(name: "con.ogg", bytes: [1])]
-        var nfd = ok; nfd.media = [AnkiMedia(name: "e\u{301}.ogg", bytes: [1])]
-        var noCards = ok; noCards.notes = [AnkiNote(guid: "g", fields: ["", "m", ""])]
-        var badField = ok; badField.noteType.fields = ["Word", "Mean:ing", "Audio"]
-        var dupField = ok; dupField.noteType.fields = ["Word", "word", "Audio"]
-        var unknownField = ok; unknownField.noteType.templates = [.init(name: "T", front: "{{Wort}}", back: "")]
-        var noFrontField = ok; noFrontField.noteType.templates = [.init(name: "T", front: "{{FrontSide}}", back: "{{Word}}")]
+        var slash = ok
+        slash.media = [AnkiMedia(name: "a/b.ogg", bytes: [1])]
+        var device = ok
+        device.media = [AnkiMedia(name: "con.ogg", bytes: [1])]
+        var nfd = ok
+        nfd.media = [AnkiMedia(name: "e\u{301}.ogg", bytes: [1])]
+        var noCards = ok
+        noCards.notes = [AnkiNote(guid: "g", fields: ["", "m", ""])]
+        var badField = ok
+        badField.noteType.fields = ["Word", "Mean:ing", "Audio"]
+        var dupField = ok
+        dupField.noteType.fields = ["Word", "word", "Audio"]
+        var unknownField = ok
+        unknownField.noteType.templates = [.init(name: "T", front: "{{Wort}}", back: "")]
+        var noFrontField = ok
+        noFrontField.noteType.templates = [.init(name: "T", front: "{{FrontSide}}", back: "{{Word}}")]
         return [
             ("default deck id", defaultDeck, .invalidDeck("id 1: 1 is the Default deck and ids must be positive")),
             ("empty deck part", emptyDeckPart, .invalidDeck("name \"A:: ::B\" has an empty part")),

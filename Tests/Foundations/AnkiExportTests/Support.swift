@@ -62,9 +62,19 @@ func tinyWAV(frequency: Double = 440) -> [UInt8] {
     var data: [UInt8] = []
     func u32(_ v: UInt32) { data.appendLE(v) }
     func u16(_ v: UInt16) { data.appendLE(v) }
-    data += Array("RIFF".utf8); u32(UInt32(36 + samples.count * 2)); data += Array("WAVE".utf8)
-    data += Array("fmt ".utf8); u32(16); u16(1); u16(1); u32(UInt32(rate)); u32(UInt32(rate * 2)); u16(2); u16(16)
-    data += Array("data".utf8); u32(UInt32(samples.count * 2))
+    data += Array("RIFF".utf8)
+    u32(UInt32(36 + samples.count * 2))
+    data += Array("WAVE".utf8)
+    data += Array("fmt ".utf8)
+    u32(16)
+    u16(1)
+    u16(1)
+    u32(UInt32(rate))
+    u32(UInt32(rate * 2))
+    u16(2)
+    u16(16)
+    data += Array("data".utf8)
+    u32(UInt32(samples.count * 2))
     for s in samples { u16(UInt16(bitPattern: s)) }
     return data
 }
@@ -94,7 +104,10 @@ struct ZipArchiveReader {
 
     enum Failure: Error, CustomStringConvertible {
         case malformed(String)
-        var description: String { if case .malformed(let s) = self { return s }; return "" }
+        var description: String {
+            if case .malformed(let s) = self { return s }
+            return ""
+        }
     }
 
     let entries: [Entry]
@@ -107,7 +120,7 @@ struct ZipArchiveReader {
         func u32(_ at: Int) throws -> UInt32 {
             UInt32(try u16(at)) | UInt32(try u16(at + 2)) << 16
         }
-        let endAt = bytes.count - 22  // no archive comment is written
+        let endAt = bytes.count - 22 // no archive comment is written
         guard try u32(endAt) == 0x0605_4B50 else { throw Failure.malformed("no end record") }
         let count = Int(try u16(endAt + 10))
         guard try u16(endAt + 8) == count else { throw Failure.malformed("entry counts differ") }
@@ -117,9 +130,14 @@ struct ZipArchiveReader {
         var entries: [Entry] = []
         for _ in 0..<count {
             guard try u32(at) == 0x0201_4B50 else { throw Failure.malformed("bad central header at \(at)") }
-            let flags = try u16(at + 8), method = try u16(at + 10)
-            let crc = try u32(at + 16), compressed = Int(try u32(at + 20)), size = Int(try u32(at + 24))
-            let nameLength = Int(try u16(at + 28)), extra = Int(try u16(at + 30)), comment = Int(try u16(at + 32))
+            let flags = try u16(at + 8)
+            let method = try u16(at + 10)
+            let crc = try u32(at + 16)
+            let compressed = Int(try u32(at + 20))
+            let size = Int(try u32(at + 24))
+            let nameLength = Int(try u16(at + 28))
+            let extra = Int(try u16(at + 30))
+            let comment = Int(try u16(at + 32))
             let external = try u32(at + 38)
             let local = Int(try u32(at + 42))
             let nameBytes = Array(bytes[at + 46..<at + 46 + nameLength])
@@ -127,15 +145,17 @@ struct ZipArchiveReader {
 
             guard try u32(local) == 0x0403_4B50 else { throw Failure.malformed("bad local header at \(local)") }
             guard try u16(local + 6) == flags, try u16(local + 8) == method, try u32(local + 14) == crc,
-                  Int(try u32(local + 18)) == compressed, Int(try u32(local + 22)) == size,
-                  Array(bytes[local + 30..<local + 30 + nameLength]) == nameBytes
+                Int(try u32(local + 18)) == compressed, Int(try u32(local + 22)) == size,
+                Array(bytes[local + 30..<local + 30 + nameLength]) == nameBytes
             else { throw Failure.malformed("local header disagrees with central directory for \(nameBytes)") }
             guard method == 0, compressed == size else { throw Failure.malformed("not stored") }
             let start = local + 30 + nameLength + Int(try u16(local + 28))
             let data = Array(bytes[start..<start + size])
             guard CRC32.checksum(data) == crc else { throw Failure.malformed("CRC mismatch") }
-            entries.append(Entry(name: String(decoding: nameBytes, as: UTF8.self), flags: flags, method: method,
-                                 crc: crc, data: data, externalAttributes: external))
+            entries.append(
+                Entry(
+                    name: String(decoding: nameBytes, as: UTF8.self), flags: flags, method: method,
+                    crc: crc, data: data, externalAttributes: external))
         }
         self.entries = entries
     }
@@ -214,8 +234,10 @@ enum AnkiOracle {
 
     /// Imports `file` into the collection at `collection` (created on first use) with the
     /// official `anki` package.
-    static func importFile(_ kind: String, _ file: String, collection: String,
-                           extra: [String] = []) throws -> OracleResult {
+    static func importFile(
+        _ kind: String, _ file: String, collection: String,
+        extra: [String] = []
+    ) throws -> OracleResult {
         let result = try runProcess("python3", [script, kind, file, "--collection", collection] + extra)
         guard result.status == 0 else {
             Issue.record("anki_import.py failed (\(result.status)): \(result.stderr)")
@@ -223,10 +245,12 @@ enum AnkiOracle {
         }
         // Opt-in record of what Anki said, for reading when a test fails or for a report.
         if let log = ProcessInfo.processInfo.environment["ANKI_ORACLE_LOG"],
-           let handle = FileHandle(forWritingAtPath: log) ?? {
-               _ = FileManager.default.createFile(atPath: log, contents: nil)
-               return FileHandle(forWritingAtPath: log)
-           }() {
+            let handle = FileHandle(forWritingAtPath: log)
+                ?? {
+                    _ = FileManager.default.createFile(atPath: log, contents: nil)
+                    return FileHandle(forWritingAtPath: log)
+                }()
+        {
             handle.seekToEndOfFile()
             handle.write(Data("== \(kind) \(URL(fileURLWithPath: file).lastPathComponent)\n".utf8) + result.stdout)
             if !result.stderr.isEmpty { handle.write(Data("-- stderr:\n\(result.stderr)\n".utf8)) }

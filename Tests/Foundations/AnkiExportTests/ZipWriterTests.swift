@@ -27,7 +27,7 @@ import Testing
         #expect(archive["big"] == streamed)
         #expect(archive["empty"] == [])
         #expect(archive["猫 cat.txt"] == Array("meow".utf8))
-        #expect(archive.entries.allSatisfy { $0.flags & 0x0800 != 0 })  // UTF-8 names
+        #expect(archive.entries.allSatisfy { $0.flags & 0x0800 != 0 }) // UTF-8 names
         #expect(archive.entries.allSatisfy { $0.externalAttributes >> 16 == 0o100644 })
 
         let listing = try runProcess("unzip", ["-l", zipPath])
@@ -64,7 +64,7 @@ import Testing
     /// (epoch, year, month, day, hour, minute, second as stored: DOS keeps even seconds)
     @Test(arguments: [
         (Int64(1_709_210_096), [2024, 2, 29, 12, 34, 56]),
-        (Int64(0), [1980, 1, 1, 0, 0, 0]),  // before DOS time: clamped
+        (Int64(0), [1980, 1, 1, 0, 0, 0]), // before DOS time: clamped
         (Int64(946_684_799), [1999, 12, 31, 23, 59, 58]),
     ])
     func dosDateTime(epoch: Int64, parts: [Int]) {

@@ -8,8 +8,12 @@ import Testing
 struct DecodeLimitsTests {
     /// A file made by sox (installed for the tests): `effects` after `-n`.
     func sox(_ path: String, rate: Int, channels: Int, seconds: Int) throws {
-        let result = try runProcess("/usr/bin/env", ["sox", "-n", "-r", "\(rate)", "-c", "\(channels)", "-b", "8", path,
-                                                     "synth", "\(seconds)", "sine", "440", "vol", "0.1"])
+        let result = try runProcess(
+            "/usr/bin/env",
+            [
+                "sox", "-n", "-r", "\(rate)", "-c", "\(channels)", "-b", "8", path,
+                "synth", "\(seconds)", "sine", "440", "vol", "0.1",
+            ])
         try #require(result.status == 0, "\(result.stderr)")
     }
 

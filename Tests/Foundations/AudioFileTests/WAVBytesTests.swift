@@ -1,6 +1,7 @@
-@testable import AudioFile
 import SeededRandom
 import Testing
+
+@testable import AudioFile
 
 @Suite("The WAV vocab writes")
 struct WAVBytesTests {
@@ -18,8 +19,10 @@ struct WAVBytesTests {
     /// The samples where rounding can go wrong: every half step between -1 and 1, the steps
     /// themselves, the ends of the range and beyond, signed zeros and the smallest magnitudes.
     static var awkward: [Float] {
-        var samples: [Float] = [0, -0, 1, -1, 1.5, -1.5, 2, -2, .leastNonzeroMagnitude, -.leastNonzeroMagnitude,
-                                .ulpOfOne, 1 - .ulpOfOne, -1 + .ulpOfOne, .greatestFiniteMagnitude, -.greatestFiniteMagnitude]
+        var samples: [Float] = [
+            0, -0, 1, -1, 1.5, -1.5, 2, -2, .leastNonzeroMagnitude, -.leastNonzeroMagnitude,
+            .ulpOfOne, 1 - .ulpOfOne, -1 + .ulpOfOne, .greatestFiniteMagnitude, -.greatestFiniteMagnitude,
+        ]
         for step in -32768...32767 {
             samples.append(Float(step) / 32767)
             samples.append((Float(step) + 0.5) / 32767)

@@ -20,7 +20,8 @@ import Testing
     }
 
     @Test func everyWordLandsOnTheTarget() throws {
-        let scratch = try Scratch(); defer { scratch.remove() }
+        let scratch = try Scratch()
+        defer { scratch.remove() }
         for word in tenWords {
             let clip = try processor.process(spoken(word, in: scratch))
             let measured = try Loudness.measure(clip.pcm)
@@ -32,7 +33,8 @@ import Testing
     }
 
     @Test func legacyClipAt40dBDownIsRaisedToTheTarget() throws {
-        let scratch = try Scratch(); defer { scratch.remove() }
+        let scratch = try Scratch()
+        defer { scratch.remove() }
         let word = try spoken("pencil", in: scratch)
         // Through a 16-bit file, as a legacy clip arrives: requantised at −40 dB.
         let path = scratch.file("quiet.wav")
@@ -47,7 +49,8 @@ import Testing
     }
 
     @Test func threeSecondsOfLeadingSilenceAreRemoved() throws {
-        let scratch = try Scratch(); defer { scratch.remove() }
+        let scratch = try Scratch()
+        defer { scratch.remove() }
         let word = try spoken("banana", in: scratch)
         let late = Variant.silencePrepended(word, seconds: 3)
         let clip = try processor.process(late)
@@ -67,7 +70,8 @@ import Testing
     }
 
     @Test func outputStartsAndEndsAtZero() throws {
-        let scratch = try Scratch(); defer { scratch.remove() }
+        let scratch = try Scratch()
+        defer { scratch.remove() }
         // No leading silence at all: the fade is what stops a click.
         let word = try spoken("school", in: scratch)
         let span = SpeechGate.trimming.span(of: word)
@@ -79,8 +83,10 @@ import Testing
     }
 
     @Test func sameSamplesGiveTheSameBytesWhateverCameBefore() async throws {
-        let scratch = try Scratch(); defer { scratch.remove() }
-        let a = try spoken("elephant", in: scratch), b = try spoken("it", in: scratch, pitch: 80)
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let a = try spoken("elephant", in: scratch)
+        let b = try spoken("it", in: scratch, pitch: 80)
         let quiet = Variant.scaled(try spoken("zoo", in: scratch), dB: -30)
         let first = try processor.process(a)
         _ = try processor.process(b)
@@ -134,7 +140,8 @@ import Testing
     }
 
     @Test func otherTargetsAreReachedToo() throws {
-        let scratch = try Scratch(); defer { scratch.remove() }
+        let scratch = try Scratch()
+        defer { scratch.remove() }
         let word = try spoken("fish", in: scratch)
         for lufs in [-16.0, -23.0] {
             var settings = ClipProcessor.Settings()

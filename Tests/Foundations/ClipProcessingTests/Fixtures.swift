@@ -42,7 +42,8 @@ func run(_ executable: String, _ arguments: [String]) throws -> ProcessOutput {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
-    let out = Pipe(), err = Pipe()
+    let out = Pipe()
+    let err = Pipe()
     process.standardOutput = out
     process.standardError = err
     try process.run()
@@ -56,8 +57,9 @@ func run(_ executable: String, _ arguments: [String]) throws -> ProcessOutput {
     let outData = out.fileHandleForReading.readDataToEndOfFile()
     done.wait()
     process.waitUntilExit()
-    return ProcessOutput(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                         stderr: String(decoding: errData, as: UTF8.self))
+    return ProcessOutput(
+        status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+        stderr: String(decoding: errData, as: UTF8.self))
 }
 
 /// Speaks a word to a WAV file (espeak-ng: 22050 Hz, 16-bit, mono, with its own silence around the word).
@@ -111,15 +113,18 @@ enum Variant {
 func soxLoudness(_ pcm: PCM, scratch: Scratch) throws -> Double {
     let path = scratch.file("sox-\(UUID().uuidString.prefix(8)).wav")
     try AudioFile.write(pcm, to: path, format: .wav)
-    let result = try run(try program("sox", package: "sox"), [
-        path, "-n", "rate", "-v", "48k",
-        "biquad", "1.53512485958697", "-2.69169618940638", "1.19839281085285", "1.0", "-1.69065929318241", "0.73248077421585",
-        "biquad", "1.0", "-2.0", "1.0", "1.0", "-1.99004745483398", "0.99007225036621",
-        "stats",
-    ])
+    let result = try run(
+        try program("sox", package: "sox"),
+        [
+            path, "-n", "rate", "-v", "48k",
+            "biquad", "1.53512485958697", "-2.69169618940638", "1.19839281085285", "1.0", "-1.69065929318241", "0.73248077421585",
+            "biquad", "1.0", "-2.0", "1.0", "1.0", "-1.99004745483398", "0.99007225036621",
+            "stats",
+        ])
     guard result.status == 0 else { throw FixtureError("sox failed: \(result.stderr)") }
     guard let line = result.stderr.split(separator: "\n").first(where: { $0.hasPrefix("RMS lev dB") }),
-          let value = line.split(separator: " ").last.flatMap({ Double($0) }) else {
+        let value = line.split(separator: " ").last.flatMap({ Double($0) })
+    else {
         throw FixtureError("no RMS level in sox's output: \(result.stderr)")
     }
     return value - 0.691
@@ -130,8 +135,9 @@ func spread(_ values: [Double]) -> Double { (values.max() ?? 0) - (values.min() 
 func tone(hertz: Double, rmsDBFS: Double, seconds: Double, sampleRate: Int = 48_000) -> PCM {
     let amplitude = pow(10, rmsDBFS / 20) * 2.0.squareRoot()
     let count = Int(seconds * Double(sampleRate))
-    return PCM(samples: (0..<count).map { Float(amplitude * sin(2 * Double.pi * hertz * Double($0) / Double(sampleRate))) },
-               sampleRate: sampleRate)
+    return PCM(
+        samples: (0..<count).map { Float(amplitude * sin(2 * Double.pi * hertz * Double($0) / Double(sampleRate))) },
+        sampleRate: sampleRate)
 }
 
 /// Nil when the two clips are bit for bit the same; otherwise where they first differ.

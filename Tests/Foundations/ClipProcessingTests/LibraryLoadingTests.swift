@@ -39,7 +39,8 @@ import Testing
     }
 
     @Test func loadedOnFirstMeasurementNotBefore() throws {
-        let scratch = try Scratch(); defer { scratch.remove() }
+        let scratch = try Scratch()
+        defer { scratch.remove() }
         let wav = try speak("cat", to: scratch.file("cat.wav"))
         let result = try run(probe, ["--read", wav])
         let out = lines(result.stdout)

@@ -1,9 +1,10 @@
 import AudioFile
-@testable import ClipProcessing
 import CEbur128
 import Foundation
 import SeededRandom
 import Testing
+
+@testable import ClipProcessing
 
 @Suite struct LoudnessTests {
     @Test func sineAtMinus20dBFSReadsMinus20LUFS() throws {
@@ -29,26 +30,32 @@ import Testing
     }
 
     @Test func silenceAroundAWordDoesNotChangeItsLoudness() throws {
-        let scratch = try Scratch(); defer { scratch.remove() }
+        let scratch = try Scratch()
+        defer { scratch.remove() }
         let word = try spoken("cat", in: scratch)
-        let padded = PCM(samples: [Float](repeating: 0, count: 3 * 22050) + word.samples + [Float](repeating: 0, count: 22050),
-                         sampleRate: word.sampleRate)
-        let a = try Loudness.measure(word), b = try Loudness.measure(padded)
+        let padded = PCM(
+            samples: [Float](repeating: 0, count: 3 * 22050) + word.samples + [Float](repeating: 0, count: 22050),
+            sampleRate: word.sampleRate)
+        let a = try Loudness.measure(word)
+        let b = try Loudness.measure(padded)
         #expect(abs(a.integratedLUFS - b.integratedLUFS) < 0.05)
         #expect(b.measuredSpan.lowerBound >= 3 * 22050)
     }
 
     @Test func loudnessFollowsGainExactly() throws {
-        let scratch = try Scratch(); defer { scratch.remove() }
+        let scratch = try Scratch()
+        defer { scratch.remove() }
         let word = try spoken("umbrella", in: scratch)
-        let a = try Loudness.measure(word), b = try Loudness.measure(Variant.scaled(word, dB: -40))
+        let a = try Loudness.measure(word)
+        let b = try Loudness.measure(Variant.scaled(word, dB: -40))
         #expect(abs((a.integratedLUFS - b.integratedLUFS) - 40) < 0.05)
         #expect(abs((a.truePeakDBTP - b.truePeakDBTP) - 40) < 0.05)
     }
 
     @Test func sameWordAtDifferentSpeakingRatesReadsClose() throws {
         // At 300 words a minute espeak-ng's "cat" lasts 0.17 s: no gating block at all.
-        let scratch = try Scratch(); defer { scratch.remove() }
+        let scratch = try Scratch()
+        defer { scratch.remove() }
         let readings = try [80, 175, 300].map { try Loudness.measure(spoken("cat", in: scratch, wordsPerMinute: $0)).integratedLUFS }
         print("cat at 80/175/300 wpm:", readings.map { String(format: "%.2f", $0) }.joined(separator: " "), "LUFS")
         #expect(readings.allSatisfy { $0.isFinite })
@@ -64,7 +71,8 @@ import Testing
     }
 
     @Test func agreesWithSoxKWeighting() throws {
-        let scratch = try Scratch(); defer { scratch.remove() }
+        let scratch = try Scratch()
+        defer { scratch.remove() }
         for word in ["elephant", "it"] {
             let pcm = try spoken(word, in: scratch)
             let ours = try Loudness.measure(pcm)
@@ -83,9 +91,10 @@ import Testing
 
     @Test func gateFindsTheWordNotAClick() throws {
         // A mouse click 2 s before the word and another as the recording is stopped.
-        let scratch = try Scratch(); defer { scratch.remove() }
+        let scratch = try Scratch()
+        defer { scratch.remove() }
         let word = try spoken("fish", in: scratch)
-        let lead = 200 * SpeechGate.frameLength(sampleRate: 22050)   // 2 s, on the 10 ms frame grid
+        let lead = 200 * SpeechGate.frameLength(sampleRate: 22050) // 2 s, on the 10 ms frame grid
         var samples = [Float](repeating: 0, count: lead)
         for i in 1000..<1010 { samples[i] = i % 2 == 0 ? 0.6 : -0.6 }
         var tail = [Float](repeating: 0, count: 22050)
@@ -110,10 +119,11 @@ import Testing
     }
 
     @Test func theSameAsLibebur128OnSpeechTonesAndEdges() throws {
-        let scratch = try Scratch(); defer { scratch.remove() }
+        let scratch = try Scratch()
+        defer { scratch.remove() }
         var clips = try ["cat", "elephant", "ice cream", "zoo"].map { try spoken($0, in: scratch) }
-        clips.append(tone(hertz: 5000, rmsDBFS: -3, seconds: 0.3, sampleRate: 22050))     // peaks between samples
-        clips.append(PCM(samples: [0, 0.9, -0.9, 0.9, -0.9, 0.9, 0], sampleRate: 44100))   // the interpolator's worst case, at the edges
+        clips.append(tone(hertz: 5000, rmsDBFS: -3, seconds: 0.3, sampleRate: 22050)) // peaks between samples
+        clips.append(PCM(samples: [0, 0.9, -0.9, 0.9, -0.9, 0.9, 0], sampleRate: 44100)) // the interpolator's worst case, at the edges
         var spiky = tone(hertz: 300, rmsDBFS: -40, seconds: 0.4, sampleRate: 48000)
         spiky.samples[100] = 0.7
         clips.append(spiky)
@@ -127,14 +137,16 @@ import Testing
 
     /// Every step of every phase, none skipped, with the same sums as `TruePeak.peaks`.
     func everyStep(_ x: [Float]) -> Float {
-        let peak = TruePeak.shared, w = TruePeak.span
+        let peak = TruePeak.shared
+        let w = TruePeak.span
         var best = x.map(abs).max() ?? 0
         for s in 0..<(x.count + w) {
             let j = s - (w - 1)
             for f in 0..<TruePeak.phases {
                 let value: Float
                 if j >= 0 && s < x.count {
-                    let v8 = SIMD8<Float>(x[j..<j + 8]), v4 = SIMD4<Float>(x[j + 8..<j + 12])
+                    let v8 = SIMD8<Float>(x[j..<j + 8])
+                    let v4 = SIMD4<Float>(x[j + 8..<j + 12])
                     value = (v8 * peak.reversed[f].0).sum() + (v4 * peak.reversed[f].1).sum()
                 } else {
                     var acc = 0.0
@@ -188,7 +200,8 @@ import Testing
         let rate = pcm.sampleRate
         let meter = try Meter(sampleRate: rate, mode: Int32(bitPattern: EBUR128_MODE_M.rawValue))
         let window = rate * 400 / 1000
-        var energy = 0.0, counted = 0
+        var energy = 0.0
+        var counted = 0
         try pcm.samples.withUnsafeBufferPointer { buffer in
             let slice = UnsafeBufferPointer(rebasing: buffer[span])
             var fed = 0
@@ -214,7 +227,8 @@ import Testing
     }
 
     @Test func ourFilterGivesLibebur128sLoudness() throws {
-        let scratch = try Scratch(); defer { scratch.remove() }
+        let scratch = try Scratch()
+        defer { scratch.remove() }
         var clips = try ["cat", "elephant", "ice cream", "umbrella"].map { try spoken($0, in: scratch) }
         clips.append(tone(hertz: 1000, rmsDBFS: -23, seconds: 0.5, sampleRate: 48000))
         clips.append(tone(hertz: 60, rmsDBFS: -20, seconds: 1.2, sampleRate: 44100))

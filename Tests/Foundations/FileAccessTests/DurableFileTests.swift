@@ -76,12 +76,14 @@ struct DurableFileTests {
         let dir = try TemporaryDirectory("durable")
         defer { dir.remove() }
         let dead = "99999999"
-        let files = ["british/catalog/animals/cat.wav.writing-\(dead)-1f", "british/catalog/animals/cat.wav.json.writing-\(dead)-2e",
-                     ".render-jobs.worker3-\(dead)-3d", "manifest.json.writing-\(dead)-4c",
-                     // Kept: the clips themselves, a running process's work, names that only look alike.
-                     "british/catalog/animals/cat.wav", "british/catalog/animals/dog.wav.writing-\(getpid())-5b",
-                     "british/catalog/animals/my.writing-notes.txt", "british/catalog/animals/x.writing-12ab-c",
-                     ".render-jobs.worker10x-\(dead)-6a"]
+        let files = [
+            "british/catalog/animals/cat.wav.writing-\(dead)-1f", "british/catalog/animals/cat.wav.json.writing-\(dead)-2e",
+            ".render-jobs.worker3-\(dead)-3d", "manifest.json.writing-\(dead)-4c",
+            // Kept: the clips themselves, a running process's work, names that only look alike.
+            "british/catalog/animals/cat.wav", "british/catalog/animals/dog.wav.writing-\(getpid())-5b",
+            "british/catalog/animals/my.writing-notes.txt", "british/catalog/animals/x.writing-12ab-c",
+            ".render-jobs.worker10x-\(dead)-6a",
+        ]
         for file in files {
             try FileManager.default.createDirectory(atPath: dir.file(DurableFile.directory(of: file)), withIntermediateDirectories: true)
             FileManager.default.createFile(atPath: dir.file(file), contents: Data())
@@ -89,8 +91,11 @@ struct DurableFileTests {
         let top = TemporaryFile.removeStale(in: dir.path, tags: ["writing", "worker3"])
         #expect(Set(top) == [dir.file(".render-jobs.worker3-\(dead)-3d"), dir.file("manifest.json.writing-\(dead)-4c")], "the top level only")
         let below = TemporaryFile.removeStale(in: dir.file("british"), tags: ["writing"], recursive: true)
-        #expect(Set(below) == [dir.file("british/catalog/animals/cat.wav.writing-\(dead)-1f"),
-                               dir.file("british/catalog/animals/cat.wav.json.writing-\(dead)-2e")])
+        #expect(
+            Set(below) == [
+                dir.file("british/catalog/animals/cat.wav.writing-\(dead)-1f"),
+                dir.file("british/catalog/animals/cat.wav.json.writing-\(dead)-2e"),
+            ])
         for file in files.suffix(5) { #expect(FileManager.default.fileExists(atPath: dir.file(file)), "\(file)") }
     }
 }

@@ -1,17 +1,28 @@
 import Dispatch
-#if canImport(Glibc)
-import Glibc
-#endif
 import Offloading
 import Synchronization
 import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 @Suite struct WorkGateTests {
     /// Counts the bodies running at once and the most seen.
     final class Meter: Sendable {
         let state = Mutex((now: 0, peak: 0, done: 0))
-        func enter() { state.withLock { $0.now += 1; $0.peak = max($0.peak, $0.now) } }
-        func leave() { state.withLock { $0.now -= 1; $0.done += 1 } }
+        func enter() {
+            state.withLock {
+                $0.now += 1
+                $0.peak = max($0.peak, $0.now)
+            }
+        }
+        func leave() {
+            state.withLock {
+                $0.now -= 1
+                $0.done += 1
+            }
+        }
     }
 
     @Test func neverRunsMoreThanItsLimitAndRunsEveryAdmittedCaller() async throws {
@@ -43,7 +54,12 @@ import Testing
         let release = DispatchSemaphore(value: 0)
         let started = DispatchSemaphore(value: 0)
         // One caller holds the only place, a second waits: the third is refused.
-        let holder = Task { try await gate.run { started.signal(); release.wait() } }
+        let holder = Task {
+            try await gate.run {
+                started.signal()
+                release.wait()
+            }
+        }
         await Task.detached { started.wait() }.value
         let waiter = Task { try await gate.run { 7 } }
         while gate.load.queued == 0 { await Task.yield() }

@@ -1,9 +1,10 @@
 import Dispatch
 import Foundation
-@testable import SQLiteDB
 import Synchronization
 import TestSupport
 import Testing
+
+@testable import SQLiteDB
 
 /// The writer and readers of a learner store (user.sqlite) on a real SQLite file: writes that queue up during a
 /// commit share the next transaction, each can fail alone, and reads never wait for the writer.
@@ -54,7 +55,7 @@ struct GroupCommitTests {
                         do {
                             let id = try await writer.write { db -> Int in
                                 try db.run("INSERT INTO t(n, note) VALUES (?, 'write')", [.integer(Int64(n))])
-                                if n % 7 == 0 { throw Failing(n: n) }   // after writing: the savepoint must take it back
+                                if n % 7 == 0 { throw Failing(n: n) } // after writing: the savepoint must take it back
                                 return n
                             }
                             outcomes.results.withLock { $0[n] = .success(id) }
@@ -158,7 +159,8 @@ struct LogCheckpointTests {
     /// A file written by a writer with a checkpointer of the given sizes (on another file's path
     /// when `checkpointing` is set), after `steadyWrites`.
     static func steadyWrites(in dir: TemporaryDirectory, sizes: LogCheckpointer.Sizes, count: Int, checkpointing: String? = nil)
-        async throws -> (path: String, writer: GroupCommitWriter, checkpointer: LogCheckpointer) {
+        async throws -> (path: String, writer: GroupCommitWriter, checkpointer: LogCheckpointer)
+    {
         let path = dir.file("t.sqlite")
         let db = try Database(path: path)
         try db.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; CREATE TABLE t(n INTEGER PRIMARY KEY, note TEXT, data BLOB)")
@@ -197,8 +199,9 @@ struct LogCheckpointTests {
         let dir = try TemporaryDirectory("checkpoints")
         defer { dir.remove() }
         let sizes = LogCheckpointer.Sizes(start: 100, tail: 40, limit: 600)
-        let (path, writer, checkpointer) = try await Self.steadyWrites(in: dir, sizes: sizes, count: 3_000,
-                                                                         checkpointing: dir.file("missing/t.sqlite"))
+        let (path, writer, checkpointer) = try await Self.steadyWrites(
+            in: dir, sizes: sizes, count: 3_000,
+            checkpointing: dir.file("missing/t.sqlite"))
 
         let status = checkpointer.status
         #expect(status.failures > 0 && status.failures == status.passes)

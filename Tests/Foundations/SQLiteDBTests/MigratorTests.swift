@@ -5,13 +5,15 @@ import Testing
 
 @Suite("One versioning scheme for every SQLite file: user_version and ordered steps")
 struct MigratorTests {
-    let migrator = Migrator(file: "test.sqlite", steps: [
-        Migrator.Step(1, "notes") { db in try db.execute("CREATE TABLE IF NOT EXISTS notes(text TEXT)") },
-        Migrator.Step(2, "note times") { db in
-            try db.execute("ALTER TABLE notes ADD COLUMN at INTEGER NOT NULL DEFAULT 0")
-            try db.execute("UPDATE notes SET at = 42")
-        },
-    ])
+    let migrator = Migrator(
+        file: "test.sqlite",
+        steps: [
+            Migrator.Step(1, "notes") { db in try db.execute("CREATE TABLE IF NOT EXISTS notes(text TEXT)") },
+            Migrator.Step(2, "note times") { db in
+                try db.execute("ALTER TABLE notes ADD COLUMN at INTEGER NOT NULL DEFAULT 0")
+                try db.execute("UPDATE notes SET at = 42")
+            },
+        ])
 
     @Test("a file of the previous version is upgraded in place, its data kept")
     func upgradesAPreviousVersion() throws {
@@ -25,7 +27,7 @@ struct MigratorTests {
         let result = try migrator.migrate(db)
         #expect(result.from == 1 && result.to == 2)
         #expect(try db.scalar("SELECT text || ':' || at FROM notes")?.textValue == "kept:42")
-        #expect(try migrator.migrate(db).from == 2)   // nothing left to do
+        #expect(try migrator.migrate(db).from == 2) // nothing left to do
     }
 
     @Test("a file from a newer vocab is refused, not guessed at")
@@ -42,12 +44,14 @@ struct MigratorTests {
         let dir = try TemporaryDirectory("migrator")
         defer { dir.remove() }
         let db = try Database(path: dir.file("test.sqlite"))
-        let broken = Migrator(file: "test.sqlite", steps: migrator.steps + [
-            Migrator.Step(3, "broken") { db in
-                try db.execute("CREATE TABLE half(x)")
-                try db.execute("THIS IS NOT SQL")
-            },
-        ])
+        let broken = Migrator(
+            file: "test.sqlite",
+            steps: migrator.steps + [
+                Migrator.Step(3, "broken") { db in
+                    try db.execute("CREATE TABLE half(x)")
+                    try db.execute("THIS IS NOT SQL")
+                }
+            ])
         #expect(throws: SQLiteError.self) { try broken.migrate(db) }
         #expect(try Migrator.version(of: db) == 2)
         #expect(try db.scalar("SELECT count(*) FROM sqlite_master WHERE name = 'half'")?.intValue == 0)

@@ -1,6 +1,7 @@
-@testable import TextMatching
 import Foundation
 import Testing
+
+@testable import TextMatching
 
 @Suite("Accent folding for search")
 struct SearchTextTests {

@@ -121,9 +121,10 @@ struct AudioCommandTests {
         let out = vocab.home.file("clips")
         // A directory where a clip should go makes that one write fail.
         try FileManager.default.createDirectory(atPath: out + "/british/catalog/colours/red.wav/blocked", withIntermediateDirectories: true)
-        let result = try runProcess(Repository.vocabExecutable,
-                                    ["render", "--category", "colours", "--level", "starters", "--accent", "british", "--out", out, "--manifest", "csv"],
-                                    environment: env)
+        let result = try runProcess(
+            Repository.vocabExecutable,
+            ["render", "--category", "colours", "--level", "starters", "--accent", "british", "--out", out, "--manifest", "csv"],
+            environment: env)
         #expect(result.status == 1)
         #expect(result.stderr.contains("failed: red (british)"))
         let csv = try String(contentsOfFile: out + "/manifest.csv", encoding: .utf8)

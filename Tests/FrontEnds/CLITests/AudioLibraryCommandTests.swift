@@ -13,14 +13,22 @@ private struct AudioRunner {
     /// animals: cat, dog, elephant; food: apple, cake; plus `extra` words in animals.
     init(extra: [String] = []) throws {
         dir = try TemporaryDirectory("cli-audio")
-        try dir.write("Categories/animals.json", CatalogFixture.category("animals", order: 1, words: [
-            CatalogFixture.word("cat", vi: "con mèo"), CatalogFixture.word("dog", vi: "con chó"),
-            CatalogFixture.word("elephant", levels: ["movers", "flyers"], vi: "con voi"),
-        ] + extra))
-        try dir.write("Categories/food.json", CatalogFixture.category("food", order: 2, words: [
-            CatalogFixture.word("apple", category: "food", vi: "quả táo"),
-            CatalogFixture.word("ice cream", levels: ["flyers"], category: "food", vi: "kem"),
-        ]))
+        try dir.write(
+            "Categories/animals.json",
+            CatalogFixture.category(
+                "animals", order: 1,
+                words: [
+                    CatalogFixture.word("cat", vi: "con mèo"), CatalogFixture.word("dog", vi: "con chó"),
+                    CatalogFixture.word("elephant", levels: ["movers", "flyers"], vi: "con voi"),
+                ] + extra))
+        try dir.write(
+            "Categories/food.json",
+            CatalogFixture.category(
+                "food", order: 2,
+                words: [
+                    CatalogFixture.word("apple", category: "food", vi: "quả táo"),
+                    CatalogFixture.word("ice cream", levels: ["flyers"], category: "food", vi: "kem"),
+                ]))
         try FileManager.default.createDirectory(atPath: audio, withIntermediateDirectories: true)
     }
 
@@ -203,7 +211,7 @@ struct AudioLibraryCommandTests {
 
     @Test func validateReportsMissingClipFiles() throws {
         let vocab = try AudioRunner(extra: [
-            CatalogFixture.word("bird", extra: #", "audio": {"british": {"recorded": "recorded/bird.wav"}}"#),
+            CatalogFixture.word("bird", extra: #", "audio": {"british": {"recorded": "recorded/bird.wav"}}"#)
         ])
         let result = try vocab.run("validate")
         #expect(result.status == 65)
@@ -216,7 +224,7 @@ struct AudioLibraryCommandTests {
 
     @Test func validateRefusesReferencesThatLeaveAudio() throws {
         let vocab = try AudioRunner(extra: [
-            CatalogFixture.word("bird", extra: #", "audio": {"american": {"legacy": "../outside.wav"}}"#),
+            CatalogFixture.word("bird", extra: #", "audio": {"american": {"legacy": "../outside.wav"}}"#)
         ])
         let result = try vocab.run("validate")
         #expect(result.status == 65)
@@ -230,15 +238,15 @@ struct AudioLibraryCommandTests {
         #expect(try render()["rendered"] as? Int == 5)
         #expect(try render()["rendered"] as? Int == 0)
 
-        try vocab.record("dog", at: vocab.audio + "/legacy/british/dog.wav", pitch: 20)   // added
+        try vocab.record("dog", at: vocab.audio + "/legacy/british/dog.wav", pitch: 20) // added
         var report = try render()
         #expect(report["rendered"] as? Int == 1 && report["kept"] as? Int == 4)
         let manifest = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out + "/manifest.json"))) as? [[String: Any]])
         #expect(manifest.first { $0["word"] as? String == "dog" }?["tier"] as? String == "legacy")
 
-        try vocab.record("dog", at: vocab.audio + "/legacy/british/dog.wav", pitch: 90)   // replaced
+        try vocab.record("dog", at: vocab.audio + "/legacy/british/dog.wav", pitch: 90) // replaced
         #expect(try render()["rendered"] as? Int == 1)
-        try FileManager.default.removeItem(atPath: vocab.audio + "/legacy/british/dog.wav")   // removed
+        try FileManager.default.removeItem(atPath: vocab.audio + "/legacy/british/dog.wav") // removed
         report = try render()
         #expect(report["rendered"] as? Int == 1)
 
@@ -312,7 +320,8 @@ struct AudioLibraryCommandTests {
         #expect(FileManager.default.fileExists(atPath: out + "/mandarin/moe/水/shui3.wav"))
         let byStrokes = try vocab.json("render", "--moe-strokes", "6", "--moe-radical", "行", "--first-reading", "--out", vocab.dir.file("strokes"))
         #expect(byStrokes["clips"] as? Int == 1)
-        let manifest = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: vocab.dir.file("strokes/manifest.json")))) as? [[String: Any]])
+        let manifest = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: vocab.dir.file("strokes/manifest.json")))) as? [[String: Any]])
         #expect(manifest.first?["reading"] as? String == "xíng")
         #expect(try vocab.run("render", "--moe", "-", "--category", "animals", "--out", out).status == 64)
     }
@@ -321,7 +330,9 @@ struct AudioLibraryCommandTests {
         let vocab = try AudioRunner()
         let fresh = try TemporaryDirectory("pulse-free")
         defer { fresh.remove() }
-        for folder in ["home", "config", "runtime", "tmp"] { try FileManager.default.createDirectory(atPath: fresh.file(folder), withIntermediateDirectories: true) }
+        for folder in ["home", "config", "runtime", "tmp"] {
+            try FileManager.default.createDirectory(atPath: fresh.file(folder), withIntermediateDirectories: true)
+        }
         var environment = vocab.environment
         environment["HOME"] = fresh.file("home")
         environment["XDG_CONFIG_HOME"] = fresh.file("config")

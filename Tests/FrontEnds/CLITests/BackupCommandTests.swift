@@ -8,8 +8,9 @@ import Testing
 /// only with --force.
 @Suite("vocab backup and restore, on user.sqlite and on PostgreSQL")
 struct BackupCommandTests {
-    @Test("a backup holds every learner's data; after a loss, restore brings it back; a damaged file or one that would replace learners without --force changes nothing",
-          arguments: StorageEngine.allCases)
+    @Test(
+        "a backup holds every learner's data; after a loss, restore brings it back; a damaged file or one that would replace learners without --force changes nothing",
+        arguments: StorageEngine.allCases)
     func roundTrip(_ engine: StorageEngine) throws {
         var vocab = try LearningRunner()
         if engine == .postgres {

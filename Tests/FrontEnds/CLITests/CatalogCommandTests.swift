@@ -17,8 +17,9 @@ struct VocabRunner {
     }
 
     func json(_ args: String...) throws -> Any {
-        let result = try runProcess(Repository.vocabExecutable, args + ["--json"],
-                                    environment: ["VOCAB_HOME": home.path, "VOCAB_CATEGORIES": categories])
+        let result = try runProcess(
+            Repository.vocabExecutable, args + ["--json"],
+            environment: ["VOCAB_HOME": home.path, "VOCAB_CATEGORIES": categories])
         #expect(result.status == 0, "\(args): \(result.stderr)")
         return try JSONSerialization.jsonObject(with: Data(result.stdout.utf8))
     }
@@ -75,7 +76,9 @@ struct CatalogCommandTests {
         let report = try #require(try vocab.json("stats", "--pictures") as? [String: Any])
         let all = try #require(report["all"] as? [String: Any])
         // Counted again from the category files themselves.
-        var entries = 0, pictured = 0, animals = (0, 0)
+        var entries = 0
+        var pictured = 0
+        var animals = (0, 0)
         for file in try FileManager.default.contentsOfDirectory(atPath: Repository.categories) where file.hasSuffix(".json") {
             let data = try Data(contentsOf: URL(fileURLWithPath: Repository.categories + "/" + file))
             let words = try #require((try JSONSerialization.jsonObject(with: data) as? [String: Any])?["words"] as? [[String: Any]])
@@ -103,7 +106,8 @@ struct CatalogCommandTests {
         #expect(shown.stdout.contains("bat · sports (thể thao)  (noun)"), "\(shown.stdout)")
         #expect(shown.stdout.contains("  Picture     🦇"))
         // The Anki export's front says which bat, with its picture (CSV: one note a line).
-        let animals = vocab.home.file("animals.csv"), sports = vocab.home.file("sports.csv")
+        let animals = vocab.home.file("animals.csv")
+        let sports = vocab.home.file("sports.csv")
         #expect(try vocab.run("export", "--category", "animals", "--out", animals).status == 0)
         #expect(try vocab.run("export", "--category", "sports-and-leisure", "--out", sports).status == 0)
         #expect(try String(contentsOfFile: animals, encoding: .utf8).contains("\t🦇 bat · animal\t"))
@@ -136,7 +140,9 @@ struct CatalogCommandTests {
 
     @Test func emptyResultSaysSoPlainly() throws {
         let dir = try TemporaryDirectory("cli-cats")
-        try dir.write("food.json", """
+        try dir.write(
+            "food.json",
+            """
             {"id": "food", "name": {"en": "Food", "vi": "Đồ ăn"}, "icon": "🍎", "color": "#112233", "order": 1, "words": [
              {"word": "cake", "levels": ["flyers"], "categories": ["food"], "pos": ["noun"], "ipa": {"british": "keɪk", "american": "keɪk"},
               "vi": "bánh ngọt", "definition": {"en": "a sweet food", "vi": "món ngọt"}, "examples": {"flyers": "I've made a cake."}}]}
@@ -175,7 +181,9 @@ struct CatalogCommandTests {
 
     @Test func validateReportsFileAndWordAndFails() throws {
         let dir = try TemporaryDirectory("cli-bad")
-        try dir.write("food.json", """
+        try dir.write(
+            "food.json",
+            """
             {"id": "food", "name": {"en": "Food", "vi": "Đồ ăn"}, "icon": "🍎", "color": "#112233", "order": 1, "words": [
              {"word": "cake", "levels": ["flyer"], "categories": ["food"], "pos": ["noun"], "ipa": {"british": "keɪk", "american": "keɪk"},
               "vi": "bánh ngọt", "definition": {"en": "a sweet food", "vi": "món ngọt"}, "examples": {}}]}
@@ -206,9 +214,11 @@ struct LauncherTests {
     @Test func listingsFromTheLauncherMatchTheFullProgramByteForByte() throws {
         let vocab = try VocabRunner()
         let env = ["VOCAB_HOME": vocab.home.path, "VOCAB_CATEGORIES": vocab.categories]
-        for args in [["words", "animals", "--level", "starters"], ["words", "colours", "--limit", "5", "--offset", "3", "--json"],
-                     ["words", "Animals"], ["words", "animals", "--level", "flyers", "--offset", "500"],
-                     ["categories"], ["categories", "--level", "movers"], ["categories", "--json", "--level", "flyers"]] {
+        for args in [
+            ["words", "animals", "--level", "starters"], ["words", "colours", "--limit", "5", "--offset", "3", "--json"],
+            ["words", "Animals"], ["words", "animals", "--level", "flyers", "--offset", "500"],
+            ["categories"], ["categories", "--level", "movers"], ["categories", "--json", "--level", "flyers"],
+        ] {
             // Once first, so both runs below find the same cache entry ("cache": "hit" in JSON).
             _ = try runProcess(full, args, environment: env)
             let fast = try runProcess(Repository.vocabExecutable, args, environment: env)
@@ -223,8 +233,10 @@ struct LauncherTests {
         let vocab = try VocabRunner()
         let env = ["VOCAB_HOME": vocab.home.path, "VOCAB_CATEGORIES": vocab.categories]
         #expect(try vocab.run("index").status == 0)
-        for args in [["words", "animl"], ["words", "animals", "--level", "beginner"], ["words", "--help"], ["categories", "--level", "starter"],
-                     ["categories", "extra"], ["--version"]] {
+        for args in [
+            ["words", "animl"], ["words", "animals", "--level", "beginner"], ["words", "--help"], ["categories", "--level", "starter"],
+            ["categories", "extra"], ["--version"],
+        ] {
             let launched = try runProcess(Repository.vocabExecutable, args, environment: env)
             let direct = try runProcess(full, args, environment: env)
             #expect(launched.status == direct.status, "\(args)")
@@ -253,19 +265,21 @@ struct LauncherTests {
     }
 
     #if os(Linux)
-    /// No PT_INTERP program header: the kernel starts it without the dynamic loader, which is
-    /// most of what separates a 3 ms from an 8 ms `vocab words`.
-    @Test func theLauncherIsAStaticExecutable() throws {
-        let elf = try Data(contentsOf: URL(fileURLWithPath: Repository.vocabExecutable))
-        func integer<T: FixedWidthInteger>(_ offset: Int, _: T.Type) -> Int {
-            Int(elf[offset..<offset + MemoryLayout<T>.size].reversed().reduce(T(0)) { $0 << 8 | T($1) })
+        /// No PT_INTERP program header: the kernel starts it without the dynamic loader, which is
+        /// most of what separates a 3 ms from an 8 ms `vocab words`.
+        @Test func theLauncherIsAStaticExecutable() throws {
+            let elf = try Data(contentsOf: URL(fileURLWithPath: Repository.vocabExecutable))
+            func integer<T: FixedWidthInteger>(_ offset: Int, _: T.Type) -> Int {
+                Int(elf[offset..<offset + MemoryLayout<T>.size].reversed().reduce(T(0)) { $0 << 8 | T($1) })
+            }
+            #expect(elf.prefix(4) == Data([0x7F, 0x45, 0x4C, 0x46]))
+            let headers = integer(0x20, UInt64.self)
+            let size = integer(0x36, UInt16.self)
+            let count = integer(0x38, UInt16.self)
+            let types = (0..<count).map { integer(headers + $0 * size, UInt32.self) }
+            #expect(!types.isEmpty)
+            #expect(!types.contains(3), "PT_INTERP present: the launcher is dynamically linked")
         }
-        #expect(elf.prefix(4) == Data([0x7F, 0x45, 0x4C, 0x46]))
-        let headers = integer(0x20, UInt64.self), size = integer(0x36, UInt16.self), count = integer(0x38, UInt16.self)
-        let types = (0..<count).map { integer(headers + $0 * size, UInt32.self) }
-        #expect(!types.isEmpty)
-        #expect(!types.contains(3), "PT_INTERP present: the launcher is dynamically linked")
-    }
     #endif
 }
 

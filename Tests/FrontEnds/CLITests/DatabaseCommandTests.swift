@@ -22,7 +22,8 @@ struct DatabaseCommandTests {
     func migrate() throws {
         let first = try runner.run("db", "migrate", "--database", url)
         #expect(first.status == 0, "\(first.stderr)")
-        #expect(first.stdout.contains("applied documents 1") && first.stdout.contains("applied learners 1") && first.stdout.contains("applied learners 2")
+        #expect(
+            first.stdout.contains("applied documents 1") && first.stdout.contains("applied learners 1") && first.stdout.contains("applied learners 2")
                 && first.stdout.contains("applied moe 1"), "\(first.stdout)")
         #expect(try sql("SELECT component || ' ' || version FROM schema_migrations ORDER BY 1") == "documents 1\nlearners 1\nlearners 2\nmoe 1")
         let again = try runner.json("db", "migrate", "--database", url) as? [String: Any]
@@ -36,7 +37,9 @@ struct DatabaseCommandTests {
         #expect(fromVariable.status == 0 && fromVariable.stdout.contains("up to date"), "\(fromVariable.stdout)\(fromVariable.stderr)")
     }
 
-    @Test("every learner command finds the database as serve does: with only $VOCAB_DATABASE_URL set, users, library, review and export act on PostgreSQL, not user.sqlite")
+    @Test(
+        "every learner command finds the database as serve does: with only $VOCAB_DATABASE_URL set, users, library, review and export act on PostgreSQL, not user.sqlite"
+    )
     func learnerCommandsFollowTheEnvironment() throws {
         var environment = runner.environment
         environment["VOCAB_DATABASE_URL"] = url
@@ -73,7 +76,8 @@ struct DatabaseCommandTests {
         #expect(try sql("SELECT count(*) FROM documents WHERE space = 'catalog' AND collection = 'words'") == String(words))
     }
 
-    @Test("push loads the imported Mandarin dictionary with its counts and replaces it on the next push; without an import it says so and leaves the database's")
+    @Test(
+        "push loads the imported Mandarin dictionary with its counts and replaces it on the next push; without an import it says so and leaves the database's")
     func pushMandarin() throws {
         let none = try runner.run("db", "push", "--database", url)
         #expect(none.status == 0 && none.stderr.contains("no Mandarin dictionary is imported"), "\(none.stderr)")
@@ -86,9 +90,12 @@ struct DatabaseCommandTests {
         #expect(pushed.status == 0, "\(pushed.stderr)")
         #expect(pushed.stdout.contains("Pushed the Mandarin dictionary: 40 entries, 56 readings, 229 definitions in "), "\(pushed.stdout)")
         #expect(pushed.stderr.contains("moe: 229 definitions copied"), "progress on standard error: \(pushed.stderr)")
-        #expect(try sql("SELECT count(*) || ' ' || (SELECT count(*) FROM moe_heteronym) || ' ' || (SELECT count(*) FROM moe_definition) FROM moe_entry") == "40 56 229")
+        #expect(
+            try sql("SELECT count(*) || ' ' || (SELECT count(*) FROM moe_heteronym) || ' ' || (SELECT count(*) FROM moe_definition) FROM moe_entry")
+                == "40 56 229")
         #expect(try sql("SELECT entries || ' ' || heteronyms || ' ' || definitions FROM moe_dictionary") == "40 56 229")
-        #expect(try sql("SELECT string_agg(pinyin, ' ' ORDER BY h.id) FROM moe_heteronym h JOIN moe_entry e ON e.id = h.entry_id WHERE e.title = '行'")
+        #expect(
+            try sql("SELECT string_agg(pinyin, ' ' ORDER BY h.id) FROM moe_heteronym h JOIN moe_entry e ON e.id = h.entry_id WHERE e.title = '行'")
                 == "xíng háng xìng hàng")
 
         // Again, as JSON: the same rows, not twice as many.
@@ -108,7 +115,10 @@ struct DatabaseCommandTests {
         #expect(copied?["learners"] as? Int == 2, "anna and the local learner me: \(String(describing: copied))")
         #expect(try sql("SELECT name FROM learners WHERE name = 'anna'") == "anna")
         #expect(try sql("SELECT count(*) FROM tokens t JOIN learners l ON l.id = t.learner_id WHERE l.name = 'anna'") == "1")
-        #expect(try sql("SELECT i.word || ' ' || c.version FROM items i JOIN cards c ON c.item_id = i.id JOIN learners l ON l.id = i.learner_id WHERE l.name = 'anna'") == "cat 0")
+        #expect(
+            try sql(
+                "SELECT i.word || ' ' || c.version FROM items i JOIN cards c ON c.item_id = i.id JOIN learners l ON l.id = i.learner_id WHERE l.name = 'anna'")
+                == "cat 0")
         // Only the token's hash travelled.
         let hash = try sql("SELECT encode(t.hash, 'hex') FROM tokens t")
         #expect(!hash.isEmpty && !hash.contains(Data(token.utf8).map { String(format: "%02x", $0) }.joined()))

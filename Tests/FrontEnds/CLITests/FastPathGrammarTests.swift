@@ -10,8 +10,10 @@ import Testing
 struct FastPathGrammarTests {
     static let full = Repository.productsDirectory + "/vocab-full"
     /// Arguments that make each command's plain form, for the range checks.
-    static let plain: [String: [String]] = ["words": ["animals"], "categories": [], "lookup": ["行"], "strokes": ["6"],
-                                            "radical": ["水"], "search": ["--pinyin", "xing"]]
+    static let plain: [String: [String]] = [
+        "words": ["animals"], "categories": [], "lookup": ["行"], "strokes": ["6"],
+        "radical": ["水"], "search": ["--pinyin", "xing"],
+    ]
 
     struct Definition {
         var positional: (required: Int, all: Int) = (0, 0)
@@ -43,11 +45,13 @@ struct FastPathGrammarTests {
         #expect(Set(FastPath.grammars.keys) == Set(Self.plain.keys))
         for (command, grammar) in FastPath.grammars {
             let defined = try Self.definition(of: command)
-            let values = grammar.values.union(FastPath.sharedValues), flags = grammar.flags.union(FastPath.sharedFlags)
+            let values = grammar.values.union(FastPath.sharedValues)
+            let flags = grammar.flags.union(FastPath.sharedFlags)
             #expect(values.isSubset(of: defined.options), "\(command): \(values.subtracting(defined.options)) are not options there")
             #expect(flags.isSubset(of: defined.flags), "\(command): \(flags.subtracting(defined.flags)) are not flags there")
-            #expect((defined.positional.required...defined.positional.all).contains(grammar.positional),
-                    "\(command): \(grammar.positional) positional, argument-parser takes \(defined.positional)")
+            #expect(
+                (defined.positional.required...defined.positional.all).contains(grammar.positional),
+                "\(command): \(grammar.positional) positional, argument-parser takes \(defined.positional)")
             #expect(Set(grammar.limits.keys).isSubset(of: grammar.values), "\(command): a limit on an option it does not read")
         }
     }

@@ -9,9 +9,11 @@ import Testing
 @Suite("A full disk at the terminal: reads go on, writes say the disk is full (exit 75)", .serialized)
 struct FullDiskTests {
     /// The words of the real animals category, to save one after another until the disk refuses.
-    static let animals = ["dog", "bird", "fish", "horse", "lion", "bear", "bee", "chicken", "cow", "duck", "elephant",
-                          "frog", "giraffe", "goat", "hippo", "jellyfish", "lizard", "monkey", "mouse", "sheep", "snake",
-                          "spider", "tiger", "zebra", "whale", "crocodile", "kangaroo", "parrot", "penguin", "rabbit"]
+    static let animals = [
+        "dog", "bird", "fish", "horse", "lion", "bear", "bee", "chicken", "cow", "duck", "elephant",
+        "frog", "giraffe", "goat", "hippo", "jellyfish", "lizard", "monkey", "mouse", "sheep", "snake",
+        "spider", "tiger", "zebra", "whale", "crocodile", "kangaroo", "parrot", "penguin", "rabbit",
+    ]
 
     @Test func commandsThatOnlyReadKeepWorkingOnAFullDisk() async throws {
         let vocab = try EditableCatalog()
@@ -26,14 +28,16 @@ struct FullDiskTests {
         // asked through the launcher and directly.
         let full = Repository.productsDirectory + "/vocab-full"
         var warned = false
-        for (program, args) in [(Repository.vocabExecutable, ["words", "animals", "--limit", "3"]),
-                                (Repository.vocabExecutable, ["categories"]),
-                                (full, ["words", "animals", "--level", "movers"]),
-                                (Repository.vocabExecutable, ["words", "food-and-drink", "--level", "flyers"]),
-                                (Repository.vocabExecutable, ["show", "cat"]),
-                                (Repository.vocabExecutable, ["library", "list"]),
-                                (full, ["library", "list"]),
-                                (Repository.vocabExecutable, ["stats"])] {
+        for (program, args) in [
+            (Repository.vocabExecutable, ["words", "animals", "--limit", "3"]),
+            (Repository.vocabExecutable, ["categories"]),
+            (full, ["words", "animals", "--level", "movers"]),
+            (Repository.vocabExecutable, ["words", "food-and-drink", "--level", "flyers"]),
+            (Repository.vocabExecutable, ["show", "cat"]),
+            (Repository.vocabExecutable, ["library", "list"]),
+            (full, ["library", "list"]),
+            (Repository.vocabExecutable, ["stats"]),
+        ] {
             let r = try await runProcessOnThread(program, args, environment: vocab.environment)
             #expect(r.status == 0, "\(args): \(r.stderr)")
             #expect(!r.stderr.contains("SQLite") && !r.stderr.contains("I/O"), "\(args): \(r.stderr)")
@@ -50,7 +54,10 @@ struct FullDiskTests {
         var refused: (word: String, result: ProcessResult)?
         for word in Self.animals {
             let r = try await vocab.run("library", "add", word)
-            if r.status != 0 { refused = (word, r); break }
+            if r.status != 0 {
+                refused = (word, r)
+                break
+            }
         }
         let (word, refusal) = try #require(refused, "the disk refused a write")
         #expect(refusal.status == 75, "\(refusal.stderr)")
@@ -81,8 +88,9 @@ struct FullDiskTests {
         for args in [["show", "black"], ["words", "colours"], ["categories"], ["library", "list"]] {
             let r = try await vocab.run(args)
             #expect(r.status == 0, "\(args): \(r.stderr)")
-            #expect(r.stderr.contains("the category files changed, but the disk is full, so the catalog cannot be rebuilt: the last good catalog is used"),
-                    "\(args): \(r.stderr)")
+            #expect(
+                r.stderr.contains("the category files changed, but the disk is full, so the catalog cannot be rebuilt: the last good catalog is used"),
+                "\(args): \(r.stderr)")
             #expect(!r.stderr.contains("SQLite") && !r.stderr.contains("(in:"), "no SQL in messages: \(r.stderr)")
         }
         let show = try await vocab.run("show", "black")

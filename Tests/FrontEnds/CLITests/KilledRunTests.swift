@@ -6,7 +6,9 @@ import Testing
 /// item 7): the built program, real processes, real signals, a real zombie.
 @Suite("Killed runs leave nothing a later run does not clean: speech data folders, render workers, clips of unreaped workers", .serialized)
 struct KilledRunTests {
-    @Test("a speech data folder left half made by a killed process is removed by the next speech; one a running process is making is kept, and links in it are not followed")
+    @Test(
+        "a speech data folder left half made by a killed process is removed by the next speech; one a running process is making is kept, and links in it are not followed"
+    )
     func speechDataOfAKilledFirstUseIsRemoved() async throws {
         let vocab = try EditableCatalog()
         defer { vocab.dir.remove() }
@@ -41,12 +43,14 @@ struct KilledRunTests {
         let remote = try LoopbackHTTPServer { _ in LoopbackHTTPServer.Response(contentType: "audio/wav", body: [], delay: 30) }
         defer { remote.stop() }
         try vocab.edit("colours.json") {
-            $0.replacingOccurrences(of: #""word": "([a-z]+)","#,
-                                    with: #""word": "$1", "audio": {"british": {"recorded": "\#(remote.baseURL)/$1.wav"}},"#,
-                                    options: .regularExpression)
+            $0.replacingOccurrences(
+                of: #""word": "([a-z]+)","#,
+                with: #""word": "$1", "audio": {"british": {"recorded": "\#(remote.baseURL)/$1.wav"}},"#,
+                options: .regularExpression)
         }
         #expect(try await vocab.run("index").status == 0)
-        let category = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: vocab.categories + "/colours.json"))) as? [String: Any])
+        let category = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: vocab.categories + "/colours.json"))) as? [String: Any])
         let words = (category["words"] as? [[String: Any]] ?? []).compactMap { $0["word"] as? String }
         let out = vocab.dir.file("clips")
         let process = Process()
@@ -139,7 +143,10 @@ func unreapedProcess() throws -> (pid: Int32, stop: () -> Void) {
         if chunk.isEmpty { break }
         line += chunk
     }
-    let stop = { kill(parent.processIdentifier, SIGKILL); parent.waitUntilExit() }
+    let stop = {
+        kill(parent.processIdentifier, SIGKILL)
+        parent.waitUntilExit()
+    }
     guard let pid = Int32(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) else {
         stop()
         throw UnexpectedOutput(text: String(decoding: line, as: UTF8.self))

@@ -13,8 +13,10 @@ struct LearningRunner {
         data = try TemporaryDirectory("cli-learn-data")
         try LearningFixtures.writeCatalog(in: data)
         // Empty values count as unset, so a developer's own settings cannot leak in.
-        environment = ["VOCAB_HOME": home.path, "VOCAB_CATEGORIES": data.file("Categories"),
-                       "VOCAB_DICTIONARY_URL": dictionary ?? "", "VOCAB_RANDOM_URL": random ?? ""]
+        environment = [
+            "VOCAB_HOME": home.path, "VOCAB_CATEGORIES": data.file("Categories"),
+            "VOCAB_DICTIONARY_URL": dictionary ?? "", "VOCAB_RANDOM_URL": random ?? "",
+        ]
     }
 
     func run(_ args: [String], input: String? = nil) throws -> ProcessResult {
@@ -37,8 +39,10 @@ struct LearningCommandTests {
         let vocab = try LearningRunner(dictionary: server.baseURL)
         let live = try vocab.run("define", "cat")
         #expect(live.status == 0, "\(live.stderr)")
-        for part in ["/kæt/", "con mèo", "starters, movers, flyers", "noun", "A domesticated species", "“The cat sat on the mat.”",
-                     "verb", "Source: online dictionary, just now."] {
+        for part in [
+            "/kæt/", "con mèo", "starters, movers, flyers", "noun", "A domesticated species", "“The cat sat on the mat.”",
+            "verb", "Source: online dictionary, just now.",
+        ] {
             #expect(live.stdout.contains(part), "missing \(part) in\n\(live.stdout)")
         }
         #expect(server.requests(to: LearningFixtures.entryPath("cat")) == 1)
@@ -234,7 +238,8 @@ struct LearningCommandTests {
         let answers = questions.compactMap { $0["answerIndex"] as? Int }.map { "abcd".map(String.init)[$0] + "\n" }.joined()
         let perfect = try #require(try JSONSerialization.jsonObject(with: Data(try vocab.run(args, input: answers).stdout.utf8)) as? [String: Any])
         #expect(perfect["correct"] as? Int == 4 && perfect["ending"] as? String == "completed")
-        #expect((perfect["questions"] as? [[String: Any]])?.compactMap { $0["word"] as? String }
+        #expect(
+            (perfect["questions"] as? [[String: Any]])?.compactMap { $0["word"] as? String }
                 == questions.compactMap { $0["word"] as? String })
 
         // Text mode: feedback after each answer, and end of input ends the quiz.
@@ -264,8 +269,10 @@ struct LearningCommandTests {
 
     @Test func helpTeachesWithExamples() throws {
         let vocab = try LearningRunner()
-        for (command, example) in [("define", "vocab define happy"), ("random", "vocab random --count 10 --seed 42"),
-                                   ("quiz", "vocab quiz --category animals --level starters"), ("library", "vocab library add cat")] {
+        for (command, example) in [
+            ("define", "vocab define happy"), ("random", "vocab random --count 10 --seed 42"),
+            ("quiz", "vocab quiz --category animals --level starters"), ("library", "vocab library add cat"),
+        ] {
             let help = try vocab.run(command, "--help")
             #expect(help.status == 0 && help.stdout.contains(example), "\(command)")
         }
@@ -276,7 +283,8 @@ struct LearningCommandTests {
         let vocab = try LearningRunner()
         #expect(try vocab.run("users", "add", "anna").status == 0)
         let shown = try vocab.run("users", "settings", "anna")
-        #expect(shown.status == 0 && shown.stdout.contains("anna: a day starts at 4:00 in ") && shown.stdout.contains("(this machine's zone)"), "\(shown.stdout)")
+        #expect(
+            shown.status == 0 && shown.stdout.contains("anna: a day starts at 4:00 in ") && shown.stdout.contains("(this machine's zone)"), "\(shown.stdout)")
         let set = try #require(try vocab.json("users", "settings", "anna", "--time-zone", "asia/ho_chi_minh", "--day-starts-at", "5") as? [String: Any])
         let day = try #require(set["day"] as? [String: Any])
         #expect(day["timeZone"] as? String == "Asia/Ho_Chi_Minh" && day["startsAt"] as? Int == 5 && day["chosen"] as? Bool == true)

@@ -78,7 +78,8 @@ struct MOECommandTests {
         let before = try Data(contentsOf: URL(fileURLWithPath: vocab.home.file("moe.sqlite")))
         let result = try vocab.run("import", "moe", vocab.home.file("empty.json"))
         #expect(result.status == 65)
-        #expect(result.stderr == "vocab: \(vocab.home.file("empty.json")) holds no entries; importing it would leave an empty dictionary. "
+        #expect(
+            result.stderr == "vocab: \(vocab.home.file("empty.json")) holds no entries; importing it would leave an empty dictionary. "
                 + "Nothing was imported. Add --force to import it anyway.\n", "\(result.stderr)")
         #expect(result.stdout.isEmpty)
         #expect(try Data(contentsOf: URL(fileURLWithPath: vocab.home.file("moe.sqlite"))) == before)
@@ -98,7 +99,9 @@ struct MOECommandTests {
         try JSONSerialization.data(withJSONObject: Array(entries.suffix(10))).write(to: URL(fileURLWithPath: small))
         let result = try vocab.run("import", "moe", small, "--json")
         #expect(result.status == 65)
-        #expect(result.stderr.contains("holds 10 entries, fewer than half of the 40 in the current dictionary. Nothing was imported. Add --force"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains("holds 10 entries, fewer than half of the 40 in the current dictionary. Nothing was imported. Add --force"),
+            "\(result.stderr)")
         #expect(try vocab.run("lookup", "行").status == 0, "the previous import still answers")
 
         let forced = try #require(try vocab.json("import", "moe", small, "--force") as? [String: Any])
@@ -163,8 +166,10 @@ struct MOECommandTests {
         defer { vocab.home.remove() }
         let result = try vocab.run("lookup", "行")
         #expect(result.status == 0)
-        for part in ["radical 行, 6 strokes", "(一) xíng  ㄒㄧㄥˊ", "(二) háng  ㄏㄤˊ", "(三) xìng  ㄒㄧㄥˋ", "(四) hàng  ㄏㄤˋ",
-                     "〔動〕 verb", "〔名〕 noun", "1. 走、走路。", "如：「直行」", "《論語．述而》"] {
+        for part in [
+            "radical 行, 6 strokes", "(一) xíng  ㄒㄧㄥˊ", "(二) háng  ㄏㄤˊ", "(三) xìng  ㄒㄧㄥˋ", "(四) hàng  ㄏㄤˋ",
+            "〔動〕 verb", "〔名〕 noun", "1. 走、走路。", "如：「直行」", "《論語．述而》",
+        ] {
             #expect(result.stdout.contains(part), "missing \(part)")
         }
         let words = try vocab.run("lookup", "行使")
@@ -222,8 +227,9 @@ struct MOECommandTests {
         for bad in [["0"], ["-3"], ["six"], ["6.5"], ["6", "7"], ["--six"]] {
             let result = try vocab.run(["strokes"] + bad)
             #expect(result.status == 64, "\(bad)")
-            #expect(result.stderr.contains("The stroke count must be a whole number of 1 or more, like 6 (got '\(bad.joined(separator: " "))')"),
-                    "\(bad): \(result.stderr)")
+            #expect(
+                result.stderr.contains("The stroke count must be a whole number of 1 or more, like 6 (got '\(bad.joined(separator: " "))')"),
+                "\(bad): \(result.stderr)")
         }
         let missing = try vocab.run("strokes")
         #expect(missing.status == 64 && missing.stderr.contains("Give a stroke count, like 6."))
@@ -379,8 +385,9 @@ struct MOECommandTests {
         #expect(show.stderr.hasSuffix("'行' is in the Mandarin dictionary: try 'vocab lookup 行'.\n"), "\(show.stderr)")
         let lookup = try await vocab.run("lookup", "cat")
         #expect(lookup.status == 1)
-        #expect(lookup.stderr.hasPrefix("vocab: 'cat' is not in the dictionary.") && lookup.stderr.hasSuffix("'cat' is in the catalog: try 'vocab show cat'.\n"),
-                "\(lookup.stderr)")
+        #expect(
+            lookup.stderr.hasPrefix("vocab: 'cat' is not in the dictionary.") && lookup.stderr.hasSuffix("'cat' is in the catalog: try 'vocab show cat'.\n"),
+            "\(lookup.stderr)")
         // A miss everywhere stays a plain miss.
         let nowhere = try await vocab.run("show", "行行行")
         #expect(nowhere.status == 1 && !nowhere.stderr.contains("try 'vocab lookup"), "\(nowhere.stderr)")
@@ -489,7 +496,9 @@ struct MOECommandTests {
             #expect(result.stderr.contains("the date must be a day written YYYY-MM-DD, like 2026-03-01 (got '\(bad)')"), "\(bad): \(result.stderr)")
         }
         #expect(try vocab.run("random", "--source", "moe", "--date", "2024-02-29").status == 0, "a leap day")
-        for args in [["random", "--today"], ["random", "--source", "moe", "--today", "--seed", "3"], ["random", "--source", "moe", "--today", "--page", "2"]] {
+        for args in [
+            ["random", "--today"], ["random", "--source", "moe", "--today", "--seed", "3"], ["random", "--source", "moe", "--today", "--page", "2"],
+        ] {
             let result = try vocab.run(args)
             #expect(result.status == 64 && result.stderr.contains("--today and --date"), "\(args): \(result.stderr)")
         }
@@ -582,13 +591,17 @@ struct MandarinLauncherTests {
         let copy = alone.file("vocab")
         try FileManager.default.copyItem(atPath: Repository.vocabExecutable, toPath: copy)
         let env = ["VOCAB_HOME": vocab.home.path]
-        for args in [["lookup", "行"], ["lookup", "行", "--compounds"], ["strokes", "6", "--json"], ["radical", "水", "--limit", "3"],
-                     ["search", "--pinyin", "xing2", "--tones", "--reading-style", "pinyin"]] {
+        for args in [
+            ["lookup", "行"], ["lookup", "行", "--compounds"], ["strokes", "6", "--json"], ["radical", "水", "--limit", "3"],
+            ["search", "--pinyin", "xing2", "--tones", "--reading-style", "pinyin"],
+        ] {
             let result = try runProcess(copy, args, environment: env)
             #expect(result.status == 0 && !result.stdout.isEmpty && result.stderr.isEmpty, "\(args): \(result.stderr)")
         }
-        for args in [["lookup", "行李箱"], ["radical", "龜"], ["strokes", "0"], ["lookup", "行", "--limit=5"], ["search", "cat"],
-                     ["search", "--pinyin", "xing", "--json", "--json"], ["lookup", "--help"]] {
+        for args in [
+            ["lookup", "行李箱"], ["radical", "龜"], ["strokes", "0"], ["lookup", "行", "--limit=5"], ["search", "cat"],
+            ["search", "--pinyin", "xing", "--json", "--json"], ["lookup", "--help"],
+        ] {
             let result = try runProcess(copy, args, environment: env)
             #expect(result.status == 70 && result.stderr.contains("cannot find 'vocab-full'"), "\(args): \(result.stderr)")
         }
@@ -648,8 +661,9 @@ struct MOEImportSourceTests {
         #expect(silent.status != 0 && silent.stderr.contains("nothing was written"), "\(silent.stderr)")
 
         // 64 MB of something that is not JSON through a pipe: refused at its first byte.
-        let noise = try runProcess("/bin/sh", ["-c", "head -c 67108864 /dev/zero | tr '\\\\0' 'x' | '\(Repository.vocabExecutable)' import moe /dev/stdin"],
-                                   environment: ["VOCAB_HOME": vocab.home.path])
+        let noise = try runProcess(
+            "/bin/sh", ["-c", "head -c 67108864 /dev/zero | tr '\\\\0' 'x' | '\(Repository.vocabExecutable)' import moe /dev/stdin"],
+            environment: ["VOCAB_HOME": vocab.home.path])
         #expect(noise.status == 65 && noise.stderr.contains("invalid JSON at line 1, column 1"), "\(noise.stderr)")
         #expect(!FileManager.default.fileExists(atPath: vocab.home.file("moe.sqlite")), "nothing was imported")
     }

@@ -19,8 +19,9 @@ struct NeuralVoiceCommandTests {
         defer { vocab.dir.remove() }
         let british = try await run(["say", "elephant"])
         #expect(british.status == 0, "\(british.stderr)")
-        #expect(british.stdout.contains("elephant (british): neural from hibari-tts 0.2.1 heart (neural, American voice, British pronunciation)"),
-                "\(british.stdout)")
+        #expect(
+            british.stdout.contains("elephant (british): neural from hibari-tts 0.2.1 heart (neural, American voice, British pronunciation)"),
+            "\(british.stdout)")
         let american = try await run(["say", "elephant", "--accent", "us", "--json"])
         let report = try #require(try JSONSerialization.jsonObject(with: Data(american.stdout.utf8)) as? [String: Any])
         #expect(report["tier"] as? String == "neural")

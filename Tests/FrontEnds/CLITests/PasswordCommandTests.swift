@@ -10,7 +10,9 @@ struct PasswordCommandTests {
         return try db.query("SELECT password_hash FROM learners WHERE name = ?", [.text(name)], map: { $0.text(0) }).first ?? nil
     }
 
-    @Test("reads the password from standard input; refuses a short one, none at all or an unknown learner with a message and a non-zero exit, changing nothing; keeps only a bcrypt hash of cost 12")
+    @Test(
+        "reads the password from standard input; refuses a short one, none at all or an unknown learner with a message and a non-zero exit, changing nothing; keeps only a bcrypt hash of cost 12"
+    )
     func passwd() throws {
         let vocab = try LearningRunner()
         #expect(try vocab.run("users", "add", "anna").status == 0)

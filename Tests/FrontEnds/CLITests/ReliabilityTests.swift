@@ -32,8 +32,9 @@ struct EditableCatalog {
 
     /// Sets a file's modification time without changing its bytes (what `touch` does).
     func touch(_ file: String, secondsAhead: Double = 5) throws {
-        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(secondsAhead)],
-                                              ofItemAtPath: categories + "/" + file)
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date().addingTimeInterval(secondsAhead)],
+            ofItemAtPath: categories + "/" + file)
     }
 }
 
@@ -81,7 +82,13 @@ func liveProcess() throws -> (pid: Int32, stop: () -> Void) {
     process.standardError = FileHandle.nullDevice
     try process.run()
     // SIGKILL: a child started from a test thread inherits its blocked signals, SIGTERM among them.
-    return (process.processIdentifier, { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() })
+    return (
+        process.processIdentifier,
+        {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    )
 }
 
 func fileExists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: path) }
@@ -221,11 +228,18 @@ struct ReliabilityTests {
         let vocab = try EditableCatalog()
         defer { vocab.dir.remove() }
         #expect(try await vocab.run("index").status == 0)
-        let colours = vocab.categories + "/colours.json", extra = vocab.categories + "/extra.json"
+        let colours = vocab.categories + "/colours.json"
+        let extra = vocab.categories + "/extra.json"
         switch kind {
-        case "fifo": unlink(colours); #expect(mkfifo(colours, 0o644) == 0)
-        case "folder": unlink(colours); #expect(mkdir(colours, 0o755) == 0)
-        case "dangling link": unlink(colours); #expect(symlink(vocab.dir.file("nowhere.json"), colours) == 0)
+        case "fifo":
+            unlink(colours)
+            #expect(mkfifo(colours, 0o644) == 0)
+        case "folder":
+            unlink(colours)
+            #expect(mkdir(colours, 0o755) == 0)
+        case "dangling link":
+            unlink(colours)
+            #expect(symlink(vocab.dir.file("nowhere.json"), colours) == 0)
         case "extra fifo": #expect(mkfifo(extra, 0o644) == 0)
         default: #expect(FileManager.default.createFile(atPath: extra, contents: nil) && truncate(extra, 64 << 20) == 0)
         }
@@ -246,12 +260,13 @@ struct ReliabilityTests {
         let vocab = try EditableCatalog()
         defer { vocab.dir.remove() }
         #expect(try await vocab.run("index").status == 0)
-        let long = String(repeating: "màu đen ", count: 250)   // 2,000 characters, 2,750 bytes
+        let long = String(repeating: "màu đen ", count: 250) // 2,000 characters, 2,750 bytes
         try vocab.edit("colours.json") { $0.replacingOccurrences(of: "\"vi\": \"màu đen\"", with: "\"vi\": \"\(long)\"") }
         let validate = try await vocab.run("validate")
         #expect(validate.status == 65, "\(validate.stdout) \(validate.stderr)")
-        #expect(validate.stdout.contains("colours.json: word 'black': field 'vi' has 2000 characters, more than the 1000 a field may have"),
-                "\(validate.stdout)")
+        #expect(
+            validate.stdout.contains("colours.json: word 'black': field 'vi' has 2000 characters, more than the 1000 a field may have"),
+            "\(validate.stdout)")
         for args in [["words", "colours"], ["show", "black"]] {
             let r = try await vocab.run(args)
             #expect(r.status == 0 && r.stderr.contains("last good catalog") && r.stderr.contains("colours.json"), "\(args): \(r.stderr)")
@@ -296,8 +311,10 @@ struct ReliabilityTests {
         let dead = try deadProcessID()
         let live = try liveProcess()
         defer { live.stop() }
-        let stale = ["catalog.sqlite.building-\(dead)-1a2b", "catalog.sqlite.building-\(dead)-1a2b-journal",
-                     "catalog.state.writing-\(dead)-3c4d"]
+        let stale = [
+            "catalog.sqlite.building-\(dead)-1a2b", "catalog.sqlite.building-\(dead)-1a2b-journal",
+            "catalog.state.writing-\(dead)-3c4d",
+        ]
         let running = ["catalog.sqlite.building-\(live.pid)-5e6f"]
         for name in stale + running { try Data("partial".utf8).write(to: URL(fileURLWithPath: vocab.home + "/" + name)) }
         #expect(try await vocab.run("index").status == 0)
@@ -332,9 +349,11 @@ struct ReliabilityTests {
         let live = try liveProcess()
         defer { live.stop() }
         let folder = out + "/british/catalog/colours"
-        let stale = [out + "/.render-jobs.worker0-\(dead)-77aa", out + "/.render-jobs.worker1-\(dead)-77ab",
-                     folder + "/red.wav.writing-\(dead)-88bb", folder + "/red.wav.json.writing-\(dead)-99cc",
-                     out + "/manifest.json.writing-\(dead)-aadd"]
+        let stale = [
+            out + "/.render-jobs.worker0-\(dead)-77aa", out + "/.render-jobs.worker1-\(dead)-77ab",
+            folder + "/red.wav.writing-\(dead)-88bb", folder + "/red.wav.json.writing-\(dead)-99cc",
+            out + "/manifest.json.writing-\(dead)-aadd",
+        ]
         let running = [out + "/.render-jobs.worker0-\(live.pid)-77ac", folder + "/blue.wav.writing-\(live.pid)-88bc"]
         for path in stale + running { try Data("partial".utf8).write(to: URL(fileURLWithPath: path)) }
         // Every clip is already there: the run renders nothing and still cleans up.
@@ -358,7 +377,7 @@ struct ReliabilityTests {
         process.executableURL = URL(fileURLWithPath: Repository.vocabExecutable)
         process.arguments = args
         var env = ProcessInfo.processInfo.environment
-        env["VOCAB_NEURAL_VOICE"] = "off"   // espeak-ng's tier and source are checked below
+        env["VOCAB_NEURAL_VOICE"] = "off" // espeak-ng's tier and source are checked below
         for (k, v) in vocab.environment { env[k] = v }
         process.environment = env
         process.standardOutput = FileHandle.nullDevice
@@ -383,7 +402,8 @@ struct ReliabilityTests {
         let report = try #require(try JSONSerialization.jsonObject(with: Data(resumed.stdout.utf8)) as? [String: Any])
         #expect((report["kept"] as? Int ?? 0) >= 6, "clips finished before the kill are kept: \(report)")
         let manifest = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out + "/manifest.json"))) as? [[String: Any]])
-        let category = try #require(try JSONSerialization.jsonObject(with: Data(await vocab.run("words", "everyday-words", "--json").stdout.utf8)) as? [String: Any])
+        let category = try #require(
+            try JSONSerialization.jsonObject(with: Data(await vocab.run("words", "everyday-words", "--json").stdout.utf8)) as? [String: Any])
         let count = try #require(category["total"] as? Int)
         #expect(manifest.count == count * 2, "every clip is listed")
         for row in manifest {
@@ -398,8 +418,10 @@ struct ReliabilityTests {
         #expect(try await vocab.run(args + ["--manifest", "csv"]).status == 0)
         let lines = try String(contentsOfFile: out + "/manifest.csv", encoding: .utf8).split(separator: "\n")
         let header = try #require(lines.first).split(separator: ",").map(String.init)
-        let (status, tier, source) = (try #require(header.firstIndex(of: "status")), try #require(header.firstIndex(of: "tier")),
-                                      try #require(header.firstIndex(of: "source")))
+        let (status, tier, source) = (
+            try #require(header.firstIndex(of: "status")), try #require(header.firstIndex(of: "tier")),
+            try #require(header.firstIndex(of: "source"))
+        )
         let rows = lines.dropFirst()
         #expect(rows.count == count * 2)
         for row in rows {
@@ -434,7 +456,9 @@ struct ReliabilityTests {
         let vocab = try EditableCatalog()
         defer { vocab.dir.remove() }
         try vocab.edit("colours.json") {
-            $0.replacingOccurrences(of: "\"vi\": \"màu đen\",", with: "\"vi\": \"màu đen\", \"audio\": {\"british\": {\"recorded\": \"/etc/passwd\"}, \"american\": {\"recorded\": \"../../../etc/passwd\"}},")
+            $0.replacingOccurrences(
+                of: "\"vi\": \"màu đen\",",
+                with: "\"vi\": \"màu đen\", \"audio\": {\"british\": {\"recorded\": \"/etc/passwd\"}, \"american\": {\"recorded\": \"../../../etc/passwd\"}},")
         }
         let result = try await vocab.run("validate")
         #expect(result.status == 65)
@@ -451,8 +475,10 @@ struct ReliabilityTests {
         let result = try await vocab.run("words", "animals", "--limit", "-1")
         #expect(result.status == 64)
         #expect(result.stderr.contains("--limit must be between 1 and 1000 (got -1)"), "\(result.stderr)")
-        for args in [["search", "ca", "--limit", "-5"], ["random", "--count", "-1"], ["quiz", "--questions", "-3"],
-                     ["render", "--out", vocab.dir.file("x"), "--jobs", "-2"], ["serve", "--port", "-1"]] {
+        for args in [
+            ["search", "ca", "--limit", "-5"], ["random", "--count", "-1"], ["quiz", "--questions", "-3"],
+            ["render", "--out", vocab.dir.file("x"), "--jobs", "-2"], ["serve", "--port", "-1"],
+        ] {
             let r = try await vocab.run(args)
             #expect(r.status == 64, "\(args)")
             #expect(!r.stderr.contains("Missing value"), "\(args): \(r.stderr)")
@@ -499,14 +525,16 @@ struct ReliabilityTests {
         defer { silent.stop() }
         let vocab = try EditableCatalog()
         defer { vocab.dir.remove() }
-        let define = try await runProcessOnThread(Repository.vocabExecutable, ["define", "cat", "--timeout", "1"],
-                                    environment: vocab.environment.merging(["VOCAB_DICTIONARY_URL": silent.baseURL]) { $1 })
+        let define = try await runProcessOnThread(
+            Repository.vocabExecutable, ["define", "cat", "--timeout", "1"],
+            environment: vocab.environment.merging(["VOCAB_DICTIONARY_URL": silent.baseURL]) { $1 })
         #expect(define.status == 0, "the catalog entry answers offline: \(define.stderr)")
         #expect(define.stdout.contains("could not be reached") && define.stdout.contains("timed out after 1"), "\(define.stdout)")
         #expect(silent.requests(to: "/api/v2/entries/en/cat") == 1, "one attempt used the whole second: no retry after it")
 
-        let random = try await runProcessOnThread(Repository.vocabExecutable, ["random", "--count", "3", "--timeout", "1"],
-                                    environment: vocab.environment.merging(["VOCAB_RANDOM_URL": silent.baseURL]) { $1 })
+        let random = try await runProcessOnThread(
+            Repository.vocabExecutable, ["random", "--count", "3", "--timeout", "1"],
+            environment: vocab.environment.merging(["VOCAB_RANDOM_URL": silent.baseURL]) { $1 })
         #expect(random.status == 0, "\(random.stderr)")
         #expect(random.stderr.contains("unavailable") && random.stdout.split(separator: "\n").count == 3, "\(random.stderr)")
         #expect(silent.requests(to: "/word?number=3&lang=en") == 1)

@@ -92,7 +92,8 @@ struct SearchCommandTests {
         defer { vocab.dir.remove() }
         let miss = try vocab.run(["search", "catt"])
         #expect(miss.status == 1 && miss.stdout.isEmpty)
-        #expect(miss.stderr.contains("vocab: nothing matches 'catt' in the catalog, the Mandarin dictionary or your library.")
+        #expect(
+            miss.stderr.contains("vocab: nothing matches 'catt' in the catalog, the Mandarin dictionary or your library.")
                 && miss.stderr.contains("Did you mean: cat"), "\(miss.stderr)")
         let body = try vocab.json(["search", "zzzz"], status: 1)
         #expect(body["total"] as? Int == 0 && (body["results"] as? [Any])?.isEmpty == true)

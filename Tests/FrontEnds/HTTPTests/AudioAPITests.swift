@@ -1,8 +1,8 @@
 import Audio
 import AudioFile
 import ClipProcessing
-import HTTPAPI
 import Foundation
+import HTTPAPI
 import Testing
 
 @Suite("vocab serve: /v1/audio, tiers and the rendered cache on disk")
@@ -144,7 +144,8 @@ struct AudioFreshnessAPITests {
             #expect(first.header("content-type") == "audio/wav")
             let hang = try await s.get("/v1/moe/%E8%A1%8C/audio?reading=h%C3%A1ng")
             #expect(hang.status == 200)
-            let differs = hang.body != first.body, numbered = try await s.get("/v1/moe/%E8%A1%8C/audio?reading=HANG2").body == hang.body
+            let differs = hang.body != first.body
+            let numbered = try await s.get("/v1/moe/%E8%A1%8C/audio?reading=HANG2").body == hang.body
             #expect(differs && numbered)
             let files = try FileManager.default.subpathsOfDirectory(atPath: s.clips).filter { $0.hasSuffix(".wav") }
             #expect(Set(files) == ["mandarin/moe/行/xing2.wav", "mandarin/moe/行/hang2.wav"])
@@ -157,7 +158,9 @@ struct AudioFreshnessAPITests {
             // Catalog words are English; Mandarin has its own endpoint.
             let accent = try await s.get("/v1/audio/cat?accent=mandarin")
             #expect(accent.status == 400)
-            #expect(try accent.error()["message"] as? String == "catalog words are spoken in british or american; Mandarin is for dictionary titles (vocab say TITLE, GET /v1/moe/{title}/audio).")
+            #expect(
+                try accent.error()["message"] as? String
+                    == "catalog words are spoken in british or american; Mandarin is for dictionary titles (vocab say TITLE, GET /v1/moe/{title}/audio).")
         }
         try await withServer { s in
             let missing = try await s.get("/v1/moe/%E8%A1%8C/audio")

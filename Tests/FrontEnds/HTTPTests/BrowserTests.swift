@@ -16,35 +16,52 @@ struct BrowserTests {
     /// the zone of the device they first signed in on.
     static let browserZone = "Asia/Ho_Chi_Minh"
 
-    @Test("sign in, browse a category at a level, play a clip, save words, review with the keyboard, see progress change, rate offline (sent once when the server is back), save a Mandarin reading and review it with its speech, the interface language kept per learner, sign out; search from the header for a catalog word and a Mandarin entry, whose speech plays; the three games with taps and keys, each answer a review, offline too; an adult signs up, makes a class from a CSV roster, sets words and prints sign-in cards, three children sign in with pictures and practise, the adult sees their progress and hardest words")
+    @Test(
+        "sign in, browse a category at a level, play a clip, save words, review with the keyboard, see progress change, rate offline (sent once when the server is back), save a Mandarin reading and review it with its speech, the interface language kept per learner, sign out; search from the header for a catalog word and a Mandarin entry, whose speech plays; the three games with taps and keys, each answer a review, offline too; an adult signs up, makes a class from a CSV roster, sets words and prints sign-in cards, three children sign in with pictures and practise, the adult sees their progress and hardest words"
+    )
     func journey() async throws {
-        let tools = try await runProcessOnThread(Self.python, ["-c", "import selenium, shutil; assert shutil.which('chromium') and shutil.which('chromedriver')"])
+        let tools = try await runProcessOnThread(
+            Self.python, ["-c", "import selenium, shutil; assert shutil.which('chromium') and shutil.which('chromedriver')"])
         try #require(tools.status == 0, "Chromium, chromedriver or python3-selenium is missing: run scripts/install-deps test (\(tools.stderr))")
         let dir = try TemporaryDirectory("vocab-browser")
         defer { dir.remove() }
         try ServerFixture.write(in: dir)
         // The games need four pictured words at a level: a farm of five. Animals has one picture (cat),
         // so "Play with my words" after its starter set says kindly that there are too few.
-        try dir.write("Categories/farm.json", CatalogFixture.category("farm", name: "Farm", vi: "Nông trại", order: 3, words: [
-            ("cow", "🐄", "con bò"), ("duck", "🦆", "con vịt"), ("goat", "🐐", "con dê"), ("horse", "🐎", "con ngựa"), ("sheep", "🐑", "con cừu"),
-        ].map { CatalogFixture.word($0.0, category: "farm", vi: $0.2, extra: #", "picture": "\#($0.1)""#) }))
-        let env = ["VOCAB_HOME": dir.file("home"), "VOCAB_CATEGORIES": dir.file("Categories"), "VOCAB_AUDIO": dir.file("Audio"),
-                   // axe-core, installed by scripts/install-deps test; the script fails without it.
-                   "VOCAB_AXE_JS": Repository.root + "/.build-tools/axe/axe_selenium_python/node_modules/axe-core/axe.min.js"]
+        try dir.write(
+            "Categories/farm.json",
+            CatalogFixture.category(
+                "farm", name: "Farm", vi: "Nông trại", order: 3,
+                words: [
+                    ("cow", "🐄", "con bò"), ("duck", "🦆", "con vịt"), ("goat", "🐐", "con dê"), ("horse", "🐎", "con ngựa"), ("sheep", "🐑", "con cừu"),
+                ].map { CatalogFixture.word($0.0, category: "farm", vi: $0.2, extra: #", "picture": "\#($0.1)""#) }))
+        let env = [
+            "VOCAB_HOME": dir.file("home"), "VOCAB_CATEGORIES": dir.file("Categories"), "VOCAB_AUDIO": dir.file("Audio"),
+            // axe-core, installed by scripts/install-deps test; the script fails without it.
+            "VOCAB_AXE_JS": Repository.root + "/.build-tools/axe/axe_selenium_python/node_modules/axe-core/axe.min.js",
+        ]
         #expect(try await runProcessOnThread(Repository.vocabExecutable, ["users", "add", "anna"], environment: env).status == 0)
         #expect(try await runProcessOnThread(Repository.vocabExecutable, ["import", "moe", ServerFixture.moeSample], environment: env).status == 0)
-        let passwd = try await runProcessOnThread(Repository.vocabExecutable, ["users", "passwd", "anna"], environment: env,
-                                                  input: "correct horse battery\n")
+        let passwd = try await runProcessOnThread(
+            Repository.vocabExecutable, ["users", "passwd", "anna"], environment: env,
+            input: "correct horse battery\n")
         #expect(passwd.status == 0, "\(passwd.stderr)")
         #expect(try await runProcessOnThread(Repository.vocabExecutable, ["users", "add", "ben"], environment: env).status == 0)
-        #expect(try await runProcessOnThread(Repository.vocabExecutable, ["users", "passwd", "ben"], environment: env,
-                                             input: "correct horse battery\n").status == 0)
+        #expect(
+            try await runProcessOnThread(
+                Repository.vocabExecutable, ["users", "passwd", "ben"], environment: env,
+                input: "correct horse battery\n"
+            ).status == 0)
 
-        let run = try await runProcessOnThread(Self.python, [Self.script, "--vocab", Repository.vocabExecutable, "--name", "anna",
-                                                             "--password", "correct horse battery", "--category", "animals",
-                                                             "--level", "starters", "--words", "cat,dog", "--moe", "好", "--newcomer", "ben",
-                                                             "--game-category", "farm"],
-                                               environment: env.merging(["TZ": Self.browserZone]) { _, new in new })
+        let run = try await runProcessOnThread(
+            Self.python,
+            [
+                Self.script, "--vocab", Repository.vocabExecutable, "--name", "anna",
+                "--password", "correct horse battery", "--category", "animals",
+                "--level", "starters", "--words", "cat,dog", "--moe", "好", "--newcomer", "ben",
+                "--game-category", "farm",
+            ],
+            environment: env.merging(["TZ": Self.browserZone]) { _, new in new })
         print(run.stdout)
         #expect(run.status == 0, "\(run.stdout.suffix(2000))\n\(run.stderr.suffix(4000))")
         let line = try #require(run.stdout.split(separator: "\n").last { $0.hasPrefix("RESULT ") }, "no RESULT line")
@@ -56,19 +73,22 @@ struct BrowserTests {
         // and the Mandarin card's.
         let db = try Database(path: dir.file("home/user.sqlite"), mode: .readOnly)
         #expect(try db.scalar("SELECT count(*) FROM reviews WHERE client_id = ?", [.text(clientID)])?.intValue == 1)
-        let anna = "(SELECT id FROM learners WHERE name = 'anna')", ben = "(SELECT id FROM learners WHERE name = 'ben')"
+        let anna = "(SELECT id FROM learners WHERE name = 'anna')"
+        let ben = "(SELECT id FROM learners WHERE name = 'ben')"
         for name in ["anna", "ben"] {
             // Chromium's ICU names the zone by its older alias, Asia/Saigon: the same clock.
             let zone = try db.scalar("SELECT json_extract(settings, '$.timeZone') FROM learners WHERE name = ?", [.text(name)])?.textValue
-            #expect(zone.flatMap(TimeZone.init(identifier:))?.secondsFromGMT() == TimeZone(identifier: Self.browserZone)?.secondsFromGMT(),
-                    "the web app gave \(name) the browser's time zone, not the server's UTC: \(zone ?? "none")")
+            #expect(
+                zone.flatMap(TimeZone.init(identifier:))?.secondsFromGMT() == TimeZone(identifier: Self.browserZone)?.secondsFromGMT(),
+                "the web app gave \(name) the browser's time zone, not the server's UTC: \(zone ?? "none")")
         }
         #expect(try db.scalar("SELECT count(*) FROM reviews WHERE learner_id = \(anna)")?.intValue == 3)
         // The games ben played: each answer one review, one Again a round, the answers made offline once each.
         let gameReviews = Int64(try #require(result["gameReviews"] as? Int))
         #expect(gameReviews > 0)
         #expect(try db.scalar("SELECT count(*) FROM reviews WHERE learner_id = \(ben)")?.intValue == gameReviews)
-        #expect(try db.scalar("SELECT count(*) FROM reviews WHERE learner_id = \(ben) AND rating = 1")?.intValue == (result["gameAgain"] as? Int).map(Int64.init))
+        #expect(
+            try db.scalar("SELECT count(*) FROM reviews WHERE learner_id = \(ben) AND rating = 1")?.intValue == (result["gameAgain"] as? Int).map(Int64.init))
         let offlineAnswers = try #require(result["gameOfflineClientIds"] as? [String])
         #expect(!offlineAnswers.isEmpty)
         for id in offlineAnswers {

@@ -181,7 +181,7 @@ struct CatalogAPITests {
             let etag = try #require(first.header("etag"))
             #expect(etag.hasPrefix("\"") && etag.hasSuffix("\""))
             #expect(first.header("cache-control") == "public, max-age=300")
-            #expect(try await s.get(target).header("etag") == etag)   // stable
+            #expect(try await s.get(target).header("etag") == etag) // stable
 
             let again = try await s.get(target, headers: ["If-None-Match": etag])
             #expect(again.status == 304)
@@ -230,8 +230,9 @@ struct CatalogAPITests {
     func curlClient() async throws {
         try await withServer { s in
             let client = CurlHTTPClient()
-            let response = try await client.get("http://127.0.0.1:\(s.port)/v1/categories/animals/words?level=starters",
-                                                options: HTTPRequestOptions(timeout: 10))
+            let response = try await client.get(
+                "http://127.0.0.1:\(s.port)/v1/categories/animals/words?level=starters",
+                options: HTTPRequestOptions(timeout: 10))
             #expect(response.status == 200)
             #expect(response.mediaType == "application/json")
             let o = try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any]

@@ -14,19 +14,27 @@ struct ClassAPITests {
         path.hasPrefix("/v1/classes") || ["/v1/signup", "/v1/session/child", "/v1/pictures"].contains(path)
     }
 
-    struct Session { var cookie: String; var csrf: String; var headers: [String: String] { ["Cookie": cookie, "X-CSRF-Token": csrf] } }
+    struct Session {
+        var cookie: String
+        var csrf: String
+        var headers: [String: String] { ["Cookie": cookie, "X-CSRF-Token": csrf] }
+    }
 
     static func session(_ r: RawResponse) throws -> Session {
         guard let cookie = r.sessionCookie, let csrf = try r.object()["csrf"] as? String else { throw ClientError("no session: \(r.status) \(r.text)") }
         return Session(cookie: cookie, csrf: csrf)
     }
 
-    @Test("an adult signs up, makes a class, adds children, assigns words, sees progress and the CSV; a child signs in with pictures and sees the class's words; every answer fits openapi.json")
+    @Test(
+        "an adult signs up, makes a class, adds children, assigns words, sees progress and the CSV; a child signs in with pictures and sees the class's words; every answer fits openapi.json"
+    )
     func walk() async throws {
         let doc = try OpenAPITests.document()
         try await withServer { s in
             var seen: [String: Set<String>] = [:]
-            func call(_ method: String, _ path: String, _ target: String? = nil, json: String? = nil, headers: [String: String] = [:]) async throws -> RawResponse {
+            func call(_ method: String, _ path: String, _ target: String? = nil, json: String? = nil, headers: [String: String] = [:]) async throws
+                -> RawResponse
+            {
                 let op = try #require(doc.operations.first { $0.method == method && $0.path == path }, "\(method) \(path) not documented")
                 let r = try await s.send(method, target ?? path, json: json, headers: headers)
                 seen["\(method) \(path)", default: []].insert(String(r.status))
@@ -38,8 +46,11 @@ struct ClassAPITests {
             let signedUp = try await call("POST", "/v1/signup", json: #"{"name":"Ms Lan","password":"correct horse battery"}"#)
             #expect(signedUp.status == 201)
             #expect(try await call("POST", "/v1/signup", json: #"{"name":"ms lan","password":"correct horse battery"}"#).status == 409)
-            #expect(try await call("POST", "/v1/signup", json: #"{"name":"x","password":"correct horse battery"}"#,
-                                   headers: ["Content-Type": "text/plain"]).status == 415)
+            #expect(
+                try await call(
+                    "POST", "/v1/signup", json: #"{"name":"x","password":"correct horse battery"}"#,
+                    headers: ["Content-Type": "text/plain"]
+                ).status == 415)
             let lan = try Self.session(signedUp).headers
 
             #expect(try await call("POST", "/v1/classes", json: #"{"name":""}"#, headers: lan).status == 400)
@@ -50,17 +61,26 @@ struct ClassAPITests {
             #expect(try await call("GET", "/v1/classes/{code}", "/v1/classes/ZZZZZZ", headers: lan).status == 404)
             let an = try await call("POST", "/v1/classes/{code}/children", "/v1/classes/\(code)/children", json: #"{"name":"An"}"#, headers: lan)
             let anBody = try #require((try an.object()["added"] as? [[String: Any]])?.first)
-            let anID = try #require((anBody["id"] as? NSNumber)?.int64Value), pictures = try #require(anBody["pictures"] as? [Int])
-            let roster = try await call("POST", "/v1/classes/{code}/children", "/v1/classes/\(code)/children",
-                                        json: #"{"csv":"name\nMinh Anh\nBảo\n"}"#, headers: lan)
+            let anID = try #require((anBody["id"] as? NSNumber)?.int64Value)
+            let pictures = try #require(anBody["pictures"] as? [Int])
+            let roster = try await call(
+                "POST", "/v1/classes/{code}/children", "/v1/classes/\(code)/children",
+                json: #"{"csv":"name\nMinh Anh\nBảo\n"}"#, headers: lan)
             #expect((try roster.object()["added"] as? [[String: Any]])?.count == 2)
             #expect(try await call("POST", "/v1/classes/{code}/children", "/v1/classes/\(code)/children", json: #"{"name":"an"}"#, headers: lan).status == 409)
             #expect(try await call("POST", "/v1/classes/{code}/children", "/v1/classes/\(code)/children", json: #"{}"#, headers: lan).status == 400)
 
-            #expect(try await call("POST", "/v1/classes/{code}/assignments", "/v1/classes/\(code)/assignments", json: #"{"category":"animals","level":"beginner"}"#, headers: lan).status == 400)
-            #expect(try await call("POST", "/v1/classes/{code}/assignments", "/v1/classes/\(code)/assignments", json: #"{"category":"zoo"}"#, headers: lan).status == 404)
-            let assigned = try await call("POST", "/v1/classes/{code}/assignments", "/v1/classes/\(code)/assignments",
-                                          json: #"{"category":"animals","level":"starters","due":"2026-12-24"}"#, headers: lan)
+            #expect(
+                try await call(
+                    "POST", "/v1/classes/{code}/assignments", "/v1/classes/\(code)/assignments", json: #"{"category":"animals","level":"beginner"}"#,
+                    headers: lan
+                ).status == 400)
+            #expect(
+                try await call("POST", "/v1/classes/{code}/assignments", "/v1/classes/\(code)/assignments", json: #"{"category":"zoo"}"#, headers: lan).status
+                    == 404)
+            let assigned = try await call(
+                "POST", "/v1/classes/{code}/assignments", "/v1/classes/\(code)/assignments",
+                json: #"{"category":"animals","level":"starters","due":"2026-12-24"}"#, headers: lan)
             #expect(assigned.status == 201)
             let assignmentID = try #require(try assigned.object()["id"] as? String)
             #expect(try await call("GET", "/v1/classes/{code}/assignments", "/v1/classes/\(code)/assignments", headers: lan).text.contains(assignmentID))
@@ -69,11 +89,13 @@ struct ClassAPITests {
             let wrong = #"{"code":"\#(code)","name":"An","pictures":[\#(pictures.reversed().map(String.init).joined(separator: ","))]}"#
             #expect(try await call("POST", "/v1/session/child", json: wrong).status == 401)
             #expect(try await call("POST", "/v1/session/child", json: #"{"code":"\#(code)"}"#).status == 400)
-            let childIn = try await call("POST", "/v1/session/child",
-                                         json: #"{"code":"\#(code.lowercased())","name":"an","pictures":[\#(pictures.map(String.init).joined(separator: ","))]}"#)
+            let childIn = try await call(
+                "POST", "/v1/session/child",
+                json: #"{"code":"\#(code.lowercased())","name":"an","pictures":[\#(pictures.map(String.init).joined(separator: ","))]}"#)
             #expect(childIn.status == 200)
             let child = try Self.session(childIn).headers
-            let mine = try #require(try JSONSerialization.jsonObject(with: Data(try await s.send("GET", "/v1/me/assignments", headers: child).body)) as? [[String: Any]])
+            let mine = try #require(
+                try JSONSerialization.jsonObject(with: Data(try await s.send("GET", "/v1/me/assignments", headers: child).body)) as? [[String: Any]])
             #expect(mine.first?["title"] as? String == "Animals · Starters" && (mine.first?["words"] as? Int ?? 0) >= 2)
             let library = try await s.send("GET", "/v1/me/library", headers: child)
             #expect(library.text.contains("\"cat\"") && library.text.contains("\"dog\""))
@@ -86,8 +108,12 @@ struct ClassAPITests {
             let reset = try await call("POST", "/v1/classes/{code}/children/{child}/pictures", "/v1/classes/\(code)/children/\(anID)/pictures", headers: lan)
             #expect(reset.status == 200)
             #expect(try await s.send("GET", "/v1/me/library", headers: child).status == 401, "new pictures end the child's sessions")
-            #expect(try await call("DELETE", "/v1/classes/{code}/assignments/{assignment}", "/v1/classes/\(code)/assignments/\(assignmentID)", headers: lan).status == 204)
-            #expect(try await call("DELETE", "/v1/classes/{code}/assignments/{assignment}", "/v1/classes/\(code)/assignments/\(assignmentID)", headers: lan).status == 404)
+            #expect(
+                try await call("DELETE", "/v1/classes/{code}/assignments/{assignment}", "/v1/classes/\(code)/assignments/\(assignmentID)", headers: lan).status
+                    == 204)
+            #expect(
+                try await call("DELETE", "/v1/classes/{code}/assignments/{assignment}", "/v1/classes/\(code)/assignments/\(assignmentID)", headers: lan).status
+                    == 404)
             #expect(try await call("DELETE", "/v1/classes/{code}/children/{child}", "/v1/classes/\(code)/children/\(anID)", headers: lan).status == 204)
             #expect(try await call("DELETE", "/v1/classes/{code}/children/{child}", "/v1/classes/\(code)/children/\(anID)", headers: lan).status == 404)
             #expect(try await call("DELETE", "/v1/classes/{code}", "/v1/classes/\(code)", headers: lan).status == 204)
@@ -123,8 +149,9 @@ struct ClassAPITests {
         Operation(method: "POST", path: "/v1/classes", target: { _, _, _ in "/v1/classes" }, json: #"{"name":"Sneaky"}"#),
     ]
 
-    @Test("the class matrix: every class operation refuses no credentials (401), the other adult by token or cookie (404, as for no class), a child of the class and of another class (403); the owner's class, children and words are unchanged: 0 leaks, on user.sqlite and on PostgreSQL",
-          arguments: StorageEngine.allCases)
+    @Test(
+        "the class matrix: every class operation refuses no credentials (401), the other adult by token or cookie (404, as for no class), a child of the class and of another class (403); the owner's class, children and words are unchanged: 0 leaks, on user.sqlite and on PostgreSQL",
+        arguments: StorageEngine.allCases)
     func matrix(_ engine: StorageEngine) async throws {
         let database: DatabaseChoice = engine == .sqlite ? .embedded : .postgres(url: try TestPostgres.shared().createDatabase("classes-http"), origin: "test")
         let s = try await TestServer.start(database: database)
@@ -147,7 +174,8 @@ struct ClassAPITests {
                 let (learner, token) = try await app.learning.addLearner(named: name)
                 return TestLearner(learner: learner, token: token)
             }
-            let owner = try await adult("teacher"), other = try await adult("parent")
+            let owner = try await adult("teacher")
+            let other = try await adult("parent")
             let mine = try await classes.createClass(named: "School", by: owner.learner)
             let theirs = try await classes.createClass(named: "Family", by: other.learner)
             let pupil = try await classes.addChild(named: "Lan", to: mine.code, by: owner.learner)
@@ -176,7 +204,8 @@ struct ClassAPITests {
                 let owned = try await classes.classes(of: owner.learner).map(\.name)
                 return "\(details) \(words) \(owned) \(try await classes.classes(of: other.learner).map(\.name))"
             }
-            var leaks: [String] = [], table: [String] = []
+            var leaks: [String] = []
+            var table: [String] = []
             for op in Self.operations {
                 var row = op.label.padding(toLength: 52, withPad: " ", startingAt: 0)
                 for caller in callers {
@@ -199,8 +228,10 @@ struct ClassAPITests {
             // A child's own assignments: their class's only.
             let strangerAssignments = try await s.send("GET", "/v1/me/assignments", headers: callers[4].headers).text
             if strangerAssignments.contains("Animals") { leaks.append("GET /v1/me/assignments: a child sees another class's words") }
-            print("Class authorisation matrix (\(Self.operations.count) operations × \(callers.count) callers = \(Self.operations.count * callers.count) cases):\n"
-                  + "".padding(toLength: 52, withPad: " ", startingAt: 0) + callers.map(\.column).joined(separator: " | ") + "\n" + table.joined(separator: "\n"))
+            print(
+                "Class authorisation matrix (\(Self.operations.count) operations × \(callers.count) callers = \(Self.operations.count * callers.count) cases):\n"
+                    + "".padding(toLength: 52, withPad: " ", startingAt: 0) + callers.map(\.column).joined(separator: " | ") + "\n"
+                    + table.joined(separator: "\n"))
             print("leaks: \(leaks.count)")
             print("engine: \(engine)")
             #expect(leaks.isEmpty, "\(leaks.joined(separator: "\n"))")

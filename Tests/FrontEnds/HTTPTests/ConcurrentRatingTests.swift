@@ -1,5 +1,5 @@
-import Foundation
 import FSRS
+import Foundation
 import Learners
 import TestSupport
 import Testing

@@ -10,15 +10,19 @@ struct FrontEndsAgreeTests {
     struct CLI {
         let dir: TemporaryDirectory
         func run(_ args: [String]) throws -> Int32 {
-            try runProcess(Repository.vocabExecutable, args, environment: [
-                "VOCAB_HOME": dir.file("cli-home"), "VOCAB_CATEGORIES": dir.file("Categories"), "VOCAB_AUDIO": dir.file("Audio"),
-            ]).status
+            try runProcess(
+                Repository.vocabExecutable, args,
+                environment: [
+                    "VOCAB_HOME": dir.file("cli-home"), "VOCAB_CATEGORIES": dir.file("Categories"), "VOCAB_AUDIO": dir.file("Audio"),
+                ]
+            ).status
         }
     }
 
     /// 0 and 200 mean accepted; 64 and 400 refused as bad input.
     func agree(_ label: String, cli: Int32, http: Int) -> Bool {
-        let cliAccepts = cli == 0, httpAccepts = http == 200
+        let cliAccepts = cli == 0
+        let httpAccepts = http == 200
         let agreed = cliAccepts == httpAccepts && (cliAccepts || (cli == 64 && http == 400))
         if !agreed { Issue.record("\(label): CLI exit \(cli), HTTP \(http)") }
         return agreed

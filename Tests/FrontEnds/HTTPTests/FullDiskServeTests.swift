@@ -26,16 +26,22 @@ struct FullDiskServeTests {
         #expect(before["status"] as? String == "ok", "nothing failed yet: \(before)")
 
         func rate(_ id: String) async throws -> RawResponse {
-            try await RawHTTP.get(port: server.port, "/v1/me/reviews", method: "POST",
-                                  headers: auth.merging(["Content-Type": "application/json"]) { a, _ in a },
-                                  body: Array("{\"item\":\(item),\"rating\":\"good\",\"clientId\":\"\(id)\"}".utf8))
+            try await RawHTTP.get(
+                port: server.port, "/v1/me/reviews", method: "POST",
+                headers: auth.merging(["Content-Type": "application/json"]) { a, _ in a },
+                body: Array("{\"item\":\(item),\"rating\":\"good\",\"clientId\":\"\(id)\"}".utf8))
         }
         // The log may have room for a few ratings, from its earlier length; then the disk refuses.
         var acknowledged: [String] = []
         var refusal: (id: String, response: RawResponse)?
         for n in 0..<500 {
             let r = try await rate("full-\(n)")
-            if r.status == 200 { acknowledged.append("full-\(n)") } else { refusal = ("full-\(n)", r); break }
+            if r.status == 200 {
+                acknowledged.append("full-\(n)")
+            } else {
+                refusal = ("full-\(n)", r)
+                break
+            }
         }
         let (id, refused) = try #require(refusal, "the disk refused a rating")
         #expect(refused.status == 503, "\(refused.status) \(refused.text)")

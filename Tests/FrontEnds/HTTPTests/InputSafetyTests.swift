@@ -1,32 +1,35 @@
-import Foundation
 import AppCore
-@testable import HTTPAPI
+import Foundation
 import Testing
+
+@testable import HTTPAPI
 
 @Suite("vocab serve: hostile and malformed input gets a 4xx, never a crash")
 struct InputSafetyTests {
-    @Test("path traversal in word names is a 400", arguments: [
-        "/v1/words/..%2F..%2Fetc%2Fpasswd",
-        "/v1/words/%2e%2e",
-        "/v1/words/..",
-        "/v1/words/../../etc/passwd",
-        "/v1/words/a%2Fb",
-        "/v1/words/a%5Cb",
-        "/v1/words/cat%00",
-        "/v1/words/%00",
-        "/v1/words/ca%0At",
-        "/v1/words/ca%0D%0At",
-        "/v1/words/%1B%5B31m",
-        "/v1/audio/..%2F..%2Fcatalog.sqlite",
-        "/v1/audio/%2e%2e%2fetc",
-        "/v1/audio/cat%00.wav",
-        "/v1/categories/..%2Fanimals/words",
-        "/v1/categories/./words",
-        "/v1/moe/..%2F..",
-        "/v1/words/%E2%80%AEtac",
-        "/v1/words/%ZZ",
-        "/v1/words/%C3%28",
-    ])
+    @Test(
+        "path traversal in word names is a 400",
+        arguments: [
+            "/v1/words/..%2F..%2Fetc%2Fpasswd",
+            "/v1/words/%2e%2e",
+            "/v1/words/..",
+            "/v1/words/../../etc/passwd",
+            "/v1/words/a%2Fb",
+            "/v1/words/a%5Cb",
+            "/v1/words/cat%00",
+            "/v1/words/%00",
+            "/v1/words/ca%0At",
+            "/v1/words/ca%0D%0At",
+            "/v1/words/%1B%5B31m",
+            "/v1/audio/..%2F..%2Fcatalog.sqlite",
+            "/v1/audio/%2e%2e%2fetc",
+            "/v1/audio/cat%00.wav",
+            "/v1/categories/..%2Fanimals/words",
+            "/v1/categories/./words",
+            "/v1/moe/..%2F..",
+            "/v1/words/%E2%80%AEtac",
+            "/v1/words/%ZZ",
+            "/v1/words/%C3%28",
+        ])
     func traversal(target: String) async throws {
         try await withServer { s in
             let r = try await s.get(target)
@@ -40,8 +43,10 @@ struct InputSafetyTests {
     func overLong() async throws {
         try await withServer { s in
             let long = String(repeating: "a", count: 101)
-            for target in ["/v1/words/\(long)", "/v1/audio/\(long)", "/v1/search?q=\(long)", "/v1/categories/\(long)/words",
-                           "/v1/moe/\(String(repeating: "%E8%A1%8C", count: 101))"] {
+            for target in [
+                "/v1/words/\(long)", "/v1/audio/\(long)", "/v1/search?q=\(long)", "/v1/categories/\(long)/words",
+                "/v1/moe/\(String(repeating: "%E8%A1%8C", count: 101))",
+            ] {
                 let r = try await s.get(target)
                 #expect(r.status == 400, "\(target.prefix(40))")
                 #expect(try r.error()["code"] as? String == "too_long")
@@ -129,11 +134,13 @@ struct InputSafetyTests {
         }
     }
 
-    @Test("an escape that is not percent-encoded UTF-8 is a 400, in a query as in a path", arguments: [
-        "/v1/search?q=%ff%fe", "/v1/search?q=%zz", "/v1/search?q=ca%t", "/v1/search?q=%C3", "/v1/categories?level=%zz",
-        "/v1/categories/animals/words?level=%ff", "/v1/audio/cat?accent=%ff%fe", "/v1/words/%zz", "/v1/words/ca%ff",
-        "/v1/audio/%zz", "/v1/categories/%zz/words",
-    ])
+    @Test(
+        "an escape that is not percent-encoded UTF-8 is a 400, in a query as in a path",
+        arguments: [
+            "/v1/search?q=%ff%fe", "/v1/search?q=%zz", "/v1/search?q=ca%t", "/v1/search?q=%C3", "/v1/categories?level=%zz",
+            "/v1/categories/animals/words?level=%ff", "/v1/audio/cat?accent=%ff%fe", "/v1/words/%zz", "/v1/words/ca%ff",
+            "/v1/audio/%zz", "/v1/categories/%zz/words",
+        ])
     func invalidEscapes(target: String) async throws {
         try await withServer { s in
             let r = try await s.get(target)
@@ -147,8 +154,10 @@ struct InputSafetyTests {
     func randomInput() async throws {
         try await withServer { (s: TestServer) async throws in
             var rng = SplitMix(seed: 20_260_520)
-            let prefixes = ["/v1/words/", "/v1/audio/", "/v1/categories/", "/v1/moe/", "/v1/moe/strokes/", "/v1/search?q=",
-                            "/v1/categories?level=", "/v1/audio/cat?accent=", "/v1/categories/animals/words?limit="]
+            let prefixes = [
+                "/v1/words/", "/v1/audio/", "/v1/categories/", "/v1/moe/", "/v1/moe/strokes/", "/v1/search?q=",
+                "/v1/categories?level=", "/v1/audio/cat?accent=", "/v1/categories/animals/words?limit=",
+            ]
             let alphabet = Array("abcxyz019 .%/\\?&=#+-_~!$'()*,;:@[]{}|^`\"<>".utf8)
             for i in 0..<300 {
                 var tail = ""
@@ -158,7 +167,8 @@ struct InputSafetyTests {
                     } else {
                         let c = alphabet[Int(rng.next() % UInt64(alphabet.count))]
                         // Bytes a request line cannot carry raw are sent escaped, as a client would.
-                        tail += (c == 32 || c == 35 || c == 34 || c == 60 || c == 62 || c == 92 || c == 94 || c == 96 || c == 123 || c == 124 || c == 125)
+                        tail +=
+                            (c == 32 || c == 35 || c == 34 || c == 60 || c == 62 || c == 92 || c == 94 || c == 96 || c == 123 || c == 124 || c == 125)
                             ? String(format: "%%%02X", Int(c)) : String(UnicodeScalar(c))
                     }
                 }

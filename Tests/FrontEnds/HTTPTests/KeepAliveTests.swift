@@ -43,9 +43,13 @@ struct KeepAliveTests {
             let first = try await RawHTTP.exchange(port: s.port, [("GET", target, ["Accept-Encoding": "gzip"])])[0]
             let tag = try #require(first.header("etag"))
             #expect(tag.hasSuffix("-gz\""))
-            let answers = try await RawHTTP.exchange(port: s.port, [("GET", target, ["If-None-Match": tag, "Accept-Encoding": "gzip"]),
-                                                                     ("GET", target, ["If-None-Match": tag, "Accept-Encoding": "gzip"]),
-                                                                     ("GET", target, ["If-None-Match": "\"other\""])])
+            let answers = try await RawHTTP.exchange(
+                port: s.port,
+                [
+                    ("GET", target, ["If-None-Match": tag, "Accept-Encoding": "gzip"]),
+                    ("GET", target, ["If-None-Match": tag, "Accept-Encoding": "gzip"]),
+                    ("GET", target, ["If-None-Match": "\"other\""]),
+                ])
             #expect(answers[0].status == 304 && answers[1].status == 304)
             #expect(answers[0].body.isEmpty && answers[1].body.isEmpty)
             #expect(answers[1].header("etag") == tag)
@@ -58,10 +62,12 @@ struct KeepAliveTests {
         try await withServer { s in
             _ = try await RawHTTP.exchange(port: s.port, [("GET", "/v1/categories", [:]), ("GET", "/v1/words/dog", [:])])
             // Uncached, cached, an error, cached: the cached ones must wait their turn.
-            let answers = try await RawHTTP.exchange(port: s.port, [
-                ("GET", "/v1/words/fish", [:]), ("GET", "/v1/categories", [:]),
-                ("GET", "/v1/words/zebra", [:]), ("GET", "/v1/words/dog", [:]),
-            ], pipelined: true)
+            let answers = try await RawHTTP.exchange(
+                port: s.port,
+                [
+                    ("GET", "/v1/words/fish", [:]), ("GET", "/v1/categories", [:]),
+                    ("GET", "/v1/words/zebra", [:]), ("GET", "/v1/words/dog", [:]),
+                ], pipelined: true)
             #expect(answers.map(\.status) == [200, 200, 404, 200])
             #expect(answers[0].text.contains("\"word\":\"fish\""))
             #expect(answers[1].text.contains("\"animals\""))

@@ -1,6 +1,6 @@
 import App
-import Foundation
 import FSRS
+import Foundation
 import Learners
 import TestSupport
 import Testing
@@ -67,7 +67,9 @@ struct LearnerAuthorizationTests {
 
         static func make(_ s: TestServer) async throws -> People {
             let data = try await LearnerData.open(s)
-            let anna = try await data.add("anna"), ben = try await data.add("ben"), carl = try await data.add("carl")
+            let anna = try await data.add("anna")
+            let ben = try await data.add("ben")
+            let carl = try await data.add("carl")
             let annaItems = try await data.save(annaWords, for: anna)
             let benItems = try await data.save(benWords, for: ben)
             try await data.save(["cat"], for: carl)
@@ -89,7 +91,9 @@ struct LearnerAuthorizationTests {
         #expect(Set(Self.endpoints.map(\.label)) == documented)
     }
 
-    @Test("every per-learner endpoint and method: no, malformed, unknown or revoked token is a 401 and changes nothing; a learner's token never reads or changes another's data: 0 leaks")
+    @Test(
+        "every per-learner endpoint and method: no, malformed, unknown or revoked token is a 401 and changes nothing; a learner's token never reads or changes another's data: 0 leaks"
+    )
     func matrix() async throws {
         try await withServer { s in
             let people = try await People.make(s)
@@ -116,8 +120,9 @@ struct LearnerAuthorizationTests {
                     let before = try await people.snapshot()
                     // Aimed at Anna's first item: it would change if the request got through.
                     let item = people.annaItems[0].id
-                    let r = try await s.send(endpoint.method, endpoint.target(item), json: endpoint.json?(item),
-                                             headers: headers, from: address)
+                    let r = try await s.send(
+                        endpoint.method, endpoint.target(item), json: endpoint.json?(item),
+                        headers: headers, from: address)
                     let after = try await people.snapshot()
                     var problems: [String] = []
                     if r.status != 401 { problems.append("status \(r.status)") }
@@ -127,24 +132,33 @@ struct LearnerAuthorizationTests {
                     matrix.record(endpoint.label, column, "\(r.status)", leak: problems.isEmpty ? nil : problems.joined(separator: ", "))
                 }
             }
-            try await Self.crossReads(s, people, reader: people.anna, victim: people.ben, readerWords: People.annaWords, victimWords: People.benWords,
-                                      readerItems: people.annaItems, column: "anna → ben", matrix)
-            try await Self.crossReads(s, people, reader: people.ben, victim: people.anna, readerWords: People.benWords, victimWords: People.annaWords,
-                                      readerItems: people.benItems, column: "ben → anna", matrix)
+            try await Self.crossReads(
+                s, people, reader: people.anna, victim: people.ben, readerWords: People.annaWords, victimWords: People.benWords,
+                readerItems: people.annaItems, column: "anna → ben", matrix)
+            try await Self.crossReads(
+                s, people, reader: people.ben, victim: people.anna, readerWords: People.benWords, victimWords: People.annaWords,
+                readerItems: people.benItems, column: "ben → anna", matrix)
             // The same with the web app's session cookies (and their CSRF tokens) instead of tokens.
-            let annaWeb = try await people.anna.signedIn(s, data: people.data), benWeb = try await people.ben.signedIn(s, data: people.data)
-            try await Self.crossReads(s, people, reader: annaWeb, victim: benWeb, readerWords: People.annaWords, victimWords: People.benWords,
-                                      readerItems: people.annaItems, column: "anna cookie → ben", matrix)
-            try await Self.crossReads(s, people, reader: benWeb, victim: annaWeb, readerWords: People.benWords, victimWords: People.annaWords,
-                                      readerItems: people.benItems, column: "ben cookie → anna", matrix)
-            try await Self.crossWrites(s, people, reader: people.anna, victim: people.ben, readerItems: people.annaItems, victimItems: people.benItems,
-                                       readerClientID: "a-1", victimClientID: "b-1", victimWord: "fish", column: "anna → ben", matrix)
-            try await Self.crossWrites(s, people, reader: people.ben, victim: people.anna, readerItems: people.benItems, victimItems: people.annaItems,
-                                       readerClientID: "b-1", victimClientID: "a-1", victimWord: "elephant", column: "ben → anna", matrix)
-            try await Self.crossWrites(s, people, reader: annaWeb, victim: benWeb, readerItems: people.annaItems, victimItems: people.benItems,
-                                       readerClientID: "a-1", victimClientID: "b-1", victimWord: "apple", column: "anna cookie → ben", matrix)
-            try await Self.crossWrites(s, people, reader: benWeb, victim: annaWeb, readerItems: people.benItems, victimItems: people.annaItems,
-                                       readerClientID: "b-1", victimClientID: "a-1", victimWord: "cake", column: "ben cookie → anna", matrix)
+            let annaWeb = try await people.anna.signedIn(s, data: people.data)
+            let benWeb = try await people.ben.signedIn(s, data: people.data)
+            try await Self.crossReads(
+                s, people, reader: annaWeb, victim: benWeb, readerWords: People.annaWords, victimWords: People.benWords,
+                readerItems: people.annaItems, column: "anna cookie → ben", matrix)
+            try await Self.crossReads(
+                s, people, reader: benWeb, victim: annaWeb, readerWords: People.benWords, victimWords: People.annaWords,
+                readerItems: people.benItems, column: "ben cookie → anna", matrix)
+            try await Self.crossWrites(
+                s, people, reader: people.anna, victim: people.ben, readerItems: people.annaItems, victimItems: people.benItems,
+                readerClientID: "a-1", victimClientID: "b-1", victimWord: "fish", column: "anna → ben", matrix)
+            try await Self.crossWrites(
+                s, people, reader: people.ben, victim: people.anna, readerItems: people.benItems, victimItems: people.annaItems,
+                readerClientID: "b-1", victimClientID: "a-1", victimWord: "elephant", column: "ben → anna", matrix)
+            try await Self.crossWrites(
+                s, people, reader: annaWeb, victim: benWeb, readerItems: people.annaItems, victimItems: people.benItems,
+                readerClientID: "a-1", victimClientID: "b-1", victimWord: "apple", column: "anna cookie → ben", matrix)
+            try await Self.crossWrites(
+                s, people, reader: benWeb, victim: annaWeb, readerItems: people.benItems, victimItems: people.annaItems,
+                readerClientID: "b-1", victimClientID: "a-1", victimWord: "cake", column: "ben cookie → anna", matrix)
 
             let columns = bad.map(\.column) + ["anna → ben", "ben → anna", "anna cookie → ben", "ben cookie → anna"]
             print("Authorisation matrix (\(Self.endpoints.count) operations × \(columns.count) callers):\n" + matrix.table(columns: columns))
@@ -161,8 +175,10 @@ struct LearnerAuthorizationTests {
     static let searchRow = "GET /v1/search (library)"
 
     /// The reader's token on every reading endpoint: only the reader's own items, by content.
-    static func crossReads(_ s: TestServer, _ people: People, reader: TestLearner, victim: TestLearner, readerWords: [String], victimWords: [String],
-                           readerItems: [SavedItem], column: String, _ matrix: Matrix) async throws {
+    static func crossReads(
+        _ s: TestServer, _ people: People, reader: TestLearner, victim: TestLearner, readerWords: [String], victimWords: [String],
+        readerItems: [SavedItem], column: String, _ matrix: Matrix
+    ) async throws {
         let own = Set(readerItems.map(\.id))
         func foreignWords(_ text: String) -> [String] { victimWords.filter { text.contains($0) } + (text.contains(victim.name) ? [victim.name] : []) }
         func ownWordsMissing(_ text: String) -> [String] { readerWords.filter { !text.contains($0) } }
@@ -202,7 +218,8 @@ struct LearnerAuthorizationTests {
                 }
                 // Saved words per category and level are the reader's alone (Anna: elephant
                 // movers+flyers, dog all levels, cake flyers; Ben: fish, apple, ice cream all levels).
-                let expected: [String: Int] = reader.name == "anna"
+                let expected: [String: Int] =
+                    reader.name == "anna"
                     ? ["animals/starters": 1, "animals/movers": 2, "food/starters": 0, "food/flyers": 1]
                     : ["animals/starters": 1, "animals/movers": 1, "food/starters": 2, "food/flyers": 2]
                 let rows = (body["categories"] as? [[String: Any]]) ?? []
@@ -257,7 +274,9 @@ struct LearnerAuthorizationTests {
         var out: [String: [UInt8]] = [:]
         var i = 0
         while i + 30 <= zip.count, le32(i) == 0x0403_4B50 {
-            let size = le32(i + 18), nameLength = le16(i + 26), extraLength = le16(i + 28)
+            let size = le32(i + 18)
+            let nameLength = le16(i + 26)
+            let extraLength = le16(i + 28)
             let start = i + 30 + nameLength + extraLength
             guard start + size <= zip.count else { break }
             out[String(decoding: zip[(i + 30)..<(i + 30 + nameLength)], as: UTF8.self)] = Array(zip[start..<(start + size)])
@@ -268,12 +287,16 @@ struct LearnerAuthorizationTests {
 
     /// The reader's token aimed at the victim's items on every changing endpoint: 404 or the
     /// reader's own data, and the victim's items, cards and review log exactly as they were.
-    static func crossWrites(_ s: TestServer, _ people: People, reader: TestLearner, victim: TestLearner, readerItems: [SavedItem],
-                            victimItems: [SavedItem], readerClientID: String, victimClientID: String, victimWord: String,
-                            column: String, _ matrix: Matrix) async throws {
+    static func crossWrites(
+        _ s: TestServer, _ people: People, reader: TestLearner, victim: TestLearner, readerItems: [SavedItem],
+        victimItems: [SavedItem], readerClientID: String, victimClientID: String, victimWord: String,
+        column: String, _ matrix: Matrix
+    ) async throws {
         let victimIDs = Set(victimItems.map(\.id))
-        func attempt(_ label: String, _ method: String, _ target: String, json: String?,
-                     expect: (RawResponse) throws -> String?) async throws -> String {
+        func attempt(
+            _ label: String, _ method: String, _ target: String, json: String?,
+            expect: (RawResponse) throws -> String?
+        ) async throws -> String {
             let before = try await people.data.snapshot(of: victim)
             let r = try await s.send(method, target, json: json, headers: reader.credentials)
             let after = try await people.data.snapshot(of: victim)
@@ -286,23 +309,30 @@ struct LearnerAuthorizationTests {
         func notFound(_ r: RawResponse) throws -> String? {
             r.status == 404 && (try? r.error()["code"] as? String) == "unknown_item" ? nil : "status \(r.status) \(r.text.prefix(80))"
         }
-        var deletes: [String] = [], ratings: [String] = []
+        var deletes: [String] = []
+        var ratings: [String] = []
         for item in victimItems {
             deletes.append(try await attempt("DELETE /v1/me/library/{item}", "DELETE", "/v1/me/library/\(item.id)", json: nil, expect: notFound))
-            for json in [#"{"item":\#(item.id),"rating":"again"}"#, #"{"item":\#(item.id),"rating":4,"version":0}"#,
-                         #"{"item":\#(item.id),"rating":4,"version":1}"#,
-                         // The victim's client id is nothing to the reader: a 404 like any other.
-                         #"{"item":\#(item.id),"rating":3,"clientId":"\#(victimClientID)"}"#] {
+            for json in [
+                #"{"item":\#(item.id),"rating":"again"}"#, #"{"item":\#(item.id),"rating":4,"version":0}"#,
+                #"{"item":\#(item.id),"rating":4,"version":1}"#,
+                // The victim's client id is nothing to the reader: a 404 like any other.
+                #"{"item":\#(item.id),"rating":3,"clientId":"\#(victimClientID)"}"#,
+            ] {
                 ratings.append(try await attempt("POST /v1/me/reviews", "POST", "/v1/me/reviews", json: json, expect: notFound))
             }
             // The reader's own client id answers with the reader's own earlier rating, whatever item is named.
-            ratings.append(try await attempt("POST /v1/me/reviews", "POST", "/v1/me/reviews",
-                                             json: #"{"item":\#(item.id),"rating":3,"clientId":"\#(readerClientID)"}"#) { r in
-                let body = try r.object()
-                let answered = (body["item"] as? NSNumber)?.int64Value
-                return r.status == 200 && body["repeated"] as? Bool == true && answered == readerItems[0].id ? nil
-                    : "status \(r.status), answered about item \(answered ?? -1)"
-            })
+            ratings.append(
+                try await attempt(
+                    "POST /v1/me/reviews", "POST", "/v1/me/reviews",
+                    json: #"{"item":\#(item.id),"rating":3,"clientId":"\#(readerClientID)"}"#
+                ) { r in
+                    let body = try r.object()
+                    let answered = (body["item"] as? NSNumber)?.int64Value
+                    return r.status == 200 && body["repeated"] as? Bool == true && answered == readerItems[0].id
+                        ? nil
+                        : "status \(r.status), answered about item \(answered ?? -1)"
+                })
         }
         matrix.record("DELETE /v1/me/library/{item}", column, "\(Set(deletes).sorted().joined(separator: "/")) ×\(deletes.count)")
         matrix.record("POST /v1/me/reviews", column, "\(Set(ratings).sorted().joined(separator: "/")) ×\(ratings.count)")
@@ -322,7 +352,9 @@ struct LearnerAuthorizationTests {
         matrix.record("PATCH /v1/me/settings", column, "\(setting) own settings")
     }
 
-    @Test("20 failed tokens from one address within a minute: 429 with Retry-After, for a valid token from that address too; other addresses and public endpoints unaffected")
+    @Test(
+        "20 failed tokens from one address within a minute: 429 with Retry-After, for a valid token from that address too; other addresses and public endpoints unaffected"
+    )
     func guessingIsSlowedDown() async throws {
         try await withServer { s in
             let people = try await People.make(s)
@@ -355,8 +387,10 @@ struct LearnerAuthorizationTests {
     @Test("public endpoints stay public: no token needed, and any Authorization header is ignored")
     func publicEndpointsArePublic() async throws {
         try await withServer { s in
-            let targets = ["/healthz", "/v1/categories", "/v1/categories/animals/words", "/v1/words/cat", "/v1/search?q=ca",
-                           "/v1/audio/cat?accent=british&format=wav"]
+            let targets = [
+                "/healthz", "/v1/categories", "/v1/categories/animals/words", "/v1/words/cat", "/v1/search?q=ca",
+                "/v1/audio/cat?accent=british&format=wav",
+            ]
             for target in targets {
                 #expect(try await s.send("GET", target).status == 200, "\(target)")
                 #expect(try await s.send("GET", target, headers: ["Authorization": "Bearer nonsense"]).status == 200, "\(target) with a bad token")

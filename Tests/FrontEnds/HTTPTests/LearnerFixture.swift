@@ -1,6 +1,6 @@
 import App
-import Foundation
 import FSRS
+import Foundation
 import Learners
 import TestSupport
 
@@ -72,8 +72,10 @@ struct LearnerData: Sendable {
 
 extension TestServer {
     /// A request with an optional bearer token and JSON body.
-    func send(_ method: String, _ target: String, token: String? = nil, json: String? = nil,
-              headers: [String: String] = [:], from source: String? = nil) async throws -> RawResponse {
+    func send(
+        _ method: String, _ target: String, token: String? = nil, json: String? = nil,
+        headers: [String: String] = [:], from source: String? = nil
+    ) async throws -> RawResponse {
         var all = headers
         if let token { all["Authorization"] = "Bearer \(token)" }
         if json != nil { all["Content-Type"] = all["Content-Type"] ?? "application/json" }

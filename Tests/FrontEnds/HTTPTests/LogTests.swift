@@ -7,7 +7,9 @@ import Testing
 /// request id on every line of a request and in its answer, and no secret it was given.
 @Suite("The server's log: JSON lines, request ids, no secrets", .serialized)
 struct LogTests {
-    @Test("--log-format json: every line is a JSON object; each request's line carries the id its X-Request-Id header gives (the client's own when plausible), from the router and from the repeated-request lane; no token, password, cookie or CSRF token appears anywhere in the log")
+    @Test(
+        "--log-format json: every line is a JSON object; each request's line carries the id its X-Request-Id header gives (the client's own when plausible), from the router and from the repeated-request lane; no token, password, cookie or CSRF token appears anywhere in the log"
+    )
     func jsonLinesWithRequestIDsAndNoSecrets() async throws {
         let dir = try TemporaryDirectory("vocab-log")
         defer { dir.remove() }
@@ -32,14 +34,16 @@ struct LogTests {
         #expect(odd.header("x-request-id") != nil && odd.header("x-request-id") != long, "an implausible id is replaced")
         let me = try await RawHTTP.get(port: server.port, "/v1/me", headers: ["Authorization": "Bearer \(token)"])
         #expect(me.status == 200)
-        let signIn = try await RawHTTP.get(port: server.port, "/v1/session", method: "POST",
-                                           headers: ["Content-Type": "application/json"], body: Array(#"{"name":"anna","password":"\#(password)"}"#.utf8))
+        let signIn = try await RawHTTP.get(
+            port: server.port, "/v1/session", method: "POST",
+            headers: ["Content-Type": "application/json"], body: Array(#"{"name":"anna","password":"\#(password)"}"#.utf8))
         #expect(signIn.status == 200)
         let cookie = try #require(signIn.sessionCookie)
         let csrf = try #require(try signIn.object()["csrf"] as? String)
-        let viaCookie = try await RawHTTP.get(port: server.port, "/v1/me/library", method: "POST",
-                                              headers: ["Cookie": cookie, "X-CSRF-Token": csrf, "Content-Type": "application/json"],
-                                              body: Array(#"{"word":"cat"}"#.utf8))
+        let viaCookie = try await RawHTTP.get(
+            port: server.port, "/v1/me/library", method: "POST",
+            headers: ["Cookie": cookie, "X-CSRF-Token": csrf, "Content-Type": "application/json"],
+            body: Array(#"{"word":"cat"}"#.utf8))
         #expect(viaCookie.status == 201)
         let missing = try await RawHTTP.get(port: server.port, "/v1/words/zebra")
         let missingID = try #require(missing.header("x-request-id"))
@@ -74,7 +78,9 @@ struct LogTests {
 /// A restart under load, as `systemctl restart` does it: SIGTERM while ratings arrive.
 @Suite("SIGTERM while ratings arrive", .serialized)
 struct GracefulStopTests {
-    @Test("every rating acknowledged before or during the stop is stored exactly once; the server exits 0 within its 30 s; requests after it get no answer rather than a lost one")
+    @Test(
+        "every rating acknowledged before or during the stop is stored exactly once; the server exits 0 within its 30 s; requests after it get no answer rather than a lost one"
+    )
     func noAcknowledgedRatingIsLost() async throws {
         let dir = try TemporaryDirectory("vocab-sigterm")
         defer { dir.remove() }
@@ -141,7 +147,10 @@ final class RatingLoad: @unchecked Sendable {
     private var ids: [String] = []
     private var done = false
     var acknowledged: [String] { lock.withLock { ids } }
-    var finished: Bool { get { lock.withLock { done } } set { lock.withLock { done = newValue } } }
+    var finished: Bool {
+        get { lock.withLock { done } }
+        set { lock.withLock { done = newValue } }
+    }
 
     /// Runs `clients` raters until `finished` is set (or, once it is, their next request fails).
     func run(port: Int, token: String, item: Int64, clients: Int = 8, in group: inout ThrowingTaskGroup<Void, any Error>) {
@@ -153,8 +162,10 @@ final class RatingLoad: @unchecked Sendable {
                     let id = "c\(client)-\(n)"
                     n += 1
                     let body = Array("{\"item\":\(item),\"rating\":\"good\",\"clientId\":\"\(id)\"}".utf8)
-                    guard let r = try? await RawHTTP.get(port: port, "/v1/me/reviews", method: "POST",
-                                                         headers: ["Authorization": authorization, "Content-Type": "application/json"], body: body)
+                    guard
+                        let r = try? await RawHTTP.get(
+                            port: port, "/v1/me/reviews", method: "POST",
+                            headers: ["Authorization": authorization, "Content-Type": "application/json"], body: body)
                     else { continue }
                     if r.status == 200 { lock.withLock { ids.append(id) } }
                 }

@@ -20,7 +20,7 @@ struct MOEAPITests {
             let health = try await s.get("/healthz")
             #expect(try health.object()["moe"] as? Bool == true)
 
-            let xing = try await s.get("/v1/moe/%E8%A1%8C")   // 行
+            let xing = try await s.get("/v1/moe/%E8%A1%8C") // 行
             #expect(xing.status == 200)
             let o = try xing.object()
             #expect(o["title"] as? String == "行")
@@ -33,7 +33,7 @@ struct MOEAPITests {
             let tag = try #require(xing.header("etag"))
             #expect(try await s.get("/v1/moe/%E8%A1%8C", headers: ["If-None-Match": tag]).status == 304)
 
-            let unknown = try await s.get("/v1/moe/%E8%A1%8C%E6%98%9F")   // 行星: not in the sample
+            let unknown = try await s.get("/v1/moe/%E8%A1%8C%E6%98%9F") // 行星: not in the sample
             #expect(unknown.status == 404)
             #expect(try unknown.error()["code"] as? String == "unknown_title")
             #expect((try unknown.error()["suggestions"] as? [String])?.isEmpty == false)
@@ -45,7 +45,7 @@ struct MOEAPITests {
             #expect(titles.contains("行") && titles.contains("好"))
             #expect(list["total"] as? Int == titles.count)
             #expect(list["strokes"] as? Int == 6)
-            let water = try await s.get("/v1/moe/strokes/6?radical=%E6%B0%B5&limit=2")   // 氵
+            let water = try await s.get("/v1/moe/strokes/6?radical=%E6%B0%B5&limit=2") // 氵
             let w = try water.object()
             #expect((w["characters"] as? [[String: Any]])?.count == 2)
             #expect((w["total"] as? Int ?? 0) >= 3)
@@ -70,21 +70,23 @@ struct MOEAPITests {
             let all = try await s.get("/v1/moe/search?pinyin=xing&limit=100").object()
             #expect(titles == (all["readings"] as? [[String: Any]])?.compactMap { $0["title"] as? String })
 
-            let exact = try await s.get("/v1/moe/search?bopomofo=%E3%84%92%E3%84%A7%E3%84%A5%CB%8A&tones=exact").object()   // ㄒㄧㄥˊ
+            let exact = try await s.get("/v1/moe/search?bopomofo=%E3%84%92%E3%84%A7%E3%84%A5%CB%8A&tones=exact").object() // ㄒㄧㄥˊ
             #expect(exact["total"] as? Int == 11 && exact["tones"] as? String == "exact")
             #expect(try await s.get("/v1/moe/search?pinyin=xing2").object()["total"] as? Int == 19)
 
             let strokes = try await s.get("/v1/moe/strokes/6?limit=4&offset=4").object()
             #expect(strokes["offset"] as? Int == 4 && (strokes["characters"] as? [Any])?.count == 2)
-            let water = try await s.get("/v1/moe/radical/%E6%B0%B5?limit=3&offset=9").object()   // 氵
+            let water = try await s.get("/v1/moe/radical/%E6%B0%B5?limit=3&offset=9").object() // 氵
             #expect(water["total"] as? Int == 10 && (water["characters"] as? [[String: Any]])?.first?["title"] as? String == "海")
-            let none = try await s.get("/v1/moe/radical/%E9%BE%9C")   // 龜
+            let none = try await s.get("/v1/moe/radical/%E9%BE%9C") // 龜
             #expect(none.status == 404)
             #expect(try none.error()["code"] as? String == "unknown_radical")
 
-            for bad in ["/v1/moe/search", "/v1/moe/search?pinyin=xing&bopomofo=%E3%84%92", "/v1/moe/search?pinyin=123",
-                        "/v1/moe/search?pinyin=xing&tones=some", "/v1/moe/search?pinyin=xing&offset=-1",
-                        "/v1/moe/search?pinyin=xing&limit=1001", "/v1/moe/radical/ab"] {
+            for bad in [
+                "/v1/moe/search", "/v1/moe/search?pinyin=xing&bopomofo=%E3%84%92", "/v1/moe/search?pinyin=123",
+                "/v1/moe/search?pinyin=xing&tones=some", "/v1/moe/search?pinyin=xing&offset=-1",
+                "/v1/moe/search?pinyin=xing&limit=1001", "/v1/moe/radical/ab",
+            ] {
                 #expect(try await s.get(bad).status == 400, "\(bad)")
             }
         }
@@ -101,7 +103,8 @@ struct MOEAPITests {
             let fresh = try await s.get("/v1/moe/random?count=2").object()
             let seed = try #require(fresh["seed"] as? UInt64)
             let repeated = try await s.get("/v1/moe/random?count=2&seed=\(seed)").object()
-            #expect((repeated["entries"] as? [[String: Any]])?.compactMap { $0["title"] as? String }
+            #expect(
+                (repeated["entries"] as? [[String: Any]])?.compactMap { $0["title"] as? String }
                     == (fresh["entries"] as? [[String: Any]])?.compactMap { $0["title"] as? String })
             for bad in ["/v1/moe/random?seed=-1", "/v1/moe/random?seed=x", "/v1/moe/random?count=0", "/v1/moe/random?count=501"] {
                 #expect(try await s.get(bad).status == 400, "\(bad)")
@@ -134,7 +137,7 @@ struct MOEAPITests {
     @Test("compounds of a title, paged like every listing")
     func compounds() async throws {
         try await withServer(moe: true) { s in
-            let page = try await s.get("/v1/moe/%E8%A1%8C/compounds?limit=4&offset=8").object()   // 行
+            let page = try await s.get("/v1/moe/%E8%A1%8C/compounds?limit=4&offset=8").object() // 行
             #expect(page["title"] as? String == "行" && page["total"] as? Int == 10 && page["offset"] as? Int == 8)
             #expect((page["entries"] as? [[String: Any]])?.compactMap { $0["title"] as? String } == ["行將就木", "行政院農業委員會"])
             #expect(try await s.get("/v1/moe/%E8%A1%8C/compounds?limit=0").status == 400)

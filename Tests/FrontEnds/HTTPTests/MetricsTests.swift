@@ -23,7 +23,9 @@ struct MetricsTests {
         return try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: [[Any]]])
     }
 
-    @Test("off by default; with --metrics-port, requests by route template, method and status with latency histograms, answers from memory, clips by tier, open connections and refused sign-ins")
+    @Test(
+        "off by default; with --metrics-port, requests by route template, method and status with latency histograms, answers from memory, clips by tier, open connections and refused sign-ins"
+    )
     func scrape() async throws {
         let dir = try TemporaryDirectory("vocab-metrics")
         defer { dir.remove() }
@@ -99,8 +101,11 @@ struct SystemdUnitTests {
         let dir = try TemporaryDirectory("vocab-unit")
         defer { dir.remove() }
         try ServerFixture.write(in: dir)
-        let server = try await ServeProcess.start(environment: ["VOCAB_HOME": dir.file("home"), "VOCAB_CATEGORIES": dir.file("Categories"),
-                                                                "VOCAB_AUDIO": dir.file("Audio")], arguments: args)
+        let server = try await ServeProcess.start(
+            environment: [
+                "VOCAB_HOME": dir.file("home"), "VOCAB_CATEGORIES": dir.file("Categories"),
+                "VOCAB_AUDIO": dir.file("Audio"),
+            ], arguments: args)
         #expect(try await RawHTTP.get(port: server.port, "/healthz").status == 200)
         #expect(server.stderr.contains(#""msg":"metrics""#), "JSON lines with the metrics listener: \(server.stderr.prefix(400))")
         #expect(try await server.stop(signal: SIGTERM) == 0)

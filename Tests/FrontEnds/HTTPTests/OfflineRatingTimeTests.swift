@@ -16,8 +16,9 @@ struct OfflineRatingTimeTests {
             let now = Date().timeIntervalSince1970
             let yesterday = (now - 86_400).rounded()
 
-            let offline = try await s.send("POST", "/v1/me/reviews", token: anna.token,
-                                           json: #"{"item":\#(items[0].id),"rating":"good","clientId":"offline-1","reviewedAt":\#(yesterday)}"#)
+            let offline = try await s.send(
+                "POST", "/v1/me/reviews", token: anna.token,
+                json: #"{"item":\#(items[0].id),"rating":"good","clientId":"offline-1","reviewedAt":\#(yesterday)}"#)
             #expect(offline.status == 200, "\(offline.text)")
             let logged = try await data.store.reviews(of: anna.id, since: 0).filter { $0.itemID == items[0].id }
             #expect(logged.map(\.reviewedAt) == [yesterday], "the log keeps the time it was made")
@@ -25,15 +26,17 @@ struct OfflineRatingTimeTests {
             #expect(card.card.lastReview == yesterday)
 
             // A clock a minute ahead: taken as now, not refused.
-            let ahead = try await s.send("POST", "/v1/me/reviews", token: anna.token,
-                                         json: #"{"item":\#(items[1].id),"rating":"good","reviewedAt":\#(now + 60)}"#)
+            let ahead = try await s.send(
+                "POST", "/v1/me/reviews", token: anna.token,
+                json: #"{"item":\#(items[1].id),"rating":"good","reviewedAt":\#(now + 60)}"#)
             #expect(ahead.status == 200, "\(ahead.text)")
             let aheadLog = try #require(try await data.store.reviews(of: anna.id, since: 0).first { $0.itemID == items[1].id })
             #expect(aheadLog.reviewedAt <= Date().timeIntervalSince1970)
 
             for bad in ["\(now - 31 * 86_400)", "\(now + 3_600)", "\"yesterday\"", "-1"] {
-                let refused = try await s.send("POST", "/v1/me/reviews", token: anna.token,
-                                               json: #"{"item":\#(items[2].id),"rating":"good","reviewedAt":\#(bad)}"#)
+                let refused = try await s.send(
+                    "POST", "/v1/me/reviews", token: anna.token,
+                    json: #"{"item":\#(items[2].id),"rating":"good","reviewedAt":\#(bad)}"#)
                 #expect(refused.status == 400, "reviewedAt \(bad): \(refused.status) \(refused.text)")
             }
             #expect(try await data.store.reviews(of: anna.id, since: 0).filter { $0.itemID == items[2].id }.isEmpty, "nothing refused was applied")

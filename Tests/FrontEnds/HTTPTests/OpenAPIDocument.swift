@@ -2,22 +2,36 @@ import Foundation
 
 /// Any JSON value, decoded precisely (a boolean is never taken for a number).
 enum JSONValue: Decodable, Equatable {
-    case null, bool(Bool), number(Double), string(String), array([JSONValue]), object([String: JSONValue])
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([String: JSONValue])
 
     init(from decoder: Decoder) throws {
         let c = try decoder.singleValueContainer()
-        if c.decodeNil() { self = .null } else if let b = try? c.decode(Bool.self) { self = .bool(b) } else if let n = try? c.decode(Double.self) {
+        if c.decodeNil() {
+            self = .null
+        } else if let b = try? c.decode(Bool.self) {
+            self = .bool(b)
+        } else if let n = try? c.decode(Double.self) {
             self = .number(n)
-        } else if let s = try? c.decode(String.self) { self = .string(s) } else if let a = try? c.decode([JSONValue].self) {
+        } else if let s = try? c.decode(String.self) {
+            self = .string(s)
+        } else if let a = try? c.decode([JSONValue].self) {
             self = .array(a)
-        } else { self = .object(try c.decode([String: JSONValue].self)) }
+        } else {
+            self = .object(try c.decode([String: JSONValue].self))
+        }
     }
 
     /// From JSONSerialization output (the document's own examples and enums), by a round
     /// trip through JSON text so that booleans stay booleans.
     init(any: Any) {
         guard let data = try? JSONSerialization.data(withJSONObject: any, options: [.fragmentsAllowed]),
-              let value = try? JSONDecoder().decode(JSONValue.self, from: data) else {
+            let value = try? JSONDecoder().decode(JSONValue.self, from: data)
+        else {
             self = .null
             return
         }
@@ -59,8 +73,10 @@ struct OpenAPIDocument {
                 let o = body as? [String: Any] ?? [:]
                 let responses = (o["responses"] as? [String: Any] ?? [:]).compactMapValues { ($0 as? [String: Any]).map(resolved) }
                 let security = (o["security"] as? [[String: Any]] ?? []).flatMap(\.keys)
-                ops.append(Operation(method: method.uppercased(), path: path, responses: responses,
-                                     parameters: o["parameters"] as? [[String: Any]] ?? [], hasBody: o["requestBody"] != nil, security: security))
+                ops.append(
+                    Operation(
+                        method: method.uppercased(), path: path, responses: responses,
+                        parameters: o["parameters"] as? [[String: Any]] ?? [], hasBody: o["requestBody"] != nil, security: security))
             }
         }
         operations = ops
@@ -86,7 +102,9 @@ struct OpenAPIDocument {
             if let o = node as? [String: Any] {
                 if o["$ref"] != nil, resolve(o) == nil { out.append(o["$ref"] as? String ?? "?") }
                 o.values.forEach(walk)
-            } else if let a = node as? [Any] { a.forEach(walk) }
+            } else if let a = node as? [Any] {
+                a.forEach(walk)
+            }
         }
         walk(root)
         return out
@@ -103,7 +121,9 @@ struct OpenAPIDocument {
                     out.append((where_, JSONValue(any: example), o))
                 }
                 for (k, v) in o where k != "example" { walk(v, where_ + "/" + k) }
-            } else if let a = node as? [Any] { a.enumerated().forEach { walk($1, where_ + "/\($0)") } }
+            } else if let a = node as? [Any] {
+                for (i, element) in a.enumerated() { walk(element, where_ + "/\(i)") }
+            }
         }
         walk(root, "#")
         return out

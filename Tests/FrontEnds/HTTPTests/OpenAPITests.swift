@@ -1,8 +1,8 @@
 import AppCore
 import Audio
 import Catalog
-import HTTPAPI
 import Foundation
+import HTTPAPI
 import TestSupport
 import Testing
 
@@ -30,7 +30,9 @@ struct OpenAPITests {
     @Test("the error codes openapi.json lists are exactly those an HTTP body can carry")
     func errorCodesMatch() throws {
         let object = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: Repository.root + "/openapi.json"))) as? [String: Any]
-        let error = ((((object?["components"] as? [String: Any])?["schemas"] as? [String: Any])?["Error"] as? [String: Any])?["properties"] as? [String: Any])?["error"] as? [String: Any]
+        let error =
+            ((((object?["components"] as? [String: Any])?["schemas"] as? [String: Any])?["Error"] as? [String: Any])?["properties"] as? [String: Any])?["error"]
+            as? [String: Any]
         let documented = Set(((error?["properties"] as? [String: Any])?["code"] as? [String: Any])?["enum"] as? [String] ?? [])
         let served = Set(FailureCode.allCases.filter(\.reachesHTTP).map(\.rawValue))
         #expect(documented == served, "only documented: \(documented.subtracting(served)); only served: \(served.subtracting(documented))")
@@ -49,7 +51,7 @@ struct OpenAPITests {
         // The validator does catch a body that breaks the contract.
         let broken = try JSONDecoder().decode(JSONValue.self, from: Data(#"{"error":{"code":1,"extra":true}}"#.utf8))
         let problems = doc.validate(broken, against: ["$ref": "#/components/schemas/Error"])
-        #expect(problems.count == 4, "\(problems)")   // code not a string; message, suggestions missing; extra undocumented
+        #expect(problems.count == 4, "\(problems)") // code not a string; message, suggestions missing; extra undocumented
         let scheme = try #require((doc.root["components"] as? [String: Any])?["securitySchemes"] as? [String: Any])["bearer"] as? [String: Any]
         #expect(scheme?["type"] as? String == "http" && scheme?["scheme"] as? String == "bearer")
         for op in doc.operations {
@@ -178,19 +180,24 @@ struct OpenAPITests {
                 try Self.check(try await s.get(target), against: op, in: doc, label: target)
             }
             // Learner, session and class operations: learnerResponsesFitSchemas and ClassAPITests.
-            #expect(seen == Set(doc.operations.filter { !ClassAPITests.covers($0.path) && !$0.path.hasPrefix("/v1/me") && $0.path != "/v1/session" }.map(\.path)))
+            #expect(
+                seen == Set(doc.operations.filter { !ClassAPITests.covers($0.path) && !$0.path.hasPrefix("/v1/me") && $0.path != "/v1/session" }.map(\.path)))
         }
     }
 
-    @Test("live responses of every /v1/me and /v1/session operation, with a real token and a real session, fit the documented schemas; every documented status is seen")
+    @Test(
+        "live responses of every /v1/me and /v1/session operation, with a real token and a real session, fit the documented schemas; every documented status is seen"
+    )
     func learnerResponsesFitSchemas() async throws {
         let doc = try Self.document()
         try await withServer(moe: true) { s in
             let data = try await LearnerData.open(s)
             let anna = try await data.add("anna")
             var seen: [String: Set<String>] = [:]
-            func call(_ method: String, _ path: String, _ target: String? = nil, token: String?, json: String? = nil,
-                      headers: [String: String] = [:]) async throws -> RawResponse {
+            func call(
+                _ method: String, _ path: String, _ target: String? = nil, token: String?, json: String? = nil,
+                headers: [String: String] = [:]
+            ) async throws -> RawResponse {
                 let op = try #require(doc.operations.first { $0.method == method && $0.path == path }, "\(method) \(path) not documented")
                 let r = try await s.send(method, target ?? path, token: token, json: json, headers: headers)
                 seen["\(method) \(path)", default: []].insert(String(r.status))
@@ -226,8 +233,10 @@ struct OpenAPITests {
             #expect(try await call("POST", "/v1/me/reviews", token: a, json: #"{"item":999999,"rating":3}"#).status == 404)
             #expect(try await call("POST", "/v1/me/reviews", token: a, json: #"{"item":\#(catID),"rating":9}"#).status == 400)
             // Out of the documented ranges is a 400, even where a repeated clientId would answer without looking.
-            for body in [#"{"item":0,"rating":3,"clientId":"c-1"}"#, #"{"item":\#(catID),"rating":3,"version":-1,"clientId":"c-1"}"#,
-                         #"{"item":\#(catID),"rating":3,"version":2147483648,"clientId":"c-1"}"#, #"{"item":\#(catID),"rating":"+3"}"#] {
+            for body in [
+                #"{"item":0,"rating":3,"clientId":"c-1"}"#, #"{"item":\#(catID),"rating":3,"version":-1,"clientId":"c-1"}"#,
+                #"{"item":\#(catID),"rating":3,"version":2147483648,"clientId":"c-1"}"#, #"{"item":\#(catID),"rating":"+3"}"#,
+            ] {
                 #expect(try await call("POST", "/v1/me/reviews", token: a, json: body).status == 400, "\(body)")
             }
             #expect(try await call("GET", "/v1/me/review/next", token: a).status == 200)
@@ -242,7 +251,9 @@ struct OpenAPITests {
 
             let learnerOps = doc.operations.filter { $0.path.hasPrefix("/v1/me") }
             func target(_ op: OpenAPIDocument.Operation) -> String { op.path.replacingOccurrences(of: "{item}", with: "\(catID)") }
-            func body(_ op: OpenAPIDocument.Operation) -> String? { op.hasBody ? (op.path.hasSuffix("reviews") ? rating : op.path.hasSuffix("settings") ? #"{"language":"en"}"# : #"{"word":"cat"}"#) : nil }
+            func body(_ op: OpenAPIDocument.Operation) -> String? {
+                op.hasBody ? (op.path.hasSuffix("reviews") ? rating : op.path.hasSuffix("settings") ? #"{"language":"en"}"# : #"{"word":"cat"}"#) : nil
+            }
             let long = "?pad=" + String(repeating: "x", count: 2100)
             for op in learnerOps {
                 #expect(try await call(op.method, op.path, target(op), token: nil, json: body(op)).status == 401)
@@ -262,8 +273,9 @@ struct OpenAPITests {
             #expect(try await call("GET", "/v1/session", token: nil, headers: ["Cookie": cookie]).status == 200)
             #expect(try await call("GET", "/v1/session", "/v1/session" + long, token: nil, headers: ["Cookie": cookie]).status == 414)
             for op in learnerOps where op.method != "GET" {
-                #expect(try await call(op.method, op.path, target(op), token: nil, json: body(op), headers: ["Cookie": cookie]).status == 403,
-                        "\(op.method) \(op.path) without the CSRF token")
+                #expect(
+                    try await call(op.method, op.path, target(op), token: nil, json: body(op), headers: ["Cookie": cookie]).status == 403,
+                    "\(op.method) \(op.path) without the CSRF token")
             }
             #expect(try await call("GET", "/v1/me/library", token: nil, headers: ["Cookie": cookie]).status == 200)
             #expect(try await call("DELETE", "/v1/session", token: nil, headers: ["Cookie": cookie]).status == 403)
@@ -282,8 +294,9 @@ struct OpenAPITests {
             // 503 database_unavailable needs PostgreSQL down: PostgresServeTests sees it live.
             for op in learnerOps + doc.operations.filter({ $0.path == "/v1/session" }) {
                 let documented = Set(op.responses.keys).subtracting(["503"])
-                #expect(seen["\(op.method) \(op.path)"] == documented,
-                        "\(op.method) \(op.path): documented \(documented.sorted()), seen \((seen["\(op.method) \(op.path)"] ?? []).sorted())")
+                #expect(
+                    seen["\(op.method) \(op.path)"] == documented,
+                    "\(op.method) \(op.path): documented \(documented.sorted()), seen \((seen["\(op.method) \(op.path)"] ?? []).sorted())")
             }
         }
     }

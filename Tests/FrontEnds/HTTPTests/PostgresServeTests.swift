@@ -43,8 +43,10 @@ struct PostgresServeTests {
         Int(try await TestPostgres.shared().query(sql, database: url.postgresDatabaseName)) ?? 0
     }
 
-    func send(_ server: ServeProcess, _ method: String, _ target: String, token: String? = nil, json: String? = nil,
-              headers: [String: String] = [:]) async throws -> RawResponse {
+    func send(
+        _ server: ServeProcess, _ method: String, _ target: String, token: String? = nil, json: String? = nil,
+        headers: [String: String] = [:]
+    ) async throws -> RawResponse {
         var all = headers
         if let token { all["Authorization"] = "Bearer \(token)" }
         if json != nil { all["Content-Type"] = "application/json" }
@@ -88,15 +90,20 @@ struct PostgresServeTests {
         let a = try await ServeProcess.start(environment: setup.environment, arguments: ["--database", setup.url])
         let b = try await ServeProcess.start(environment: setup.environment, arguments: ["--database", setup.url])
 
-        let fromA = try await send(a, "GET", "/v1/words/cat"), fromB = try await send(b, "GET", "/v1/words/cat")
+        let fromA = try await send(a, "GET", "/v1/words/cat")
+        let fromB = try await send(b, "GET", "/v1/words/cat")
         #expect(fromA.status == 200 && fromB.status == 200)
         #expect(fromA.header("etag") != nil && fromA.header("etag") == fromB.header("etag"))
         #expect(fromB.text.contains("con mèo"))
         // Cached in B now; the category files change and are pushed to the database.
         #expect(try await send(b, "GET", "/v1/words/cat").text.contains("con mèo"))
-        try setup.dir.write("Categories/animals.json", CatalogFixture.category("animals", name: "Animals", order: 1, words: [
-            CatalogFixture.word("cat", vi: "mèo nhà"), CatalogFixture.word("dog", vi: "con chó"),
-        ]))
+        try setup.dir.write(
+            "Categories/animals.json",
+            CatalogFixture.category(
+                "animals", name: "Animals", order: 1,
+                words: [
+                    CatalogFixture.word("cat", vi: "mèo nhà"), CatalogFixture.word("dog", vi: "con chó"),
+                ]))
         let push = try await setup.vocab(["db", "push", "--database", setup.url])
         #expect(push.status == 0, "\(push.stderr)")
         // The notification arrives on its own time: wait for it (bounded), without a timing claim.
@@ -107,7 +114,8 @@ struct PostgresServeTests {
             try await Task.sleep(for: .milliseconds(50))
         }
         #expect(seen.contains("mèo nhà"), "B still answers \(seen)")
-        let newA = try await send(a, "GET", "/v1/words/cat"), newB = try await send(b, "GET", "/v1/words/cat")
+        let newA = try await send(a, "GET", "/v1/words/cat")
+        let newB = try await send(b, "GET", "/v1/words/cat")
         #expect(newA.header("etag") == newB.header("etag") && newA.header("etag") != fromA.header("etag"))
         #expect(try await a.stop(signal: SIGTERM) == 0)
         #expect(try await b.stop(signal: SIGTERM) == 0)
@@ -148,7 +156,7 @@ struct PostgresServeTests {
         let search = try await send(b, "GET", "/v1/moe/search?pinyin=xing&limit=5")
         #expect(search.status == 200, "\(search.text)")
         #expect(try search.object()["total"] as? Int == 19)
-        #expect(try await send(b, "GET", "/v1/moe/radical/%E6%B0%B5").object()["total"] as? Int == 10)   // 氵
+        #expect(try await send(b, "GET", "/v1/moe/radical/%E6%B0%B5").object()["total"] as? Int == 10) // 氵
         // The word of the day draws from the database's copy: the same entry as from moe.sqlite.
         let today = try await send(b, "GET", "/v1/moe/today?date=2026-03-01")
         #expect(today.status == 200, "\(today.text)")
@@ -176,7 +184,7 @@ struct PostgresServeTests {
             try await Task.sleep(for: .milliseconds(50))
         }
         #expect(status == 404, "B still answers 行 from the dictionary pushed before")
-        #expect(try await send(a, "GET", "/v1/moe/%E4%B8%80%E5%AE%9A").status == 200)   // 一定
+        #expect(try await send(a, "GET", "/v1/moe/%E4%B8%80%E5%AE%9A").status == 200) // 一定
         // A learner saves a Mandarin word from the database's dictionary too.
         let saved = try await send(a, "POST", "/v1/me/library", token: setup.token, json: #"{"word":"一定"}"#)
         #expect(saved.status == 201, "\(saved.status) \(saved.text)")
@@ -191,8 +199,9 @@ struct PostgresServeTests {
         defer { dir.remove() }
         try ServerFixture.write(in: dir)
         let url = try TestPostgres.shared().createDatabase("empty")
-        let result = try await runProcessOnThread(Repository.vocabExecutable, ["serve", "--port", "0", "--database", url],
-                                                  environment: ["VOCAB_HOME": dir.file("home"), "VOCAB_CATEGORIES": dir.file("Categories")])
+        let result = try await runProcessOnThread(
+            Repository.vocabExecutable, ["serve", "--port", "0", "--database", url],
+            environment: ["VOCAB_HOME": dir.file("home"), "VOCAB_CATEGORIES": dir.file("Categories")])
         #expect(result.status == 66, "\(result.status) \(result.stderr)")
         #expect(result.stderr.contains("vocab db push"), "\(result.stderr)")
     }
@@ -205,16 +214,20 @@ struct PostgresFaultTests {
     /// Sends ratings (without a version, each with a new client id) until `stop` says so;
     /// returns every answer's status with its client id.
     static func rateUntil(_ server: ServeProcess, token: String, item: Int, prefix: String, stop: @escaping @Sendable () -> Bool)
-        async -> [(status: Int, clientID: String)] {
+        async -> [(status: Int, clientID: String)]
+    {
         var out: [(Int, String)] = []
         var n = 0
         while !stop() {
             n += 1
             let id = "\(prefix)-\(n)"
             let body = #"{"item":\#(item),"rating":"good","clientId":"\#(id)"}"#
-            let status = (try? await RawHTTP.get(port: server.port, "/v1/me/reviews", method: "POST",
-                                                 headers: ["Authorization": "Bearer \(token)", "Content-Type": "application/json"],
-                                                 body: Array(body.utf8)).status) ?? 0   // 0: no answer (connection refused or reset)
+            let status =
+                (try? await RawHTTP.get(
+                    port: server.port, "/v1/me/reviews", method: "POST",
+                    headers: ["Authorization": "Bearer \(token)", "Content-Type": "application/json"],
+                    body: Array(body.utf8)
+                ).status) ?? 0 // 0: no answer (connection refused or reset)
             out.append((status, id))
         }
         return out
@@ -225,9 +238,10 @@ struct PostgresFaultTests {
     }
 
     static func savedItem(_ server: ServeProcess, token: String, word: String) async throws -> Int {
-        let saved = try await RawHTTP.get(port: server.port, "/v1/me/library", method: "POST",
-                                          headers: ["Authorization": "Bearer \(token)", "Content-Type": "application/json"],
-                                          body: Array(#"{"word":"\#(word)"}"#.utf8))
+        let saved = try await RawHTTP.get(
+            port: server.port, "/v1/me/library", method: "POST",
+            headers: ["Authorization": "Bearer \(token)", "Content-Type": "application/json"],
+            body: Array(#"{"word":"\#(word)"}"#.utf8))
         let items = try #require(try saved.object()["items"] as? [[String: Any]], "\(saved.status) \(saved.text)")
         return try #require(items.first?["id"] as? Int)
     }
@@ -250,8 +264,9 @@ struct PostgresFaultTests {
         done.set()
         var answers: [(status: Int, clientID: String)] = []
         for load in loads { answers += await load.value }
-        let stored = try await Set(TestPostgres.shared().query("SELECT client_id FROM reviews", database: setup.url.postgresDatabaseName)
-            .split(separator: "\n").map(String.init))
+        let stored = try await Set(
+            TestPostgres.shared().query("SELECT client_id FROM reviews", database: setup.url.postgresDatabaseName)
+                .split(separator: "\n").map(String.init))
         let acknowledged = Self.acknowledged(answers)
         #expect(!acknowledged.isEmpty && acknowledged.isSubset(of: stored), "lost: \(acknowledged.subtracting(stored).sorted().prefix(10))")
         #expect(answers.allSatisfy { [0, 200].contains($0.status) }, "\(Set(answers.map(\.status)))")
@@ -293,7 +308,7 @@ struct PostgresFaultTests {
         defer { setup.dir.remove() }
         let a = try await ServeProcess.start(environment: setup.environment, arguments: ["--database", setup.url])
         let item = try await Self.savedItem(a, token: setup.token, word: "cat")
-        #expect(try await RawHTTP.get(port: a.port, "/v1/words/dog").status == 200)   // cached from now on
+        #expect(try await RawHTTP.get(port: a.port, "/v1/words/dog").status == 200) // cached from now on
         let done = Flag()
         let loads = (0..<4).map { i in Task { await Self.rateUntil(a, token: setup.token, item: item, prefix: "r\(i)", stop: { done.isSet }) } }
         try await Task.sleep(for: .milliseconds(500))
@@ -307,9 +322,10 @@ struct PostgresFaultTests {
         }
         #expect(health.contains("\"state\":\"unavailable\"") && health.contains("degraded"), "\(health)")
         #expect(try await RawHTTP.get(port: a.port, "/v1/words/dog").status == 200)
-        let refused = try await RawHTTP.get(port: a.port, "/v1/me/reviews", method: "POST",
-                                            headers: ["Authorization": "Bearer \(setup.token)", "Content-Type": "application/json"],
-                                            body: Array(#"{"item":\#(item),"rating":"good"}"#.utf8))
+        let refused = try await RawHTTP.get(
+            port: a.port, "/v1/me/reviews", method: "POST",
+            headers: ["Authorization": "Bearer \(setup.token)", "Content-Type": "application/json"],
+            body: Array(#"{"item":\#(item),"rating":"good"}"#.utf8))
         #expect(refused.status == 503, "\(refused.status) \(refused.text)")
         #expect(try refused.error()["code"] as? String == "database_unavailable")
         // As openapi.json documents it, on a learner route and on a catalog route not yet cached.
@@ -325,9 +341,10 @@ struct PostgresFaultTests {
         // Recovery by itself: ratings are acknowledged again (bounded wait, no timing claim).
         var recovered = false
         for _ in 0..<600 where !recovered {
-            let r = try await RawHTTP.get(port: a.port, "/v1/me/reviews", method: "POST",
-                                          headers: ["Authorization": "Bearer \(setup.token)", "Content-Type": "application/json"],
-                                          body: Array(#"{"item":\#(item),"rating":"good","clientId":"probe-\#(UUID().uuidString)"}"#.utf8))
+            let r = try await RawHTTP.get(
+                port: a.port, "/v1/me/reviews", method: "POST",
+                headers: ["Authorization": "Bearer \(setup.token)", "Content-Type": "application/json"],
+                body: Array(#"{"item":\#(item),"rating":"good","clientId":"probe-\#(UUID().uuidString)"}"#.utf8))
             recovered = r.status == 200
             if !recovered { try await Task.sleep(for: .milliseconds(100)) }
         }
@@ -337,8 +354,9 @@ struct PostgresFaultTests {
         for load in loads { answers += await load.value }
         #expect(answers.allSatisfy { [200, 503].contains($0.status) }, "only 503 besides 200: \(Set(answers.map(\.status)))")
         #expect(answers.contains { $0.status == 503 })
-        let stored = try await Set(server.query("SELECT client_id FROM reviews WHERE client_id IS NOT NULL", database: setup.url.postgresDatabaseName)
-            .split(separator: "\n").map(String.init))
+        let stored = try await Set(
+            server.query("SELECT client_id FROM reviews WHERE client_id IS NOT NULL", database: setup.url.postgresDatabaseName)
+                .split(separator: "\n").map(String.init))
         let acknowledged = Self.acknowledged(answers)
         #expect(acknowledged.isSubset(of: stored), "lost: \(acknowledged.subtracting(stored).sorted().prefix(10))")
         let after = try await RawHTTP.get(port: a.port, "/healthz").text
@@ -351,6 +369,14 @@ struct PostgresFaultTests {
 final class Flag: @unchecked Sendable {
     private let lock = NSLock()
     private var value = false
-    var isSet: Bool { lock.lock(); defer { lock.unlock() }; return value }
-    func set() { lock.lock(); value = true; lock.unlock() }
+    var isSet: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return value
+    }
+    func set() {
+        lock.lock()
+        value = true
+        lock.unlock()
+    }
 }

@@ -1,6 +1,7 @@
 import Foundation
-@testable import HTTPAPI
 import Testing
+
+@testable import HTTPAPI
 
 /// POST /v1/me/reviews reads its body's common shape without JSONDecoder; for every body it
 /// either agrees with JSONDecoder or leaves the body to it.
@@ -16,43 +17,47 @@ struct RateRequestReadingTests {
         try? JSONDecoder().decode(RateRequest.self, from: Data(body))
     }
 
-    @Test("the shapes clients send are read by the plain reader, as JSONDecoder reads them", arguments: [
-        #"{"item":12,"rating":3}"#,
-        #"{"rating":1,"item":9007199254740993}"#,
-        #" { "item" : 7 , "rating" : "good" } "#,
-        "{\"item\":\n7,\r\n\t\"rating\":4}",
-        #"{"item":-3,"rating":0}"#,
-        #"{"item":5,"rating":"Easy","version":0,"clientId":"phone-1:42"}"#,
-        #"{"item":5,"rating":2,"clientId":"日本語 ok","version":-1}"#,
-        #"{"item":5,"rating":"","clientId":""}"#,
-    ])
+    @Test(
+        "the shapes clients send are read by the plain reader, as JSONDecoder reads them",
+        arguments: [
+            #"{"item":12,"rating":3}"#,
+            #"{"rating":1,"item":9007199254740993}"#,
+            #" { "item" : 7 , "rating" : "good" } "#,
+            "{\"item\":\n7,\r\n\t\"rating\":4}",
+            #"{"item":-3,"rating":0}"#,
+            #"{"item":5,"rating":"Easy","version":0,"clientId":"phone-1:42"}"#,
+            #"{"item":5,"rating":2,"clientId":"日本語 ok","version":-1}"#,
+            #"{"item":5,"rating":"","clientId":""}"#,
+        ])
     func plainShapes(body: String) throws {
         let plain = try #require(Self.plain(body), "the plain reader stepped aside")
         #expect(plain == Self.decoded(Array(body.utf8)))
     }
 
-    @Test("anything else is left to JSONDecoder (which accepts some and refuses others)", arguments: [
-        #"{"item":12,"rating":3,"note":"x"}"#,          // a member it does not know
-        #"{"item":12,"item":13,"rating":3}"#,           // a member twice
-        #"{"item":12.0,"rating":3}"#,                   // a whole number written as a fraction
-        #"{"item":1e1,"rating":3}"#,
-        #"{"item":012,"rating":3}"#,                    // not JSON
-        #"{"item":99999999999999999999,"rating":3}"#,
-        #"{"item":12,"rating":2.5}"#,
-        #"{"item":12,"rating":"g\u006fod"}"#,          // an escape
-        #"{"item":12,"rating":3,"clientId":"a\"b"}"#,
-        #"{"item":12,"rating":3,"version":null}"#,
-        #"{"item":12,"rating":3,"clientId":null}"#,
-        #"{"item":"12","rating":3}"#,
-        #"{"item":12}"#,
-        #"{"rating":3}"#,
-        #"{}"#,
-        #"[{"item":12,"rating":3}]"#,
-        #"{"item":12,"rating":3} x"#,
-        #"{"item":12,"rating":3"#,
-        #"{"item":12,"rating":true}"#,
-        "",
-    ])
+    @Test(
+        "anything else is left to JSONDecoder (which accepts some and refuses others)",
+        arguments: [
+            #"{"item":12,"rating":3,"note":"x"}"#, // a member it does not know
+            #"{"item":12,"item":13,"rating":3}"#, // a member twice
+            #"{"item":12.0,"rating":3}"#, // a whole number written as a fraction
+            #"{"item":1e1,"rating":3}"#,
+            #"{"item":012,"rating":3}"#, // not JSON
+            #"{"item":99999999999999999999,"rating":3}"#,
+            #"{"item":12,"rating":2.5}"#,
+            #"{"item":12,"rating":"g\u006fod"}"#, // an escape
+            #"{"item":12,"rating":3,"clientId":"a\"b"}"#,
+            #"{"item":12,"rating":3,"version":null}"#,
+            #"{"item":12,"rating":3,"clientId":null}"#,
+            #"{"item":"12","rating":3}"#,
+            #"{"item":12}"#,
+            #"{"rating":3}"#,
+            #"{}"#,
+            #"[{"item":12,"rating":3}]"#,
+            #"{"item":12,"rating":3} x"#,
+            #"{"item":12,"rating":3"#,
+            #"{"item":12,"rating":true}"#,
+            "",
+        ])
     func stepsAside(body: String) {
         #expect(Self.plain(body) == nil)
     }
@@ -65,8 +70,10 @@ struct RateRequestReadingTests {
 
     @Test("random bodies built from the members' pieces: never a different answer from JSONDecoder")
     func randomBodies() {
-        let pieces = [#""item""#, #""rating""#, #""version""#, #""clientId""#, #""x""#, ":", ",", "{", "}", "[", "]", " ",
-                      "0", "7", "-1", "12", "1.5", "1e2", "007", "null", "true", #""good""#, #""a\nb""#, #""é""#, #"""#]
+        let pieces = [
+            #""item""#, #""rating""#, #""version""#, #""clientId""#, #""x""#, ":", ",", "{", "}", "[", "]", " ",
+            "0", "7", "-1", "12", "1.5", "1e2", "007", "null", "true", #""good""#, #""a\nb""#, #""é""#, #"""#,
+        ]
         var rng = SystemRandomNumberGenerator()
         var plainCount = 0
         for _ in 0..<20_000 {

@@ -32,8 +32,10 @@ struct ClientError: Error, CustomStringConvertible {
 enum RawHTTP {
     /// `source` picks the client's own address (any of 127.0.0.0/8 reaches the server), so one
     /// test can be several clients.
-    static func get(port: Int, _ target: String, method: String = "GET", headers: [String: String] = [:], body: [UInt8]? = nil,
-                    from source: String? = nil) async throws -> RawResponse {
+    static func get(
+        port: Int, _ target: String, method: String = "GET", headers: [String: String] = [:], body: [UInt8]? = nil,
+        from source: String? = nil
+    ) async throws -> RawResponse {
         // A thread of its own: blocking socket calls on Dispatch's global queue would take
         // the threads Swift concurrency (and so the server under test) runs on.
         try await withCheckedThrowingContinuation { continuation in
@@ -44,8 +46,10 @@ enum RawHTTP {
     }
 
     /// One request on a connection of its own; a body goes with its Content-Length.
-    static func send(port: Int, target: String, method: String, headers: [String: String], body: [UInt8]? = nil,
-                     from source: String? = nil) throws -> RawResponse {
+    static func send(
+        port: Int, target: String, method: String, headers: [String: String], body: [UInt8]? = nil,
+        from source: String? = nil
+    ) throws -> RawResponse {
         let fd = try connectLoopback(port: port, from: source)
         defer { close(fd) }
         var request = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
@@ -57,7 +61,10 @@ enum RawHTTP {
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
             let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n > 0 { raw.append(contentsOf: buffer[0..<n]); continue }
+            if n > 0 {
+                raw.append(contentsOf: buffer[0..<n])
+                continue
+            }
             if n < 0 && errno == EINTR { continue }
             if n < 0 { throw ClientError("read failed: errno \(errno)") }
             break
@@ -68,8 +75,10 @@ enum RawHTTP {
     /// Several requests on one keep-alive connection, the way browsers and apps send them:
     /// one after another, or all written at once (HTTP/1.1 pipelining). Responses are read
     /// in order, framed by their Content-Length.
-    static func exchange(port: Int, _ requests: [(method: String, target: String, headers: [String: String])],
-                         pipelined: Bool = false) async throws -> [RawResponse] {
+    static func exchange(
+        port: Int, _ requests: [(method: String, target: String, headers: [String: String])],
+        pipelined: Bool = false
+    ) async throws -> [RawResponse] {
         try await withCheckedThrowingContinuation { continuation in
             Thread.detachNewThread {
                 continuation.resume(with: Result { try exchangeBlocking(port: port, requests, pipelined: pipelined) })
@@ -77,8 +86,10 @@ enum RawHTTP {
         }
     }
 
-    private static func exchangeBlocking(port: Int, _ requests: [(method: String, target: String, headers: [String: String])],
-                                         pipelined: Bool) throws -> [RawResponse] {
+    private static func exchangeBlocking(
+        port: Int, _ requests: [(method: String, target: String, headers: [String: String])],
+        pipelined: Bool
+    ) throws -> [RawResponse] {
         let fd = try connectLoopback(port: port)
         defer { close(fd) }
         func text(_ r: (method: String, target: String, headers: [String: String])) -> String {
@@ -101,7 +112,10 @@ enum RawHTTP {
         var buffer = [UInt8](repeating: 0, count: 65536)
         func more() throws {
             let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n > 0 { pending += buffer[0..<n]; return }
+            if n > 0 {
+                pending += buffer[0..<n]
+                return
+            }
             if n < 0 && errno == EINTR { return }
             throw ClientError("connection ended after \(pending.count) unread bytes (errno \(errno))")
         }
@@ -109,7 +123,8 @@ enum RawHTTP {
             if let end = pending.indices.first(where: { $0 + 4 <= pending.count && Array(pending[$0..<$0 + 4]) == separator }) {
                 let headText = String(decoding: pending[..<end], as: UTF8.self).lowercased()
                 let status = Int(headText.split(separator: " ").dropFirst().first ?? "") ?? 0
-                let length = headText.components(separatedBy: "\r\n").first { $0.hasPrefix("content-length:") }
+                let length =
+                    headText.components(separatedBy: "\r\n").first { $0.hasPrefix("content-length:") }
                     .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
                 let bodyLength = head || status == 304 ? 0 : length
                 while pending.count < end + 4 + bodyLength { try more() }

@@ -47,16 +47,19 @@ struct ReviewDayTests {
             let day = try #require(try set.object()["day"] as? [String: Any])
             #expect(day["timeZone"] as? String == "Asia/Ho_Chi_Minh" && day["startsAt"] as? Int == 5 && day["chosen"] as? Bool == true)
 
-            for (body, code) in [(#"{"timeZone":"Hanoi"}"#, "bad_time_zone"), (#"{"timeZone":"GMT+7"}"#, "bad_time_zone"), (#"{"timeZone":"EST"}"#, "bad_time_zone"),
-                                 (#"{"dayStartsAt":24}"#, "bad_day_start"), (#"{"dayStartsAt":-1}"#, "bad_day_start"),
-                                 (#"{"language":"vi","dayStartsAt":25}"#, "bad_day_start"), ("{}", "missing_parameter")] {
+            for (body, code) in [
+                (#"{"timeZone":"Hanoi"}"#, "bad_time_zone"), (#"{"timeZone":"GMT+7"}"#, "bad_time_zone"), (#"{"timeZone":"EST"}"#, "bad_time_zone"),
+                (#"{"dayStartsAt":24}"#, "bad_day_start"), (#"{"dayStartsAt":-1}"#, "bad_day_start"),
+                (#"{"language":"vi","dayStartsAt":25}"#, "bad_day_start"), ("{}", "missing_parameter"),
+            ] {
                 let refused = try await s.send("PATCH", "/v1/me/settings", token: anna.token, json: body)
                 #expect(refused.status == 400, "\(body): \(refused.status)")
                 #expect(((try refused.object()["error"] as? [String: Any])?["code"] as? String) == code, "\(body): \(refused.text)")
             }
             let stored = try #require(try await data.store.learner(named: "anna"))
-            #expect(stored.settings.timeZone == "Asia/Ho_Chi_Minh" && stored.settings.dayStartsAt == 5 && stored.settings.language == nil,
-                    "a refused change left everything as it was, the language too")
+            #expect(
+                stored.settings.timeZone == "Asia/Ho_Chi_Minh" && stored.settings.dayStartsAt == 5 && stored.settings.language == nil,
+                "a refused change left everything as it was, the language too")
         }
     }
 
@@ -68,10 +71,13 @@ struct ReviewDayTests {
             let items = try await data.save(["cat", "dog"], for: anna)
             #expect(try await s.send("PATCH", "/v1/me/settings", token: anna.token, json: #"{"timeZone":"Asia/Ho_Chi_Minh"}"#).status == 200)
 
-            let morning = Self.local(9, daysAgo: 3), night = Self.local(23, daysAgo: 3), nextMorning = Self.local(5, daysAgo: 2)
+            let morning = Self.local(9, daysAgo: 3)
+            let night = Self.local(23, daysAgo: 3)
+            let nextMorning = Self.local(5, daysAgo: 2)
             func rate(_ item: Int64, _ rating: String, at time: Double) async throws {
-                let answer = try await s.send("POST", "/v1/me/reviews", token: anna.token,
-                                              json: #"{"item":\#(item),"rating":"\#(rating)","reviewedAt":\#(time)}"#)
+                let answer = try await s.send(
+                    "POST", "/v1/me/reviews", token: anna.token,
+                    json: #"{"item":\#(item),"rating":"\#(rating)","reviewedAt":\#(time)}"#)
                 #expect(answer.status == 200, "\(answer.text)")
             }
             try await rate(items[0].id, "easy", at: morning)
@@ -97,14 +103,16 @@ struct ReviewDayTests {
             let items = try await data.save(["cat"], for: anna)
             #expect(try await s.send("PATCH", "/v1/me/settings", token: anna.token, json: #"{"timeZone":"Asia/Ho_Chi_Minh","dayStartsAt":6}"#).status == 200)
             let fiveAM = Self.local(5, daysAgo: 2)
-            let answer = try await s.send("POST", "/v1/me/reviews", token: anna.token,
-                                          json: #"{"item":\#(items[0].id),"rating":"easy","reviewedAt":\#(fiveAM)}"#)
+            let answer = try await s.send(
+                "POST", "/v1/me/reviews", token: anna.token,
+                json: #"{"item":\#(items[0].id),"rating":"easy","reviewedAt":\#(fiveAM)}"#)
             #expect(answer.status == 200, "\(answer.text)")
             let card = try #require(try await data.store.card(of: items[0].id, learner: anna.id)).card
             #expect(Self.localParts(card.due).hour == 6)
             #expect(Self.calendarDays(from: fiveAM, to: card.due, startHour: 6) == card.scheduledDays)
-            #expect(Self.calendarDays(from: fiveAM, to: card.due, startHour: 0) == card.scheduledDays - 1,
-                    "due one calendar date sooner than counting from 5 am's own date: it was counted from the day before")
+            #expect(
+                Self.calendarDays(from: fiveAM, to: card.due, startHour: 0) == card.scheduledDays - 1,
+                "due one calendar date sooner than counting from 5 am's own date: it was counted from the day before")
         }
     }
 }

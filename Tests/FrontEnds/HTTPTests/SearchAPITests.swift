@@ -12,12 +12,13 @@ struct SearchAPITests {
     @Test("labels, ranking and paging; the same body as vocab search --json")
     func sameAsTheCommandLine() async throws {
         try await withServer(moe: true) { s in
-            let han = try await s.get("/v1/search?q=%E8%A1%8C")   // 行
+            let han = try await s.get("/v1/search?q=%E8%A1%8C") // 行
             #expect(han.status == 200)
             let body = try han.object()
             #expect(body["sources"] as? [String] == ["catalog", "moe"], "no library without credentials")
             let first = try #require(try Self.results(han).first)
-            #expect(first["source"] as? String == "moe" && first["reference"] as? String == "moe:行" && first["match"] as? String == "title"
+            #expect(
+                first["source"] as? String == "moe" && first["reference"] as? String == "moe:行" && first["match"] as? String == "title"
                     && first["rank"] as? String == "exact")
             #expect(try Self.results(han).dropFirst().allSatisfy { $0["rank"] as? String == "prefix" })
 
@@ -27,8 +28,9 @@ struct SearchAPITests {
             // The command line over the server's own home prints the same page.
             for (query, source) in [("cat", "catalog"), ("xing", "moe"), ("ca", "catalog")] {
                 let http = try await s.get("/v1/search?q=\(query)&source=\(source)&limit=5")
-                let cli = try runProcess(Repository.vocabExecutable, ["search", query, "--source", source, "--limit", "5", "--json"],
-                                         environment: ["VOCAB_HOME": s.dir.file("home"), "VOCAB_CATEGORIES": s.dir.file("Categories")])
+                let cli = try runProcess(
+                    Repository.vocabExecutable, ["search", query, "--source", source, "--limit", "5", "--json"],
+                    environment: ["VOCAB_HOME": s.dir.file("home"), "VOCAB_CATEGORIES": s.dir.file("Categories")])
                 #expect(cli.status == 0, "\(cli.stderr)")
                 let a = try JSONSerialization.jsonObject(with: Data(http.body)) as? NSDictionary
                 let b = try JSONSerialization.jsonObject(with: Data(cli.stdout.utf8)) as? NSDictionary
@@ -40,10 +42,12 @@ struct SearchAPITests {
     @Test("bad parameters are 400 JSON errors")
     func badParameters() async throws {
         try await withServer { s in
-            for (target, code) in [("/v1/search?q=cat&source=web", "bad_source"), ("/v1/search?q=cat&offset=-1", "out_of_range"),
-                                   ("/v1/search?q=cat&offset=100001", "out_of_range"), ("/v1/search?q=cat&limit=0", "out_of_range"),
-                                   ("/v1/search?q=cat&offset=two", "bad_number"), ("/v1/search?source=moe", "missing_parameter"),
-                                   ("/v1/search?q=cat&source=moe&source=all", "repeated_parameter")] {
+            for (target, code) in [
+                ("/v1/search?q=cat&source=web", "bad_source"), ("/v1/search?q=cat&offset=-1", "out_of_range"),
+                ("/v1/search?q=cat&offset=100001", "out_of_range"), ("/v1/search?q=cat&limit=0", "out_of_range"),
+                ("/v1/search?q=cat&offset=two", "bad_number"), ("/v1/search?source=moe", "missing_parameter"),
+                ("/v1/search?q=cat&source=moe&source=all", "repeated_parameter"),
+            ] {
                 let r = try await s.get(target)
                 #expect(r.status == 400, "\(target)")
                 #expect(try r.error()["code"] as? String == code, "\(target): \(r.text)")
@@ -58,10 +62,12 @@ struct SearchAPITests {
     func libraryIsPrivate() async throws {
         try await withServer(moe: true) { s in
             let data = try await LearnerData.open(s)
-            let anna = try await data.add("anna"), ben = try await data.add("ben")
+            let anna = try await data.add("anna")
+            let ben = try await data.add("ben")
             let now = Date().timeIntervalSince1970
-            _ = try await data.store.save(ItemKey(.dictionary, "catamaran"), word: "catamaran",
-                                          details: ItemDetails(definition: "a boat with two hulls"), for: anna.id, at: now)
+            _ = try await data.store.save(
+                ItemKey(.dictionary, "catamaran"), word: "catamaran",
+                details: ItemDetails(definition: "a boat with two hulls"), for: anna.id, at: now)
             _ = try await data.store.save(ItemKey(.dictionary, "catapult"), word: "catapult", details: nil, for: ben.id, at: now)
             try await data.save(["dog"], for: ben)
 

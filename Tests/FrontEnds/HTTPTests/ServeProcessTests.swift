@@ -43,9 +43,13 @@ struct ServeProcessTests {
     func fifoClip() async throws {
         let dir = try fixture()
         defer { dir.remove() }
-        try dir.write("Categories/animals.json", CatalogFixture.category("animals", name: "Animals", order: 1, words: [
-            CatalogFixture.word("cat", vi: "con mèo"), CatalogFixture.word("sheep", vi: "con cừu"),
-        ]))
+        try dir.write(
+            "Categories/animals.json",
+            CatalogFixture.category(
+                "animals", name: "Animals", order: 1,
+                words: [
+                    CatalogFixture.word("cat", vi: "con mèo"), CatalogFixture.word("sheep", vi: "con cừu"),
+                ]))
         try FileManager.default.createDirectory(atPath: dir.file("Audio/legacy/british"), withIntermediateDirectories: true)
         #expect(mkfifo(dir.file("Audio/legacy/british/sheep.wav"), 0o644) == 0)
         let server = try await ServeProcess.start(environment: environment(dir))
@@ -71,8 +75,9 @@ struct ServeProcessTests {
     func staleCatalog() async throws {
         let dir = try fixture()
         defer { dir.remove() }
-        let index = try runProcess(Repository.vocabExecutable, ["index"],
-                                   environment: ["VOCAB_HOME": dir.file("home"), "VOCAB_CATEGORIES": dir.file("Categories")])
+        let index = try runProcess(
+            Repository.vocabExecutable, ["index"],
+            environment: ["VOCAB_HOME": dir.file("home"), "VOCAB_CATEGORIES": dir.file("Categories")])
         #expect(index.status == 0, "\(index.stderr)")
         try dir.write("Categories/food.json", #"{"id": "food", "words": ["#)
         let server = try await ServeProcess.start(environment: environment(dir))

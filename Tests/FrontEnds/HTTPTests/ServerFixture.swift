@@ -1,15 +1,15 @@
 import App
 import AppCore
-import AudioFile
 import Audio
+import AudioFile
 import Cache
 import Catalog
 import Foundation
+import HTTPAPI
 import HTTPFetch
 import Mandarin
 import Speech
 import TestSupport
-import HTTPAPI
 
 /// A small catalog, clip collection and (optionally) MOE dictionary written by the test, and
 /// a `VocabServer` on an ephemeral loopback port over them.
@@ -19,17 +19,25 @@ import HTTPAPI
 enum ServerFixture {
     /// Writes Categories/ and Audio/ into `dir`.
     static func write(in dir: TemporaryDirectory) throws {
-        try dir.write("Categories/animals.json", CatalogFixture.category("animals", name: "Animals", order: 1, words: [
-            CatalogFixture.word("cat", vi: "con mèo", extra: #", "picture": "🐈", "audio": {"british": {"recorded": "recorded/cat.wav"}}"#),
-            CatalogFixture.word("dog", vi: "con chó"),
-            CatalogFixture.word("elephant", levels: ["movers", "flyers"], vi: "con voi"),
-            CatalogFixture.word("fish", vi: "con cá"),
-        ]))
-        try dir.write("Categories/food.json", CatalogFixture.category("food", name: "Food and drink", order: 2, words: [
-            CatalogFixture.word("apple", category: "food", vi: "quả táo"),
-            CatalogFixture.word("cake", levels: ["flyers"], category: "food", vi: "bánh ngọt"),
-            CatalogFixture.word("ice cream", category: "food", vi: "kem"),
-        ]))
+        try dir.write(
+            "Categories/animals.json",
+            CatalogFixture.category(
+                "animals", name: "Animals", order: 1,
+                words: [
+                    CatalogFixture.word("cat", vi: "con mèo", extra: #", "picture": "🐈", "audio": {"british": {"recorded": "recorded/cat.wav"}}"#),
+                    CatalogFixture.word("dog", vi: "con chó"),
+                    CatalogFixture.word("elephant", levels: ["movers", "flyers"], vi: "con voi"),
+                    CatalogFixture.word("fish", vi: "con cá"),
+                ]))
+        try dir.write(
+            "Categories/food.json",
+            CatalogFixture.category(
+                "food", name: "Food and drink", order: 2,
+                words: [
+                    CatalogFixture.word("apple", category: "food", vi: "quả táo"),
+                    CatalogFixture.word("cake", levels: ["flyers"], category: "food", vi: "bánh ngọt"),
+                    CatalogFixture.word("ice cream", category: "food", vi: "kem"),
+                ]))
         try AudioFile.write(tone(440), to: dir.file("Audio/recorded/cat.wav"), format: .wav)
         try AudioFile.write(tone(330), to: dir.file("Audio/legacy/british/dog.wav"), format: .wav)
     }
@@ -48,8 +56,16 @@ enum ServerFixture {
 final class LogLines: @unchecked Sendable {
     private let lock = NSLock()
     private var lines: [String] = []
-    func append(_ line: String) { lock.lock(); lines.append(line); lock.unlock() }
-    var all: [String] { lock.lock(); defer { lock.unlock() }; return lines }
+    func append(_ line: String) {
+        lock.lock()
+        lines.append(line)
+        lock.unlock()
+    }
+    var all: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return lines
+    }
 }
 
 /// A server running in this process on 127.0.0.1 and a free port, over its own fixture,
@@ -75,9 +91,11 @@ final class TestServer: Sendable {
     /// Starts a server; `moe` imports the MOE sample dictionary into its home first.
     /// `neural`: with the neural voice the project installs (else English is spoken by espeak-ng).
     /// `database`: a PostgreSQL database gets the fixture's catalog pushed first, as `vocab db push` does.
-    static func start(moe: Bool = false, neural: Bool = false, settings: ServerSettings = ServerSettings(port: 0),
-                      database: DatabaseChoice = .embedded,
-                      prepare: (TemporaryDirectory) throws -> Void = { _ in }) async throws -> TestServer {
+    static func start(
+        moe: Bool = false, neural: Bool = false, settings: ServerSettings = ServerSettings(port: 0),
+        database: DatabaseChoice = .embedded,
+        prepare: (TemporaryDirectory) throws -> Void = { _ in }
+    ) async throws -> TestServer {
         let dir = try TemporaryDirectory("vocab-serve")
         try ServerFixture.write(in: dir)
         try prepare(dir)
@@ -89,8 +107,9 @@ final class TestServer: Sendable {
             let (catalog, _) = try await services(dir).catalogStore()
             _ = try await shared.whileRunning(reachableWithin: .seconds(60)) { _ in try await shared.push(catalogFrom: catalog) }
         }
-        let server = try await VocabServer.make(services: services(dir, neural: neural), settings: settings, database: database,
-                                                logSink: { logs.append($0) })
+        let server = try await VocabServer.make(
+            services: services(dir, neural: neural), settings: settings, database: database,
+            logSink: { logs.append($0) })
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         let task = Task {
             do {
@@ -112,9 +131,11 @@ final class TestServer: Sendable {
         // The speech engine is one per process and keeps the data folder of whoever starts it
         // first: start it on a folder that outlives every test's temporary home.
         _ = try? EspeakSynthesizer(dataDirectory: NSTemporaryDirectory() + "vocab-audio-tests-speech")
-        return VocabServices(environment: VocabEnvironment(categoriesDirectory: dir.file("Categories"), audioDirectory: dir.file("Audio"),
-                                                    home: HomeLayout(root: dir.file("home")),
-                                                    neuralVoice: neural ? .directory(Repository.root + "/neural-voice") : .off))
+        return VocabServices(
+            environment: VocabEnvironment(
+                categoriesDirectory: dir.file("Categories"), audioDirectory: dir.file("Audio"),
+                home: HomeLayout(root: dir.file("home")),
+                neuralVoice: neural ? .directory(Repository.root + "/neural-voice") : .off))
     }
 
     func get(_ target: String, headers: [String: String] = [:]) async throws -> RawResponse {

@@ -80,7 +80,8 @@ final class ServeProcess: @unchecked Sendable {
                 text += String(decoding: buffer[0..<n], as: UTF8.self)
                 // The "listening" line (logfmt or JSON), not the metrics listener's.
                 if port == 0, let range = text.range(of: "url=http://127.0.0.1:") ?? text.range(of: #""url":"http://127.0.0.1:"#),
-                   let p = Int(text[range.upperBound...].prefix { $0.isNumber }) {
+                    let p = Int(text[range.upperBound...].prefix { $0.isNumber })
+                {
                     port = p
                 }
                 lock.unlock()
@@ -90,9 +91,21 @@ final class ServeProcess: @unchecked Sendable {
             lock.unlock()
         }
 
-        var all: String { lock.lock(); defer { lock.unlock() }; return text }
-        var foundPort: Int { lock.lock(); defer { lock.unlock() }; return port }
-        var isClosed: Bool { lock.lock(); defer { lock.unlock() }; return closed }
+        var all: String {
+            lock.lock()
+            defer { lock.unlock() }
+            return text
+        }
+        var foundPort: Int {
+            lock.lock()
+            defer { lock.unlock() }
+            return port
+        }
+        var isClosed: Bool {
+            lock.lock()
+            defer { lock.unlock() }
+            return closed
+        }
     }
 
     let process = Process()
@@ -109,7 +122,9 @@ final class ServeProcess: @unchecked Sendable {
         p.process.executableURL = URL(fileURLWithPath: Repository.vocabExecutable)
         p.process.arguments = ["serve", "--port", "0", "--host", "127.0.0.1"] + arguments
         // espeak-ng is the synthesis tier these servers are checked with, unless a test asks for the neural voice.
-        p.process.environment = ProcessInfo.processInfo.environment.merging(["VOCAB_NEURAL_VOICE": "off"].merging(environment) { _, new in new }) { _, new in new }
+        p.process.environment = ProcessInfo.processInfo.environment.merging(["VOCAB_NEURAL_VOICE": "off"].merging(environment) { _, new in new }) { _, new in
+            new
+        }
         let pipe = Pipe()
         p.process.standardError = pipe
         p.process.standardOutput = FileHandle.nullDevice

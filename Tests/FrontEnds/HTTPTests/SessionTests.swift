@@ -17,12 +17,14 @@ struct SessionTests {
         try await s.send("POST", "/v1/session", json: #"{"name":"\#(name)","password":"\#(password)"}"#, from: address)
     }
 
-    @Test("a wrong password, an unknown name and a learner without a password all get the same 401 and no cookie; the right one a session cookie that is HttpOnly, SameSite=Strict, Path=/ and stored only as its hash")
+    @Test(
+        "a wrong password, an unknown name and a learner without a password all get the same 401 and no cookie; the right one a session cookie that is HttpOnly, SameSite=Strict, Path=/ and stored only as its hash"
+    )
     func signInAndCookieFlags() async throws {
         try await withServer { s in
             let data = try await LearnerData.open(s)
             let anna = try await data.add("anna")
-            _ = try await data.add("ben")   // no password
+            _ = try await data.add("ben") // no password
             try await data.learning.setPassword(Self.password, for: anna.learner)
             let stored = try #require(try await data.store.passwordHash(of: anna.id))
             #expect(stored.hasPrefix("$2b$12$"), "bcrypt, cost 12: \(stored.prefix(7))")
@@ -36,7 +38,7 @@ struct SessionTests {
             }
             #expect(bodies.count == 1, "the answers tell nothing about which part was wrong: \(bodies)")
 
-            let r = try await Self.signIn(s, "ANNA", Self.password)   // names are compared without case
+            let r = try await Self.signIn(s, "ANNA", Self.password) // names are compared without case
             #expect(r.status == 200)
             #expect(r.header("cache-control") == "no-store")
             let setCookie = try #require(r.header("set-cookie"))
@@ -63,7 +65,9 @@ struct SessionTests {
         }
     }
 
-    @Test("signed in by the cookie, a change without the session's CSRF token (none, another session's, a bearer-looking one) is 403 and changes nothing; with it, it works; bearer tokens need no CSRF token")
+    @Test(
+        "signed in by the cookie, a change without the session's CSRF token (none, another session's, a bearer-looking one) is 403 and changes nothing; with it, it works; bearer tokens need no CSRF token"
+    )
     func csrfDefence() async throws {
         try await withServer { s in
             let data = try await LearnerData.open(s)
@@ -79,8 +83,10 @@ struct SessionTests {
                 ["Cookie": session.cookie, "X-CSRF-Token": session.csrf + "x"],
             ]
             for headers in refusals {
-                for (method, target, json) in [("POST", "/v1/me/library", #"{"word":"cat"}"#), ("DELETE", "/v1/me/library/\(item.id)", nil),
-                                                ("POST", "/v1/me/reviews", #"{"item":\#(item.id),"rating":3}"#)] {
+                for (method, target, json) in [
+                    ("POST", "/v1/me/library", #"{"word":"cat"}"#), ("DELETE", "/v1/me/library/\(item.id)", nil),
+                    ("POST", "/v1/me/reviews", #"{"item":\#(item.id),"rating":3}"#),
+                ] {
                     let r = try await s.send(method, target, json: json, headers: headers)
                     #expect(r.status == 403, "\(method) \(target) \(headers.keys.sorted())")
                     #expect(try r.error()["code"] as? String == "csrf_token_missing")
@@ -96,11 +102,15 @@ struct SessionTests {
             var app = anna
             app.session = nil
             #expect(try await s.send("POST", "/v1/me/library", json: #"{"word":"fish"}"#, headers: app.credentials).status == 201)
-            #expect(try await s.send("POST", "/v1/me/library", json: #"{"word":"apple"}"#,
-                                     headers: app.credentials.merging(["Cookie": "vocab_session=\(Sessions.generate())"]) { a, _ in a }).status == 201)
+            #expect(
+                try await s.send(
+                    "POST", "/v1/me/library", json: #"{"word":"apple"}"#,
+                    headers: app.credentials.merging(["Cookie": "vocab_session=\(Sessions.generate())"]) { a, _ in a }
+                ).status == 201)
             // Signing in takes JSON only: a cross-site form cannot post it.
-            let form = try await s.send("POST", "/v1/session", json: "name=anna&password=correct+horse+battery",
-                                        headers: ["Content-Type": "application/x-www-form-urlencoded"])
+            let form = try await s.send(
+                "POST", "/v1/session", json: "name=anna&password=correct+horse+battery",
+                headers: ["Content-Type": "application/x-www-form-urlencoded"])
             #expect(form.status == 415 && form.header("set-cookie") == nil)
         }
     }
@@ -132,7 +142,9 @@ struct SessionTests {
         }
     }
 
-    @Test("wrong passwords count towards the same limit as bad tokens: 19 bad tokens and one wrong password from one address make 20, then 429 with Retry-After, for the right password too; other addresses unaffected")
+    @Test(
+        "wrong passwords count towards the same limit as bad tokens: 19 bad tokens and one wrong password from one address make 20, then 429 with Retry-After, for the right password too; other addresses unaffected"
+    )
     func guessingPasswordsIsSlowedDown() async throws {
         try await withServer { s in
             let data = try await LearnerData.open(s)
@@ -149,7 +161,9 @@ struct SessionTests {
         }
     }
 
-    @Test("a burst of sign-ins takes one core per check and a short queue: the rest get 429 sign_in_busy with Retry-After, never a 5xx, and sign-in works again after")
+    @Test(
+        "a burst of sign-ins takes one core per check and a short queue: the rest get 429 sign_in_busy with Retry-After, never a 5xx, and sign-in works again after"
+    )
     func signInBurst() async throws {
         try await withServer { s in
             let data = try await LearnerData.open(s)

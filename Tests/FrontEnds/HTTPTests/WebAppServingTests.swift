@@ -1,8 +1,8 @@
+import AppCore
 import CompressNIO
 import Foundation
-import NIOCore
 import HTTPAPI
-import AppCore
+import NIOCore
 import TestSupport
 import Testing
 import WebApp
@@ -11,14 +11,18 @@ import WebApp
 /// media types, ETags, gzip and cache headers, over real HTTP on loopback.
 @Suite("the web app is served at /")
 struct WebAppServingTests {
-    static let shell = ["/", "/index.html", "/app.js", "/api.js", "/charts.js", "/offline.js", "/i18n.js", "/games.js", "/classes.js", "/style.css", "/sw.js", "/icon.svg",
-                        "/manifest.webmanifest"]
+    static let shell = [
+        "/", "/index.html", "/app.js", "/api.js", "/charts.js", "/offline.js", "/i18n.js", "/games.js", "/classes.js", "/style.css", "/sw.js", "/icon.svg",
+        "/manifest.webmanifest",
+    ]
 
     @Test("every file of the shell answers with its media type, an ETag, no-cache and nosniff; the page has a same-origin CSP")
     func filesAndHeaders() async throws {
         try await withServer { s in
-            let types = ["html": "text/html; charset=utf-8", "js": "text/javascript; charset=utf-8", "css": "text/css; charset=utf-8",
-                         "svg": "image/svg+xml", "webmanifest": "application/manifest+json"]
+            let types = [
+                "html": "text/html; charset=utf-8", "js": "text/javascript; charset=utf-8", "css": "text/css; charset=utf-8",
+                "svg": "image/svg+xml", "webmanifest": "application/manifest+json",
+            ]
             for path in Self.shell {
                 let r = try await s.get(path)
                 #expect(r.status == 200, "\(path)")

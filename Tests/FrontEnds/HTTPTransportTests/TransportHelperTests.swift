@@ -1,4 +1,5 @@
 import Testing
+
 @testable import HTTPTransport
 
 @Suite("HTTP transport: request-path helpers")

@@ -17,7 +17,10 @@ struct QueryCacheTests {
         let log = EventLog()
         let cache = QueryCache(storage: MemoryCacheStorage(), observer: { log.append($0) })
         let computeCount = Counter()
-        let compute: @Sendable () async throws -> [UInt8] = { await computeCount.increment(); return Array("[1]".utf8) }
+        let compute: @Sendable () async throws -> [UInt8] = {
+            await computeCount.increment()
+            return Array("[1]".utf8)
+        }
 
         let first = try await cache.value(for: "animals|starters", revision: "r1", compute: compute)
         let second = try await cache.value(for: "animals|starters", revision: "r1", compute: compute)
@@ -40,7 +43,10 @@ struct QueryCacheTests {
             _ = try await cache.value(for: "k", revision: "r1") { Array("payload".utf8) }
         }
         let cache = QueryCache(storage: try SQLiteCacheStorage(path: path))
-        let again = try await cache.value(for: "k", revision: "r1") { Issue.record("should not recompute"); return [] }
+        let again = try await cache.value(for: "k", revision: "r1") {
+            Issue.record("should not recompute")
+            return []
+        }
         #expect(again.outcome == .hit)
         #expect(String(decoding: again.payload, as: UTF8.self) == "payload")
         #expect(try await cache.statistics() == CacheStatistics(hits: 1, misses: 1, invalidations: 0, entries: 1))

@@ -1,9 +1,10 @@
 import Foundation
 import PostgresStore
 import SQLiteDB
-@testable import Store
 import TestSupport
 import Testing
+
+@testable import Store
 
 struct Pet: Codable, Equatable {
     var name: String
@@ -26,14 +27,16 @@ struct PetStore {
     let plan: @Sendable (Query) async throws -> [String]
 
     static func make(_ engine: Engine) async throws -> (PetStore, @Sendable () async -> Void) {
-        let fixture: PetStore, close: @Sendable () async -> Void
+        let fixture: PetStore
+        let close: @Sendable () async -> Void
         switch engine {
         case .sqlite:
             let dir = try TemporaryDirectory("store")
             let store = try SQLiteDocumentStore(path: dir.file("store.sqlite"))
-            fixture = PetStore(engine: engine, store: store,
-                               reopen: { try SQLiteDocumentStore(path: dir.file("store.sqlite"), readOnly: true) },
-                               plan: { try await store.plan($0) })
+            fixture = PetStore(
+                engine: engine, store: store,
+                reopen: { try SQLiteDocumentStore(path: dir.file("store.sqlite"), readOnly: true) },
+                plan: { try await store.plan($0) })
             close = { dir.remove() }
         case .postgres:
             let url = try TestPostgres.shared().createDatabase("store")
@@ -42,10 +45,17 @@ struct PetStore {
             try await PostgresDocumentStore.migrator.migrate(database)
             let store = PostgresDocumentStore(database: database, space: "test")
             let reopened = try PostgresPool(url: url, maximumConnections: 2)
-            fixture = PetStore(engine: engine, store: store,
-                               reopen: { reopened.start(); return PostgresDocumentStore(database: reopened, space: "test") },
-                               plan: { try await store.plan($0, preferIndexes: true) })
-            close = { await database.shutdown(); await reopened.shutdown() }
+            fixture = PetStore(
+                engine: engine, store: store,
+                reopen: {
+                    reopened.start()
+                    return PostgresDocumentStore(database: reopened, space: "test")
+                },
+                plan: { try await store.plan($0, preferIndexes: true) })
+            close = {
+                await database.shutdown()
+                await reopened.shutdown()
+            }
         }
         for field in ["kind", "tags", "name", "owner.city"] { try await fixture.store.ensureIndex(on: field, in: "pets") }
         let pets = [

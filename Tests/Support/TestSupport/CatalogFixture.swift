@@ -7,16 +7,18 @@ public enum CatalogFixture {
 
     /// One word as a category file has it. `ipa` defaults to the word itself and `definition` to
     /// "a <word>"; `extra` is spliced in after the last field (e.g. `, "audio": {...}`).
-    public static func word(_ word: String, levels: [String] = allLevels, category: String = "animals", vi: String = "con vật",
-                            ipa: String? = nil, definition: String? = nil, extra: String = "") -> String {
+    public static func word(
+        _ word: String, levels: [String] = allLevels, category: String = "animals", vi: String = "con vật",
+        ipa: String? = nil, definition: String? = nil, extra: String = ""
+    ) -> String {
         let examples = levels.map { "\"\($0)\": \"A \(word) sentence for \($0).\"" }.joined(separator: ", ")
         let levelList = levels.map { "\"\($0)\"" }.joined(separator: ", ")
         let ipa = ipa ?? word
         return """
-        {"word": "\(word)", "levels": [\(levelList)], "categories": ["\(category)"], "pos": ["noun"],
-         "ipa": {"british": "\(ipa)", "american": "\(ipa)"}, "vi": "\(vi)",
-         "definition": {"en": "\(definition ?? "a \(word)")", "vi": "\(vi)"}, "examples": {\(examples)}\(extra)}
-        """
+            {"word": "\(word)", "levels": [\(levelList)], "categories": ["\(category)"], "pos": ["noun"],
+             "ipa": {"british": "\(ipa)", "american": "\(ipa)"}, "vi": "\(vi)",
+             "definition": {"en": "\(definition ?? "a \(word)")", "vi": "\(vi)"}, "examples": {\(examples)}\(extra)}
+            """
     }
 
     /// A category file; the English name defaults to the id, capitalised.
@@ -29,11 +31,19 @@ public enum CatalogFixture {
 
     /// A two-category catalog: animals (cat, dog, elephant) and food (apple, cake).
     public static func small(in dir: TemporaryDirectory, folder: String = "Categories") throws {
-        try dir.write("\(folder)/animals.json", category("animals", order: 1, words: [
-            word("cat", vi: "con mèo"), word("dog", vi: "con chó"), word("elephant", levels: ["movers", "flyers"], vi: "con voi"),
-        ]))
-        try dir.write("\(folder)/food.json", category("food", order: 2, words: [
-            word("apple", category: "food", vi: "quả táo"), word("cake", levels: ["flyers"], category: "food", vi: "bánh ngọt"),
-        ]))
+        try dir.write(
+            "\(folder)/animals.json",
+            category(
+                "animals", order: 1,
+                words: [
+                    word("cat", vi: "con mèo"), word("dog", vi: "con chó"), word("elephant", levels: ["movers", "flyers"], vi: "con voi"),
+                ]))
+        try dir.write(
+            "\(folder)/food.json",
+            category(
+                "food", order: 2,
+                words: [
+                    word("apple", category: "food", vi: "quả táo"), word("cake", levels: ["flyers"], category: "food", vi: "bánh ngọt"),
+                ]))
     }
 }

@@ -10,8 +10,10 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         public var delay: Double
         public var headers: [String: String]
 
-        public init(status: Int = 200, contentType: String = "application/octet-stream", body: [UInt8] = [],
-                    delay: Double = 0, headers: [String: String] = [:]) {
+        public init(
+            status: Int = 200, contentType: String = "application/octet-stream", body: [UInt8] = [],
+            delay: Double = 0, headers: [String: String] = [:]
+        ) {
             self.status = status
             self.contentType = contentType
             self.body = body
@@ -46,7 +48,10 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         let bound = withUnsafePointer(to: &addr) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard bound == 0, listen(fd, 64) == 0 else { close(fd); throw POSIXError(.EADDRINUSE) }
+        guard bound == 0, listen(fd, 64) == 0 else {
+            close(fd)
+            throw POSIXError(.EADDRINUSE)
+        }
         var actual = sockaddr_in()
         var len = socklen_t(MemoryLayout<sockaddr_in>.size)
         _ = withUnsafeMutablePointer(to: &actual) {

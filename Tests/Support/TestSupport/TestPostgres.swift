@@ -86,9 +86,11 @@ public final class TestPostgres: Sendable {
     /// Runs SQL with psql against a database of this server and returns its unaligned output.
     @discardableResult
     public func psql(_ sql: String, database: String = "postgres") throws -> String {
-        let result = try runProcess("/usr/bin/psql", [
-            "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1", "-p", String(port), "-U", "vocab", "-d", database, "-c", sql,
-        ])
+        let result = try runProcess(
+            "/usr/bin/psql",
+            [
+                "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1", "-p", String(port), "-U", "vocab", "-d", database, "-c", sql,
+            ])
         guard result.status == 0 else { throw TestPostgresError("psql failed: \(result.stderr)") }
         return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
@@ -111,13 +113,15 @@ public final class TestPostgres: Sendable {
 
     private func signalAll(_ signal: Int32) throws {
         guard let text = try? String(contentsOfFile: directory + "/data/postmaster.pid", encoding: .utf8),
-              let postmaster = text.split(separator: "\n").first.flatMap({ Int32($0) }) else {
+            let postmaster = text.split(separator: "\n").first.flatMap({ Int32($0) })
+        else {
             throw TestPostgresError("no postmaster.pid in \(directory)")
         }
         var pids = [postmaster]
         for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
             guard let pid = Int32(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
-                  let close = stat.lastIndex(of: ")") else { continue }
+                let close = stat.lastIndex(of: ")")
+            else { continue }
             let fields = stat[stat.index(after: close)...].split(separator: " ")
             if fields.count > 1, Int32(fields[1]) == postmaster { pids.append(pid) }
         }

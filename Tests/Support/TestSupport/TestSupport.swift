@@ -24,7 +24,7 @@ public enum Repository {
     /// The package root, found from this file's location.
     public static let root: String = {
         var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<4 { url.deleteLastPathComponent() }   // Tests/Support/TestSupport/TestSupport.swift
+        for _ in 0..<4 { url.deleteLastPathComponent() } // Tests/Support/TestSupport/TestSupport.swift
         return url.path
     }()
 
@@ -66,7 +66,9 @@ public func runProcess(
     for (k, v) in environment { env[k] = v }
     process.environment = env
     if let currentDirectory { process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }
-    let out = Pipe(), err = Pipe(), inPipe = Pipe()
+    let out = Pipe()
+    let err = Pipe()
+    let inPipe = Pipe()
     process.standardOutput = out
     process.standardError = err
     process.standardInput = inPipe
@@ -85,9 +87,10 @@ public func runProcess(
     let outData = readAll(out.fileHandleForReading.fileDescriptor)
     group.wait()
     process.waitUntilExit()
-    return ProcessResult(status: process.terminationStatus,
-                         stdout: String(decoding: outData, as: UTF8.self),
-                         stderr: String(decoding: errData, as: UTF8.self))
+    return ProcessResult(
+        status: process.terminationStatus,
+        stdout: String(decoding: outData, as: UTF8.self),
+        stderr: String(decoding: errData, as: UTF8.self))
 }
 
 /// `runProcess` for async tests: the wait happens on a thread of its own, not on one of Swift's
@@ -108,7 +111,10 @@ public func readAll(_ fd: Int32) -> Data {
     var buffer = [UInt8](repeating: 0, count: 65536)
     while true {
         let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        if n > 0 { data.append(contentsOf: buffer[0..<n]); continue }
+        if n > 0 {
+            data.append(contentsOf: buffer[0..<n])
+            continue
+        }
         if n < 0 && errno == EINTR { continue }
         return data
     }

@@ -10,7 +10,8 @@ import Foundation
 /// /proc files report size 0, so they are read until end of file rather than by their size.
 func mapped() -> Int {
     guard let handle = FileHandle(forReadingAtPath: "/proc/self/maps"),
-          let data = try? handle.readToEnd() else { return -1 }
+        let data = try? handle.readToEnd()
+    else { return -1 }
     return String(decoding: data, as: UTF8.self).contains("libebur128") ? 1 : 0
 }
 

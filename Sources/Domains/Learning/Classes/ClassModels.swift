@@ -61,8 +61,10 @@ public struct Assignment: Sendable, Codable, Equatable {
     public var dueAt: Double?
     public var createdAt: Double
 
-    public init(id: String, classCode: String, title: String, category: String?, level: String?, entries: [String],
-                dueAt: Double?, createdAt: Double) {
+    public init(
+        id: String, classCode: String, title: String, category: String?, level: String?, entries: [String],
+        dueAt: Double?, createdAt: Double
+    ) {
         self.id = id
         self.classCode = classCode
         self.title = title

@@ -38,8 +38,11 @@ public enum ClassRules {
     /// A child's first name as the adult types it: 1-30 letters, spaces, '-', '.' or '''.
     public static func firstName(_ text: String) throws(ClassError) -> String {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
-        let ok = (1...30).contains(trimmed.count)
-            && trimmed.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || " -.'".unicodeScalars.contains($0) || $0.properties.generalCategory == .nonspacingMark }
+        let ok =
+            (1...30).contains(trimmed.count)
+            && trimmed.unicodeScalars.allSatisfy {
+                $0.properties.isAlphabetic || " -.'".unicodeScalars.contains($0) || $0.properties.generalCategory == .nonspacingMark
+            }
         guard ok else { throw .badName("a child's first name is 1-30 letters (spaces, '-', '.' and ''' too), like Minh Anh.") }
         return trimmed
     }
@@ -67,7 +70,7 @@ public enum ClassRules {
 }
 
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif

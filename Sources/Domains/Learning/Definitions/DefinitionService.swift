@@ -69,8 +69,10 @@ public struct DefinitionService: Sendable {
     let policy: Policy
     let now: @Sendable () -> Date
 
-    public init(client: DictionaryAPIClient, store: any DocumentStore, policy: Policy = Policy(),
-                now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(
+        client: DictionaryAPIClient, store: any DocumentStore, policy: Policy = Policy(),
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
         self.client = client
         self.store = store
         self.policy = policy
@@ -100,8 +102,9 @@ public struct DefinitionService: Sendable {
             answer = try await client.lookup(word, lang: lang)
         } catch {
             guard let saved else { throw DefinitionError.unavailable(word: word, error) }
-            return DefinitionResult(word: word, lang: lang, entries: saved.entries, fetchedAt: saved.fetchedAt,
-                                    origin: .offline(error))
+            return DefinitionResult(
+                word: word, lang: lang, entries: saved.entries, fetchedAt: saved.fetchedAt,
+                origin: .offline(error))
         }
         let entries: [DictionaryEntry]
         if case .found(let found) = answer { entries = found } else { entries = [] }

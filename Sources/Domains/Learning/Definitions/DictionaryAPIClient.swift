@@ -14,15 +14,18 @@ public struct DictionaryAPIClient: Sendable {
     public let baseURL: String
     let fetcher: RemoteFetcher
 
-    public init(http: any HTTPClient, baseURL: String = defaultBaseURL,
-                options: HTTPRequestOptions = Self.defaultOptions, retry: RetryPolicy = RetryPolicy()) {
+    public init(
+        http: any HTTPClient, baseURL: String = defaultBaseURL,
+        options: HTTPRequestOptions = Self.defaultOptions, retry: RetryPolicy = RetryPolicy()
+    ) {
         self.baseURL = trimmedBase(baseURL)
         fetcher = RemoteFetcher(http: http, options: options, retry: retry)
     }
 
     /// Short limits: an answer from the cache or the catalog beats a long wait.
-    public static let defaultOptions = HTTPRequestOptions(timeout: 4, connectTimeout: 2, maxBytes: 2 << 20,
-                                                          headers: ["Accept": "application/json"])
+    public static let defaultOptions = HTTPRequestOptions(
+        timeout: 4, connectTimeout: 2, maxBytes: 2 << 20,
+        headers: ["Accept": "application/json"])
 
     public func url(for word: String, lang: String) -> String {
         "\(baseURL)/api/v2/entries/\(percentEncoded(lang))/\(percentEncoded(word))"

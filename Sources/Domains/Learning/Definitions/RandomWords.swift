@@ -9,8 +9,10 @@ public struct RandomWordClient: Sendable {
     public let baseURL: String
     let fetcher: RemoteFetcher
 
-    public init(http: any HTTPClient, baseURL: String = defaultBaseURL,
-                options: HTTPRequestOptions = DictionaryAPIClient.defaultOptions, retry: RetryPolicy = RetryPolicy()) {
+    public init(
+        http: any HTTPClient, baseURL: String = defaultBaseURL,
+        options: HTTPRequestOptions = DictionaryAPIClient.defaultOptions, retry: RetryPolicy = RetryPolicy()
+    ) {
         self.baseURL = trimmedBase(baseURL)
         fetcher = RemoteFetcher(http: http, options: options, retry: retry)
     }
@@ -80,8 +82,9 @@ public struct RandomWordService: Sendable {
         let ranked = byHeadword.keys.sorted { (Self.rank($0, seed), $0) < (Self.rank($1, seed), $1) }
         let start = min(ranked.count, max(0, page - 1) * count)
         let chosen = Array(ranked[start..<min(ranked.count, start + count)])
-        return RandomWords(source: .catalog, words: chosen, catalogEntries: byHeadword.filter { chosen.contains($0.key) },
-                           fallbackReason: nil, seed: seed)
+        return RandomWords(
+            source: .catalog, words: chosen, catalogEntries: byHeadword.filter { chosen.contains($0.key) },
+            fallbackReason: nil, seed: seed)
     }
 
     /// FNV-1a over the seed and the word, then a SplitMix64 finaliser to spread nearby seeds apart.

@@ -49,21 +49,23 @@ public struct WordDefiner: Sendable {
                 suggestions = hints
             }
         }
-        var result = WordDefinition(word: catalogWords.first?.word ?? text.trimmingCharacters(in: .whitespacesAndNewlines),
-                                    lang: lang, catalog: catalogWords)
+        var result = WordDefinition(
+            word: catalogWords.first?.word ?? text.trimmingCharacters(in: .whitespacesAndNewlines),
+            lang: lang, catalog: catalogWords)
         do {
             result.remote = try await definitions.define(text, lang: lang, refresh: refresh)
         } catch DefinitionError.unavailable(_, let failure) {
             result.remoteFailure = failure
         }
         if result.catalog.isEmpty && !(result.remote?.found ?? false) {
-            let reason = if let failure = result.remoteFailure {
-                "the dictionary is unavailable (\(failure)), nothing is saved from before, and it is not in the catalog"
-            } else if result.remote?.isOffline == true {
-                "the dictionary is unavailable and had no entry when last asked; it is not in the catalog either"
-            } else {
-                "the dictionary has no entry and it is not in the catalog"
-            }
+            let reason =
+                if let failure = result.remoteFailure {
+                    "the dictionary is unavailable (\(failure)), nothing is saved from before, and it is not in the catalog"
+                } else if result.remote?.isOffline == true {
+                    "the dictionary is unavailable and had no entry when last asked; it is not in the catalog either"
+                } else {
+                    "the dictionary has no entry and it is not in the catalog"
+                }
             throw DefineError.noDefinition(word: result.word, reason: reason, suggestions: suggestions)
         }
         return result

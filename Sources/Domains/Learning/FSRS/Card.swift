@@ -19,8 +19,9 @@ public struct Card: Sendable, Codable, Equatable, Hashable {
 
     /// A new card, due at `due` (usually its creation time).
     public init(due: Double) {
-        self.init(phase: .new, step: nil, memory: nil, due: due, lastReview: nil,
-                  reps: 0, lapses: 0, scheduledDays: 0)
+        self.init(
+            phase: .new, step: nil, memory: nil, due: due, lastReview: nil,
+            reps: 0, lapses: 0, scheduledDays: 0)
     }
 
     public init(

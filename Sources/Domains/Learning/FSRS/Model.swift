@@ -1,11 +1,11 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(ucrt)
-import ucrt
+    import ucrt
 #endif
 
 /// The FSRS-6 memory model: pure functions of the weights, no scheduling policy.
@@ -64,8 +64,9 @@ struct Model: Sendable, Equatable {
     func stabilityAfterRecall(s: Double, d: Double, r: Double, _ g: Rating) -> Double {
         let hardPenalty = g == .hard ? w[15] : 1
         let easyBonus = g == .easy ? w[16] : 1
-        return s * (1 + exp(w[8]) * (11 - d) * pow(s, -w[9]) * (exp(w[10] * (1 - r)) - 1)
-            * hardPenalty * easyBonus)
+        return s
+            * (1 + exp(w[8]) * (11 - d) * pow(s, -w[9]) * (exp(w[10] * (1 - r)) - 1)
+                * hardPenalty * easyBonus)
     }
 
     func stabilityAfterLapse(s: Double, d: Double, r: Double) -> Double {
@@ -91,11 +92,12 @@ struct Model: Sendable, Equatable {
         let s = clampStability(state.stability)
         let d = clampDifficulty(state.difficulty)
         let newS: Double
-        if !(t >= 1) {  // also catches NaN
+        if !(t >= 1) { // also catches NaN
             newS = stabilityShortTerm(s: s, g)
         } else {
             let r = retrievability(elapsedDays: t, stability: s)
-            newS = g == .again
+            newS =
+                g == .again
                 ? stabilityAfterLapse(s: s, d: d, r: r)
                 : stabilityAfterRecall(s: s, d: d, r: r, g)
         }

@@ -46,19 +46,21 @@ public struct Scheduler: Sendable {
     /// review card may differ by the fuzz range (see ``fuzzRange(forInterval:)``).
     public func preview(_ card: Card, at now: Double) -> [Rating: Double] {
         var unused = SeededGenerator(seed: 0)
-        return Dictionary(uniqueKeysWithValues: Rating.allCases.map { rating in
-            (rating, apply(card, rating: rating, at: now, fuzz: false, rng: &unused).card.due)
-        })
+        return Dictionary(
+            uniqueKeysWithValues: Rating.allCases.map { rating in
+                (rating, apply(card, rating: rating, at: now, fuzz: false, rng: &unused).card.due)
+            })
     }
 
     /// Due time for each possible answer, fuzzed exactly as ``review(_:rating:at:using:)`` would
     /// fuzz it when given a generator in the same state as `rng` (each answer starts from a copy,
     /// so this holds for value-type generators such as ``SeededGenerator``).
     public func preview<G: RandomNumberGenerator>(_ card: Card, at now: Double, using rng: G) -> [Rating: Double] {
-        Dictionary(uniqueKeysWithValues: Rating.allCases.map { rating in
-            var copy = rng
-            return (rating, apply(card, rating: rating, at: now, fuzz: parameters.fuzz, rng: &copy).card.due)
-        })
+        Dictionary(
+            uniqueKeysWithValues: Rating.allCases.map { rating in
+                var copy = rng
+                return (rating, apply(card, rating: rating, at: now, fuzz: parameters.fuzz, rng: &copy).card.due)
+            })
     }
 
     // MARK: Memory model

@@ -52,7 +52,8 @@ public enum LearnerCoding {
     /// Names compare without case or surrounding spaces: "Anna" and "anna " are one learner.
     public static func nameKey(_ name: String) throws -> String {
         let trimmed = name.trimmingCharacters(in: .whitespaces)
-        let ok = (1...40).contains(trimmed.count)
+        let ok =
+            (1...40).contains(trimmed.count)
             && trimmed.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || " -_.".unicodeScalars.contains($0) }
         guard ok else { throw LearnerError.badName(name) }
         return trimmed.lowercased()

@@ -35,8 +35,10 @@ public struct LearnerSettings: Sendable, Codable, Equatable, Hashable {
     /// The hour (0–23) at which the learner's day starts; nil: 4, Anki's default.
     public var dayStartsAt: Int?
 
-    public init(desiredRetention: Double = 0.9, newPerDay: Int = 20, level: String? = nil, language: String? = nil,
-                timeZone: String? = nil, dayStartsAt: Int? = nil) {
+    public init(
+        desiredRetention: Double = 0.9, newPerDay: Int = 20, level: String? = nil, language: String? = nil,
+        timeZone: String? = nil, dayStartsAt: Int? = nil
+    ) {
         self.desiredRetention = desiredRetention
         self.newPerDay = newPerDay
         self.level = level

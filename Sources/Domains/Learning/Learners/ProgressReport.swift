@@ -53,9 +53,10 @@ public struct ProgressReport: Sendable, Codable, Equatable {
             streak += 1
             cursor -= 1
         }
-        return ProgressReport(dueToday: dueToday, dueTomorrow: dueTomorrow, dueNext7Days: next7, new: cards.count - scheduled.count,
-                              items: cards.count, learned: learned, reviewsPerDay: series, retention: retention,
-                              reviewsInRetention: inReview.count, streak: streak)
+        return ProgressReport(
+            dueToday: dueToday, dueTomorrow: dueTomorrow, dueNext7Days: next7, new: cards.count - scheduled.count,
+            items: cards.count, learned: learned, reviewsPerDay: series, retention: retention,
+            reviewsInRetention: inReview.count, streak: streak)
     }
 
     /// yyyy-mm-dd of a day number (days since 1970-01-01), in the proleptic Gregorian calendar.

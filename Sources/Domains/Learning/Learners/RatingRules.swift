@@ -15,8 +15,10 @@ public struct RatingRequest: Sendable {
     /// The scheduler's decision for the card as read; may run on the store's writer thread.
     public let schedule: @Sendable (CardRecord) throws -> Review
 
-    public init(item: Int64, learner: Int64, expectedVersion: Int?, clientID: String?,
-                schedule: @escaping @Sendable (CardRecord) throws -> Review) {
+    public init(
+        item: Int64, learner: Int64, expectedVersion: Int?, clientID: String?,
+        schedule: @escaping @Sendable (CardRecord) throws -> Review
+    ) {
         self.item = item
         self.learner = learner
         self.expectedVersion = expectedVersion
@@ -50,9 +52,10 @@ public struct RatingChange: Sendable {
     init(request: RatingRequest, before: CardRecord, review: Review) throws {
         self.before = before
         updated = CardRecord(itemID: request.item, card: review.card, version: before.version + 1)
-        log = try ReviewLogRow(learner: request.learner, item: request.item, reviewedAt: review.log.reviewedAt,
-                               rating: review.log.rating, elapsedDays: review.log.elapsedDays,
-                               before: before.card, after: review.card, clientID: request.clientID)
+        log = try ReviewLogRow(
+            learner: request.learner, item: request.item, reviewedAt: review.log.reviewedAt,
+            rating: review.log.rating, elapsedDays: review.log.elapsedDays,
+            before: before.card, after: review.card, clientID: request.clientID)
     }
 
     /// The outcome once the log row was stored with `id`.
@@ -88,8 +91,9 @@ public struct ReviewLogRow: Sendable {
     }
 
     func entry(id: Int64) -> ReviewEntry {
-        ReviewEntry(id: id, itemID: item, reviewedAt: reviewedAt, rating: rating, elapsedDays: elapsedDays,
-                    before: before, after: after, clientID: clientID)
+        ReviewEntry(
+            id: id, itemID: item, reviewedAt: reviewedAt, rating: rating, elapsedDays: elapsedDays,
+            before: before, after: after, clientID: clientID)
     }
 }
 

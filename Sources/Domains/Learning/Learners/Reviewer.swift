@@ -69,8 +69,9 @@ public struct Reviewer: Sendable {
 
     /// The learner's own days: their time zone and start hour where they chose them.
     public func days(for learner: Learner) -> LocalDays {
-        LocalDays(timeZone: learner.settings.timeZone.flatMap(TimeZone.init(identifier:)) ?? days.timeZone,
-                  startHour: learner.settings.dayStartsAt ?? days.startHour)
+        LocalDays(
+            timeZone: learner.settings.timeZone.flatMap(TimeZone.init(identifier:)) ?? days.timeZone,
+            startHour: learner.settings.dayStartsAt ?? days.startHour)
     }
 
     public func scheduler(for learner: Learner) throws -> Scheduler {
@@ -93,15 +94,18 @@ public struct Reviewer: Sendable {
 
     /// Applies a rating. The fuzz comes from a generator seeded by the item and its review
     /// count, so a retried request or a replay schedules the same day.
-    public func rate(item: Int64, rating: Rating, learner: Learner, at now: Double,
-                     expectedVersion: Int? = nil, clientID: String? = nil) async throws -> RatingOutcome {
+    public func rate(
+        item: Int64, rating: Rating, learner: Learner, at now: Double,
+        expectedVersion: Int? = nil, clientID: String? = nil
+    ) async throws -> RatingOutcome {
         let scheduler = try scheduler(for: learner)
-        return try await store.rate(RatingRequest(item: item, learner: learner.id, expectedVersion: expectedVersion, clientID: clientID) { record in
-            var rng = SeededGenerator(seed: UInt64(bitPattern: record.itemID) &* 0x9E37_79B9_7F4A_7C15 &+ UInt64(record.card.reps))
-            // A rating made offline may arrive after a later one of the same card: it counts
-            // from that review, never before it (FSRS's elapsed time cannot be negative).
-            return scheduler.review(record.card, rating: rating, at: max(now, record.card.lastReview ?? now), using: &rng)
-        })
+        return try await store.rate(
+            RatingRequest(item: item, learner: learner.id, expectedVersion: expectedVersion, clientID: clientID) { record in
+                var rng = SeededGenerator(seed: UInt64(bitPattern: record.itemID) &* 0x9E37_79B9_7F4A_7C15 &+ UInt64(record.card.reps))
+                // A rating made offline may arrive after a later one of the same card: it counts
+                // from that review, never before it (FSRS's elapsed time cannot be negative).
+                return scheduler.review(record.card, rating: rating, at: max(now, record.card.lastReview ?? now), using: &rng)
+            })
     }
 
     public func undo(learner: Learner) async throws -> ReviewEntry {

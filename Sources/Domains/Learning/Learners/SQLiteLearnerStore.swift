@@ -22,8 +22,9 @@ public final class SQLiteLearnerStore: LearnerStore {
         let database = try Database(path: path)
         try retryingWhileBusy { try database.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;") }
         try UserDatabase.migrator.migrate(database)
-        writer = GroupCommitWriter(database, label: "vocab.learners.writer",
-                                   checkpointer: LogCheckpointer(path: path, label: "vocab.learners.checkpointer"))
+        writer = GroupCommitWriter(
+            database, label: "vocab.learners.writer",
+            checkpointer: LogCheckpointer(path: path, label: "vocab.learners.checkpointer"))
         readers = ReaderPool(path: path, label: "vocab.learners.readers")
     }
 
@@ -40,8 +41,9 @@ public final class SQLiteLearnerStore: LearnerStore {
         return try await write { db in
             guard try db.scalar("SELECT 1 FROM learners WHERE name_key = ?", [.text(key)]) == nil else { throw LearnerError.nameTaken(name) }
             let settings = LearnerSettings()
-            try db.run("INSERT INTO learners(name, name_key, created_at, settings) VALUES (?, ?, ?, ?)",
-                       [.text(name), .text(key), .real(time), .text(try LearnerCoding.json(settings))])
+            try db.run(
+                "INSERT INTO learners(name, name_key, created_at, settings) VALUES (?, ?, ?, ?)",
+                [.text(name), .text(key), .real(time), .text(try LearnerCoding.json(settings))])
             return Learner(id: db.lastInsertRowID, name: name, createdAt: time, settings: settings)
         }
     }
@@ -70,17 +72,20 @@ public final class SQLiteLearnerStore: LearnerStore {
 
     public func addToken(hash: [UInt8], label: String, for learner: Int64, at time: Double) async throws {
         try await write { db in
-            try db.run("INSERT INTO tokens(hash, learner_id, label, created_at) VALUES (?, ?, ?, ?)",
-                       [.blob(hash), .integer(learner), .text(label), .real(time)])
+            try db.run(
+                "INSERT INTO tokens(hash, learner_id, label, created_at) VALUES (?, ?, ?, ?)",
+                [.blob(hash), .integer(learner), .text(label), .real(time)])
         }
     }
 
     public func learner(tokenHash: [UInt8]) async throws -> Learner? {
         try await read { db in
-            try db.query("""
+            try db.query(
+                """
                 SELECT l.id, l.name, l.created_at, l.settings FROM tokens t JOIN learners l ON l.id = t.learner_id
                 WHERE t.hash = ? AND t.revoked_at IS NULL
-                """, [.blob(tokenHash)], map: Self.learner).first
+                """, [.blob(tokenHash)], map: Self.learner
+            ).first
         }
     }
 
@@ -111,17 +116,20 @@ public final class SQLiteLearnerStore: LearnerStore {
     public func addSession(hash: [UInt8], for learner: Int64, at time: Double, expires: Double) async throws {
         try await write { db in
             try db.run("DELETE FROM sessions WHERE learner_id = ? AND expires_at <= ?", [.integer(learner), .real(time)])
-            try db.run("INSERT INTO sessions(hash, learner_id, created_at, expires_at) VALUES (?, ?, ?, ?)",
-                       [.blob(hash), .integer(learner), .real(time), .real(expires)])
+            try db.run(
+                "INSERT INTO sessions(hash, learner_id, created_at, expires_at) VALUES (?, ?, ?, ?)",
+                [.blob(hash), .integer(learner), .real(time), .real(expires)])
         }
     }
 
     public func learner(sessionHash: [UInt8], at time: Double) async throws -> Learner? {
         try await read { db in
-            try db.query("""
+            try db.query(
+                """
                 SELECT l.id, l.name, l.created_at, l.settings FROM sessions s JOIN learners l ON l.id = s.learner_id
                 WHERE s.hash = ? AND s.expires_at > ?
-                """, [.blob(sessionHash), .real(time)], map: Self.learner).first
+                """, [.blob(sessionHash), .real(time)], map: Self.learner
+            ).first
         }
     }
 
@@ -138,13 +146,17 @@ public final class SQLiteLearnerStore: LearnerStore {
 
     // MARK: Library
 
-    public func save(_ key: ItemKey, word: String, details: ItemDetails?, for learner: Int64, at time: Double) async throws -> (item: SavedItem, inserted: Bool) {
+    public func save(_ key: ItemKey, word: String, details: ItemDetails?, for learner: Int64, at time: Double) async throws -> (item: SavedItem, inserted: Bool)
+    {
         let detailsText = try details.map { try LearnerCoding.json($0) }
         let (item, inserted) = try await write { db -> (SavedItem, Bool) in
             if let existing = try Self.item(key, of: learner, in: db) { return (existing, false) }
-            try db.run("INSERT INTO items(learner_id, source, entry, reading, word, saved_at, details) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                       [.integer(learner), .text(key.source.rawValue), .text(key.entry), .text(key.reading), .text(word), .real(time),
-                        detailsText.map { .text($0) } ?? .null])
+            try db.run(
+                "INSERT INTO items(learner_id, source, entry, reading, word, saved_at, details) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [
+                    .integer(learner), .text(key.source.rawValue), .text(key.entry), .text(key.reading), .text(word), .real(time),
+                    detailsText.map { .text($0) } ?? .null,
+                ])
             let id = db.lastInsertRowID
             try Self.write(CardRecord(itemID: id, card: Card(due: time), version: 0), learner: learner, insert: true, in: db)
             return (SavedItem(id: id, key: key, word: word, savedAt: time, details: details), true)
@@ -169,8 +181,10 @@ public final class SQLiteLearnerStore: LearnerStore {
     }
 
     static func item(_ key: ItemKey, of learner: Int64, in db: Database) throws -> SavedItem? {
-        try db.query("SELECT \(Self.itemColumns) FROM items WHERE learner_id = ? AND source = ? AND entry = ? AND reading = ?",
-                     [.integer(learner), .text(key.source.rawValue), .text(key.entry), .text(key.reading)], map: Self.item).first
+        try db.query(
+            "SELECT \(Self.itemColumns) FROM items WHERE learner_id = ? AND source = ? AND entry = ? AND reading = ?",
+            [.integer(learner), .text(key.source.rawValue), .text(key.entry), .text(key.reading)], map: Self.item
+        ).first
     }
 
     public func remove(_ id: Int64, of learner: Int64) async throws -> Bool {
@@ -183,8 +197,9 @@ public final class SQLiteLearnerStore: LearnerStore {
 
     public func rekey(_ id: Int64, to key: ItemKey, of learner: Int64) async throws {
         try await write { db in
-            try db.run("UPDATE OR IGNORE items SET source = ?, entry = ?, reading = ? WHERE id = ? AND learner_id = ?",
-                       [.text(key.source.rawValue), .text(key.entry), .text(key.reading), .integer(id), .integer(learner)])
+            try db.run(
+                "UPDATE OR IGNORE items SET source = ?, entry = ?, reading = ? WHERE id = ? AND learner_id = ?",
+                [.text(key.source.rawValue), .text(key.entry), .text(key.reading), .integer(id), .integer(learner)])
         }
     }
 
@@ -195,17 +210,21 @@ public final class SQLiteLearnerStore: LearnerStore {
     }
 
     static func card(of item: Int64, learner: Int64, in db: Database) throws -> CardRecord? {
-        try db.query("SELECT \(Self.cardColumns) FROM cards WHERE item_id = ? AND learner_id = ?", [.integer(item), .integer(learner)],
-                     map: Self.card).first
+        try db.query(
+            "SELECT \(Self.cardColumns) FROM cards WHERE item_id = ? AND learner_id = ?", [.integer(item), .integer(learner)],
+            map: Self.card
+        ).first
     }
 
     public func cards(of learner: Int64) async throws -> [(item: SavedItem, card: CardRecord)] {
         let rows = try await read { db in
-            try db.query("""
+            try db.query(
+                """
                 SELECT \(Self.itemColumns.split(separator: ",").map { "i." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")),
                        \(Self.cardColumns.split(separator: ",").map { "c." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", "))
                 FROM items i JOIN cards c ON c.item_id = i.id WHERE i.learner_id = ? ORDER BY c.due, i.id
-                """, [.integer(learner)]) { row in ItemCard(item: Self.item(row), card: Self.card(row, from: 7)) }
+                """, [.integer(learner)]
+            ) { row in ItemCard(item: Self.item(row), card: Self.card(row, from: 7)) }
         }
         return rows.map { ($0.item, $0.card) }
     }
@@ -218,28 +237,39 @@ public final class SQLiteLearnerStore: LearnerStore {
     public func rate(_ request: RatingRequest) async throws -> RatingOutcome {
         try await write { db in
             let learner = request.learner
-            if let clientID = request.clientID, let earlier = try db.query(
-                "SELECT \(Self.reviewColumns) FROM reviews WHERE learner_id = ? AND client_id = ?", [.integer(learner), .text(clientID)],
-                map: Self.review).first {
+            if let clientID = request.clientID,
+                let earlier = try db.query(
+                    "SELECT \(Self.reviewColumns) FROM reviews WHERE learner_id = ? AND client_id = ?", [.integer(learner), .text(clientID)],
+                    map: Self.review
+                ).first
+            {
                 return request.replay(of: earlier, current: try Self.card(of: earlier.itemID, learner: learner, in: db))
             }
             // The writer thread is the only writer of this file: what it reads stays current.
             let change = try request.decide(on: try Self.card(of: request.item, learner: learner, in: db))
             try Self.write(change.updated, learner: learner, insert: false, in: db)
             let row = change.log
-            try db.run("""
+            try db.run(
+                """
                 INSERT INTO reviews(learner_id, item_id, reviewed_at, rating, elapsed_days, before, after, client_id)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                """, [.integer(learner), .integer(row.item), .real(row.reviewedAt), .integer(Int64(row.rating.rawValue)),
-                      .integer(Int64(row.elapsedDays)), .text(row.beforeJSON), .text(row.afterJSON), row.clientID.map { .text($0) } ?? .null])
+                """,
+                [
+                    .integer(learner), .integer(row.item), .real(row.reviewedAt), .integer(Int64(row.rating.rawValue)),
+                    .integer(Int64(row.elapsedDays)), .text(row.beforeJSON), .text(row.afterJSON), row.clientID.map { .text($0) } ?? .null,
+                ])
             return change.outcome(logID: db.lastInsertRowID)
         }
     }
 
     public func undoLastRating(of learner: Int64) async throws -> ReviewEntry {
         try await write { db in
-            guard let last = try db.query("SELECT \(Self.reviewColumns) FROM reviews WHERE learner_id = ? ORDER BY id DESC LIMIT 1",
-                                          [.integer(learner)], map: Self.review).first else { throw LearnerError.nothingToUndo }
+            guard
+                let last = try db.query(
+                    "SELECT \(Self.reviewColumns) FROM reviews WHERE learner_id = ? ORDER BY id DESC LIMIT 1",
+                    [.integer(learner)], map: Self.review
+                ).first
+            else { throw LearnerError.nothingToUndo }
             if let restored = UndoRule.restored(after: last, current: try Self.card(of: last.itemID, learner: learner, in: db)) {
                 try Self.write(restored, learner: learner, insert: false, in: db)
             }
@@ -250,8 +280,9 @@ public final class SQLiteLearnerStore: LearnerStore {
 
     public func reviews(of learner: Int64, since time: Double) async throws -> [ReviewEntry] {
         try await read { db in
-            try db.query("SELECT \(Self.reviewColumns) FROM reviews WHERE learner_id = ? AND reviewed_at >= ? ORDER BY reviewed_at, id",
-                         [.integer(learner), .real(time)], map: Self.review)
+            try db.query(
+                "SELECT \(Self.reviewColumns) FROM reviews WHERE learner_id = ? AND reviewed_at >= ? ORDER BY reviewed_at, id",
+                [.integer(learner), .real(time)], map: Self.review)
         }
     }
 
@@ -266,12 +297,14 @@ public final class SQLiteLearnerStore: LearnerStore {
             .integer(Int64(c.scheduledDays)), .integer(Int64(record.version)),
         ]
         if insert {
-            try db.run("""
+            try db.run(
+                """
                 INSERT INTO cards(phase, step, stability, difficulty, due, last_review, reps, lapses, scheduled_days, version, item_id, learner_id)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, values + [.integer(record.itemID), .integer(learner)])
         } else {
-            try db.run("""
+            try db.run(
+                """
                 UPDATE cards SET phase = ?, step = ?, stability = ?, difficulty = ?, due = ?, last_review = ?, reps = ?, lapses = ?,
                        scheduled_days = ?, version = ? WHERE item_id = ? AND learner_id = ?
                 """, values + [.integer(record.itemID), .integer(learner)])
@@ -289,23 +322,26 @@ public final class SQLiteLearnerStore: LearnerStore {
     static func item(_ row: Row) -> SavedItem {
         let source = EntryReference.Source(rawValue: row.text(1) ?? "") ?? .text
         let details = LearnerCoding.details(json: row.text(6))
-        return SavedItem(id: row.int(0), key: ItemKey(source, row.text(2) ?? "", reading: row.text(3) ?? ""), word: row.text(4) ?? "",
-                         savedAt: row.double(5), details: details)
+        return SavedItem(
+            id: row.int(0), key: ItemKey(source, row.text(2) ?? "", reading: row.text(3) ?? ""), word: row.text(4) ?? "",
+            savedAt: row.double(5), details: details)
     }
 
     static func card(_ row: Row) -> CardRecord { card(row, from: 0) }
 
     static func card(_ row: Row, from i: Int) -> CardRecord {
         let memory = row.isNull(i + 3) ? nil : MemoryState(stability: row.double(i + 3), difficulty: row.double(i + 4))
-        let card = Card(phase: Phase(rawValue: row.text(i + 1) ?? "") ?? .new, step: row.isNull(i + 2) ? nil : Int(row.int(i + 2)),
-                        memory: memory, due: row.double(i + 5), lastReview: row.isNull(i + 6) ? nil : row.double(i + 6),
-                        reps: Int(row.int(i + 7)), lapses: Int(row.int(i + 8)), scheduledDays: Int(row.int(i + 9)))
+        let card = Card(
+            phase: Phase(rawValue: row.text(i + 1) ?? "") ?? .new, step: row.isNull(i + 2) ? nil : Int(row.int(i + 2)),
+            memory: memory, due: row.double(i + 5), lastReview: row.isNull(i + 6) ? nil : row.double(i + 6),
+            reps: Int(row.int(i + 7)), lapses: Int(row.int(i + 8)), scheduledDays: Int(row.int(i + 9)))
         return CardRecord(itemID: row.int(i), card: card, version: Int(row.int(i + 10)))
     }
 
     static func review(_ row: Row) -> ReviewEntry {
-        ReviewEntry(id: row.int(0), itemID: row.int(1), reviewedAt: row.double(2), rating: Rating(rawValue: Int(row.int(3))) ?? .good,
-                    elapsedDays: Int(row.int(4)), before: LearnerCoding.card(json: row.text(5) ?? ""),
-                    after: LearnerCoding.card(json: row.text(6) ?? ""), clientID: row.text(7))
+        ReviewEntry(
+            id: row.int(0), itemID: row.int(1), reviewedAt: row.double(2), rating: Rating(rawValue: Int(row.int(3))) ?? .good,
+            elapsedDays: Int(row.int(4)), before: LearnerCoding.card(json: row.text(5) ?? ""),
+            after: LearnerCoding.card(json: row.text(6) ?? ""), clientID: row.text(7))
     }
 }

@@ -5,45 +5,48 @@ import Store
 /// tables hold downloaded definitions and quiz history; the learner tables hold learners, their
 /// tokens, libraries, cards and review logs.
 public enum UserDatabase {
-    public static let migrator = Migrator(file: "user.sqlite", steps: [
-        // Files written before versions existed have exactly these tables: the step is a no-op
-        // for them and only stamps the version.
-        Migrator.Step(1, "documents: saved words, downloaded definitions, quiz history") { db in
-            try db.execute(SQLiteDocumentStore.schema)
-        },
-        Migrator.Step(2, "learners, tokens, items across sources, cards and the review log; saved words become items of the local learner") { db in
-            try db.execute(learnerTables)
-            // Saved words become the local learner's items. Catalog words were saved by headword;
-            // the headword is kept as a pending entry ("headword:cat") until the catalog resolves
-            // it to an entry id. Dates were stored as seconds since 2001 (Foundation's reference).
-            try db.execute("""
-                INSERT INTO learners(id, name, name_key, created_at) VALUES (1, 'me', 'me', CAST(strftime('%s', 'now') AS REAL));
-                INSERT OR IGNORE INTO items(learner_id, source, entry, reading, word, saved_at, details)
-                SELECT 1,
-                       CASE json_extract(body, '$.source') WHEN 'dictionary' THEN 'dictionary' ELSE 'catalog' END,
-                       CASE json_extract(body, '$.source') WHEN 'dictionary' THEN lower(json_extract(body, '$.word'))
-                            ELSE 'headword:' || json_extract(body, '$.word') END,
-                       '', json_extract(body, '$.word'), json_extract(body, '$.savedAt') + 978307200,
-                       CASE json_extract(body, '$.source') WHEN 'dictionary' THEN json_object(
-                           'definition', json_extract(body, '$.definition'), 'partOfSpeech', json_extract(body, '$.partOfSpeech'),
-                           'phonetic', json_extract(body, '$.phonetic')) END
-                FROM documents WHERE collection = 'library';
-                INSERT INTO cards(item_id, learner_id, phase, due, reps, lapses, scheduled_days, version)
-                SELECT id, learner_id, 'new', saved_at, 0, 0, 0, 0 FROM items;
-                DELETE FROM field_index WHERE collection = 'library';
-                DELETE FROM documents WHERE collection = 'library';
-                """)
-        },
-        Migrator.Step(3, "browser sessions: the hash of each session cookie, its learner and when it expires") { db in
-            try db.execute(sessionTable)
-        },
-        // No query reads cards through this index (a learner's cards are found through the
-        // items' own index, one card through its key), yet every rating moved the card's entry
-        // in it: one more page written to the log per rating, a fifth of the writes.
-        Migrator.Step(4, "drops the unused index of cards by learner and due time") { db in
-            try db.execute("DROP INDEX IF EXISTS cards_due")
-        },
-    ])
+    public static let migrator = Migrator(
+        file: "user.sqlite",
+        steps: [
+            // Files written before versions existed have exactly these tables: the step is a no-op
+            // for them and only stamps the version.
+            Migrator.Step(1, "documents: saved words, downloaded definitions, quiz history") { db in
+                try db.execute(SQLiteDocumentStore.schema)
+            },
+            Migrator.Step(2, "learners, tokens, items across sources, cards and the review log; saved words become items of the local learner") { db in
+                try db.execute(learnerTables)
+                // Saved words become the local learner's items. Catalog words were saved by headword;
+                // the headword is kept as a pending entry ("headword:cat") until the catalog resolves
+                // it to an entry id. Dates were stored as seconds since 2001 (Foundation's reference).
+                try db.execute(
+                    """
+                    INSERT INTO learners(id, name, name_key, created_at) VALUES (1, 'me', 'me', CAST(strftime('%s', 'now') AS REAL));
+                    INSERT OR IGNORE INTO items(learner_id, source, entry, reading, word, saved_at, details)
+                    SELECT 1,
+                           CASE json_extract(body, '$.source') WHEN 'dictionary' THEN 'dictionary' ELSE 'catalog' END,
+                           CASE json_extract(body, '$.source') WHEN 'dictionary' THEN lower(json_extract(body, '$.word'))
+                                ELSE 'headword:' || json_extract(body, '$.word') END,
+                           '', json_extract(body, '$.word'), json_extract(body, '$.savedAt') + 978307200,
+                           CASE json_extract(body, '$.source') WHEN 'dictionary' THEN json_object(
+                               'definition', json_extract(body, '$.definition'), 'partOfSpeech', json_extract(body, '$.partOfSpeech'),
+                               'phonetic', json_extract(body, '$.phonetic')) END
+                    FROM documents WHERE collection = 'library';
+                    INSERT INTO cards(item_id, learner_id, phase, due, reps, lapses, scheduled_days, version)
+                    SELECT id, learner_id, 'new', saved_at, 0, 0, 0, 0 FROM items;
+                    DELETE FROM field_index WHERE collection = 'library';
+                    DELETE FROM documents WHERE collection = 'library';
+                    """)
+            },
+            Migrator.Step(3, "browser sessions: the hash of each session cookie, its learner and when it expires") { db in
+                try db.execute(sessionTable)
+            },
+            // No query reads cards through this index (a learner's cards are found through the
+            // items' own index, one card through its key), yet every rating moved the card's entry
+            // in it: one more page written to the log per rating, a fifth of the writes.
+            Migrator.Step(4, "drops the unused index of cards by learner and due time") { db in
+                try db.execute("DROP INDEX IF EXISTS cards_due")
+            },
+        ])
 
     static let sessionTable = """
         CREATE TABLE sessions(

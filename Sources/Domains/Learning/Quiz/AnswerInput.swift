@@ -71,7 +71,7 @@ public final class LineReader: AnswerSource {
                 atEnd = true
                 continue
             }
-            if ready == 0 { continue }   // the deadline check above decides
+            if ready == 0 { continue } // the deadline check above decides
             var chunk = [UInt8](repeating: 0, count: 4096)
             let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if n > 0 {

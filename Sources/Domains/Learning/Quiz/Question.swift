@@ -31,8 +31,9 @@ public struct QuizItem: Sendable, Hashable {
     /// A catalog word; nil for `.reading`, which only Mandarin items have.
     public init?(_ word: Word, answers: AnswerLanguage) {
         guard answers != .reading else { return nil }
-        self.init(word: word.word, answer: answers == .vi ? word.vi : word.definition.en,
-                  categories: word.categories, levels: word.levels)
+        self.init(
+            word: word.word, answer: answers == .vi ? word.vi : word.definition.en,
+            categories: word.categories, levels: word.levels)
     }
 }
 

@@ -32,12 +32,13 @@ public struct QuizBuilder: Sendable {
         func tier(_ c: QuizItem) -> Int {
             let sameCategory = !categories.isDisjoint(with: c.categories)
             let sameLevel = !levels.isDisjoint(with: c.levels)
-            let base: Int = switch (sameCategory, sameLevel) {
-            case (true, true): 0
-            case (true, false): 1
-            case (false, true): 2
-            case (false, false): 3
-            }
+            let base: Int =
+                switch (sameCategory, sameLevel) {
+                case (true, true): 0
+                case (true, false): 1
+                case (false, true): 2
+                case (false, false): 3
+                }
             return c.kind == item.kind ? base : 4 + base
         }
         let answerKey = item.answer.lowercased()

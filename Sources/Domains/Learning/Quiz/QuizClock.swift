@@ -10,4 +10,3 @@ public struct SystemClock: QuizClock {
     public init() {}
     public func now() -> Date { Date() }
 }
-

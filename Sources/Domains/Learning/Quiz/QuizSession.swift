@@ -70,8 +70,9 @@ public struct QuizSession: Sendable {
                 break
             }
             report(.question(number: i + 1, total: questions.count, question, remaining: remaining()))
-            var outcome = QuestionOutcome(word: question.word, options: question.options, answerIndex: question.correctIndex,
-                                          chosenIndex: nil, correct: false)
+            var outcome = QuestionOutcome(
+                word: question.word, options: question.options, answerIndex: question.correctIndex,
+                chosenIndex: nil, correct: false)
             while true {
                 switch input.nextLine(timeout: remaining()) {
                 case .timedOut:
@@ -112,7 +113,8 @@ public struct QuizSession: Sendable {
                 }
             }
         }
-        return QuizOutcome(questions: outcomes, total: questions.count, ending: ending, startedAt: start,
-                           seconds: clock.now().timeIntervalSince(start))
+        return QuizOutcome(
+            questions: outcomes, total: questions.count, ending: ending, startedAt: start,
+            seconds: clock.now().timeIntervalSince(start))
     }
 }
