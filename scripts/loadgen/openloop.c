@@ -49,6 +49,7 @@ typedef struct {
     int fd;
     int busy;            /* a request in flight */
     int connecting;      /* a non-blocking connect under way */
+    int writing;         /* EPOLLOUT asked for */
     long req;            /* its index in the schedule */
     const char *out;     /* what is left to write of it */
     size_t outlen;
@@ -89,6 +90,7 @@ static int nidle;
 static int ep, tfd;
 static long next_req;                /* next request to send */
 static long nreconnects;
+static int inflight;                 /* connections with a request on them */
 
 static int64_t sched(long i) { return t0 + (int64_t)((double)i * 1e9 / rate); }
 
@@ -154,6 +156,7 @@ static void conn_open(int c, int blocking) {
     conns[c].inlen = 0;
     conns[c].outlen = 0;
     conns[c].connecting = r < 0;
+    conns[c].writing = r < 0;
     struct epoll_event ev = { .events = EPOLLIN | (r < 0 ? EPOLLOUT : 0), .data.u32 = (uint32_t)c };
     if (epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev) < 0) die("epoll_ctl");
     if (r == 0) idle[nidle++] = c;
@@ -167,6 +170,7 @@ static void conn_reset(int c, int64_t now) {
     if (k->busy) {
         status[k->req] = -1;
         done_at[k->req] = now;
+        inflight--;
     } else if (!k->connecting) {
         /* it was idle: take it off the idle stack */
         for (int i = 0; i < nidle; i++) if (idle[i] == c) { idle[i] = idle[--nidle]; break; }
@@ -175,7 +179,9 @@ static void conn_reset(int c, int64_t now) {
     conn_open(c, 0);
 }
 
-static void want_write(int c, int on) {
+static void want_write(int c, int on) {  /* a system call only when it changes */
+    if (conns[c].writing == on) return;
+    conns[c].writing = on;
     struct epoll_event ev = { .events = EPOLLIN | (on ? EPOLLOUT : 0), .data.u32 = (uint32_t)c };
     epoll_ctl(ep, EPOLL_CTL_MOD, conns[c].fd, &ev);
 }
@@ -209,6 +215,7 @@ static void send_on(int c, long i, int64_t now) {
     Conn *k = &conns[c];
     long r = (long)(rnd() % (uint64_t)nreqs);
     k->busy = 1;
+    inflight++;
     k->req = i;
     k->out = reqs[r];
     k->outlen = reqlen[r];
@@ -259,25 +266,27 @@ static long response_length(const char *buf, size_t len, int *code, int *closing
 
 static void on_readable(int c, int64_t now) {
     Conn *k = &conns[c];
-    int eof = 0;
-    for (;;) {
+    int eof = 0, code = 0, closing = 0;
+    long whole = 0;
+    for (;;) {  /* until EAGAIN, or a whole response (one read, mostly) */
         ssize_t n = read(k->fd, k->in + k->inlen, INBUF - k->inlen);
         if (n == 0 || (n < 0 && errno != EAGAIN)) { eof = 1; break; }
         if (n < 0) break;
         k->inlen += (size_t)n;
         if (k->inlen == INBUF) break;
+        if (k->busy && (whole = response_length(k->in, k->inlen, &code, &closing)) != 0) break;
     }
     if (!k->busy) {  /* an idle connection closed by the server, or bytes nobody asked for */
         if (eof || k->inlen) conn_reset(c, now);
         return;
     }
-    int code = 0, closing = 0;
-    long whole = k->inlen ? response_length(k->in, k->inlen, &code, &closing) : 0;
+    if (whole == 0 && k->inlen) whole = response_length(k->in, k->inlen, &code, &closing);
     if (whole == 0 && !eof) return;             /* more to come */
     if (whole <= 0) { conn_reset(c, now); return; }  /* cut short or malformed: a socket error */
     done_at[k->req] = now;
     status[k->req] = code;
     k->busy = 0;
+    inflight--;
     k->inlen = 0;
     if (closing || eof) {  /* answered, then closed: open it again (not an error) */
         nreconnects++;
@@ -287,7 +296,10 @@ static void on_readable(int c, int64_t now) {
     } else idle[nidle++] = c;
 }
 
-static void arm_timer(int64_t at) {  /* 0 disarms */
+static void arm_timer(int64_t at) {  /* 0 disarms; a system call only for a new deadline */
+    static int64_t armed = -1;
+    if (at == armed) return;
+    armed = at;
     struct itimerspec ts = {0};
     if (at > 0) { ts.it_value.tv_sec = at / 1000000000LL; ts.it_value.tv_nsec = at % 1000000000LL; }
     if (timerfd_settime(tfd, at > 0 ? TFD_TIMER_ABSTIME : 0, &ts, NULL) < 0) die("timerfd_settime");
@@ -372,8 +384,6 @@ int main(int argc, char **argv) {
         if (next_req < total && nidle > 0) arm_timer(sched(next_req) > now ? sched(next_req) : now + 1);
         else arm_timer(0);
         /* Done when everything was sent and answered, or at the grace deadline. */
-        int inflight = 0;
-        for (int c = 0; c < nconn; c++) inflight += conns[c].busy;
         if ((next_req == total && inflight == 0) || now >= stop) break;
         int64_t wait_ms = (stop - now) / 1000000 + 1;
         int n = epoll_wait(ep, evs, 256, (int)wait_ms);
