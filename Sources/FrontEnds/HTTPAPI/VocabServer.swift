@@ -165,7 +165,7 @@ public struct VocabServer: Sendable {
             middleware: RepeatedRequests(
                 cache: cache,
                 onHit: { [metrics, allowed] path in
-                    metrics?.answeredFromMemory(route: allowed.template(for: path))
+                    if let metrics { metrics.answeredFromMemory(route: metrics.route(of: path, allowed.template(for:))) }
                 }))
         router.add(middleware: RequestGuard(allowed: allowed))
         router.add(middleware: WebAppMiddleware(assets: web, cache: cache))

@@ -64,7 +64,7 @@ public struct RequestLog<Context: RequestContext>: RouterMiddleware {
     ) {
         let elapsed = ContinuousClock.now - start
         if let metrics {
-            let template = route(path)
+            let template = metrics.route(of: path, route)
             metrics.request(route: template, method: method, status: status, duration: elapsed)
             if fromMemory { metrics.answeredFromMemory(route: template) }
             if let tier = headers[VocabHeader.tier] { metrics.clip(tier: tier, cache: headers[VocabHeader.cache]) }
