@@ -60,58 +60,51 @@ public final class ServerMetrics: Sendable {
     }
 
     public func request(route: String, method: String, status: Int, duration: Duration) {
-        let labels = RequestLabels(route: route, method: method, status: status)
-        let handles =
-            requestHandles.withLock { $0[labels] }
-            ?? {
-                let made = RequestHandles(
-                    requests: registry.makeCounter(
-                        descriptor: .init(
-                            namespace: "vocab", metricName: "http_requests", unitName: "total",
-                            helpText: "Requests answered, by route template, method and status."),
-                        labels: [("route", route), ("method", method), ("status", String(status))]),
-                    duration: registry.makeDurationHistogram(
-                        descriptor: .init(
-                            namespace: "vocab", metricName: "http_request_duration", unitName: "seconds",
-                            helpText: "Time to answer, by route template."),
-                        labels: [("route", route)], buckets: Self.buckets))
-                requestHandles.withLock { $0[labels] = made }
-                return made
-            }()
+        let handles = Self.kept(RequestLabels(route: route, method: method, status: status), in: requestHandles) {
+            RequestHandles(
+                requests: registry.makeCounter(
+                    descriptor: .init(
+                        namespace: "vocab", metricName: "http_requests", unitName: "total",
+                        helpText: "Requests answered, by route template, method and status."),
+                    labels: [("route", route), ("method", method), ("status", String(status))]),
+                duration: registry.makeDurationHistogram(
+                    descriptor: .init(
+                        namespace: "vocab", metricName: "http_request_duration", unitName: "seconds",
+                        helpText: "Time to answer, by route template."),
+                    labels: [("route", route)], buckets: Self.buckets))
+        }
         handles.requests.increment()
         handles.duration.record(duration)
     }
 
     /// A repeated request answered from the response cache, on the event loop or in the router.
     public func answeredFromMemory(route: String) {
-        let counter =
-            memoryHandles.withLock { $0[route] }
-            ?? {
-                let made = registry.makeCounter(
-                    descriptor: .init(
-                        namespace: "vocab", metricName: "http_answers_from_memory", unitName: "total",
-                        helpText: "Repeated requests answered from the response cache in memory."),
-                    labels: [("route", route)])
-                memoryHandles.withLock { $0[route] = made }
-                return made
-            }()
-        counter.increment()
+        Self.kept(route, in: memoryHandles) {
+            registry.makeCounter(
+                descriptor: .init(
+                    namespace: "vocab", metricName: "http_answers_from_memory", unitName: "total",
+                    helpText: "Repeated requests answered from the response cache in memory."),
+                labels: [("route", route)])
+        }.increment()
     }
 
     public func clip(tier: String, cache: String?) {
-        let key = [tier, cache ?? "none"]
-        let counter =
-            clipHandles.withLock { $0[key] }
-            ?? {
-                let made = registry.makeCounter(
-                    descriptor: .init(
-                        namespace: "vocab", metricName: "clips_served", unitName: "total",
-                        helpText: "Pronunciations served, by the tier that made them and whether the clip was on disk."),
-                    labels: [("tier", key[0]), ("cache", key[1])])
-                clipHandles.withLock { $0[key] = made }
-                return made
-            }()
-        counter.increment()
+        Self.kept([tier, cache ?? "none"], in: clipHandles) {
+            registry.makeCounter(
+                descriptor: .init(
+                    namespace: "vocab", metricName: "clips_served", unitName: "total",
+                    helpText: "Pronunciations served, by the tier that made them and whether the clip was on disk."),
+                labels: [("tier", tier), ("cache", cache ?? "none")])
+        }.increment()
+    }
+
+    /// The handle kept under `key`, made by `make` the first time. Two requests that both miss
+    /// make the same handle: the registry answers one name and labels with one metric.
+    private static func kept<Key: Hashable & Sendable, Handle: Sendable>(_ key: Key, in handles: borrowing Mutex<[Key: Handle]>, make: () -> Handle) -> Handle {
+        if let known = handles.withLock({ $0[key] }) { return known }
+        let made = make()
+        handles.withLock { $0[key] = made }
+        return made
     }
 
     public func connectionOpened() { connections.increment() }
