@@ -87,10 +87,6 @@ public struct LearningService: Sendable {
         self.now = now
     }
 
-    /// Whether the latest write to user.sqlite failed because the disk is full (false again once
-    /// one succeeds); PostgreSQL's own disk is its server's to report.
-    public var outOfSpace: Bool { (store as? SQLiteLearnerStore)?.outOfSpace ?? false }
-
     // MARK: Learners
 
     /// Changes what a learner may set about themselves; fields left out stay as they are.

@@ -216,7 +216,7 @@ public struct VocabServer: Sendable {
                 database = .init(engine: "postgresql", state: listener.isConnected && answers ? "up" : "unavailable")
             } else {
                 // Reads go on when the disk is full; writes are refused (503) until one succeeds again.
-                database = .init(engine: "sqlite", state: learning.outOfSpace ? "full" : "up")
+                database = .init(engine: "sqlite", state: learning.store.outOfSpace ? "full" : "up")
             }
             let moe = database.state != "unavailable" ? ((try? await withDeadline(seconds: deadline) { await dictionary.isAvailable() }) ?? false) : false
             let reason: String? =

@@ -10,6 +10,8 @@ public protocol LearnerStore: Sendable {
     func learner(id: Int64) async throws -> Learner?
     func learners() async throws -> [Learner]
     func updateSettings(_ settings: LearnerSettings, of learner: Int64) async throws
+    /// Whether the latest write failed because the disk is full (false again once one succeeds).
+    var outOfSpace: Bool { get }
     /// Stores a token's hash (never the token) for a learner.
     func addToken(hash: [UInt8], label: String, for learner: Int64, at time: Double) async throws
     /// The learner whose live token has this hash.
@@ -55,4 +57,9 @@ public protocol LearnerStore: Sendable {
     func undoLastRating(of learner: Int64) async throws -> ReviewEntry
     /// The learner's ratings since `time`, oldest first.
     func reviews(of learner: Int64, since time: Double) async throws -> [ReviewEntry]
+}
+
+extension LearnerStore {
+    /// A server database's disk is its server's to report: such a store never says it is full.
+    public var outOfSpace: Bool { false }
 }
