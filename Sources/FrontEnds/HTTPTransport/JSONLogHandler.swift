@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import JSONReading
 import Logging
 
@@ -26,8 +27,7 @@ public struct JSONLogHandler: LogHandler {
     static let numeric: Set<String> = ["status", "bytes", "duration_ms", "port", "processes"]
 
     public func log(event: LogEvent) {
-        var all = self.metadata
-        if let extra = event.metadata { all.merge(extra) { _, new in new } }
+        let all = LogfmtLogHandler.fields(metadata, event.metadata)
         var out =
             "{\"ts\":\(Self.quoted(LogfmtLogHandler.timestamp())),\"level\":\(Self.quoted(event.level.rawValue)),"
             + "\"logger\":\(Self.quoted(label)),\"msg\":\(Self.quoted(event.message.description))"
@@ -46,22 +46,25 @@ public struct JSONLogHandler: LogHandler {
 }
 
 /// The id of a request, in every log line of it and in its `X-Request-Id` header: the client's
-/// own when it sends a plausible one (so a proxy's id carries through), else a new one.
+/// own when it sends a plausible one (so a proxy's id carries through), else the one
+/// Hummingbird made for it.
 public enum RequestID {
     public static let header = "X-Request-Id"
+    public static let field = HTTPField.Name(header)!
+    /// Where Hummingbird keeps the id it gives every request (`RequestContext.id`); the log
+    /// handlers print it as `request_id`.
+    public static let metadataKey = "hb.request.id"
 
     public static func accepted(_ sent: String?) -> String? {
-        guard let sent, (1...64).contains(sent.utf8.count),
-            sent.utf8.allSatisfy({
-                ("0"..."9").contains(Character(UnicodeScalar($0))) || ("a"..."z").contains(Character(UnicodeScalar($0)))
-                    || ("A"..."Z").contains(Character(UnicodeScalar($0))) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ".")
-            })
-        else { return nil }
+        guard let sent, (1...64).contains(sent.utf8.count), sent.utf8.allSatisfy(plain) else { return nil }
         return sent
     }
 
-    public static func make() -> String {
-        var generator = SystemRandomNumberGenerator()
-        return String(generator.next() as UInt64, radix: 16)
+    private static func plain(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"): true
+        case UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."): true
+        default: false
+        }
     }
 }

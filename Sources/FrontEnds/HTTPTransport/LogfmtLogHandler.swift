@@ -25,8 +25,7 @@ public struct LogfmtLogHandler: LogHandler {
     }
 
     public func log(event: LogEvent) {
-        var all = self.metadata
-        if let extra = event.metadata { all.merge(extra) { _, new in new } }
+        let all = Self.fields(metadata, event.metadata)
         var out = "ts=\(Self.timestamp()) level=\(event.level.rawValue) logger=\(Self.value(label)) msg=\(Self.value(event.message.description))"
         for key in Self.leading {
             if let v = all[key] { out += " \(key)=\(Self.value(v.description))" }
@@ -39,6 +38,15 @@ public struct LogfmtLogHandler: LogHandler {
         if let error = event.error { out += " error=\(Self.value(String(describing: error)))" }
         out += "\n"
         sink(out)
+    }
+
+    /// A line's fields: the logger's, then the event's. Hummingbird's request id is the request's
+    /// `request_id` unless one was set by that name.
+    static func fields(_ metadata: Logger.Metadata, _ extra: Logger.Metadata?) -> Logger.Metadata {
+        var all = metadata
+        if let extra { all.merge(extra) { _, new in new } }
+        if let id = all.removeValue(forKey: RequestID.metadataKey), all["request_id"] == nil { all["request_id"] = id }
+        return all
     }
 
     public static let standardError: @Sendable (String) -> Void = { line in

@@ -121,7 +121,7 @@ public final class RepeatedRequestLane: ChannelDuplexHandler, RemovableChannelHa
             ifNoneMatch: head.headers.first(name: "if-none-match"))
         // Finished bytes, under the HTTP encoder: nothing is left to serialise per request.
         socket.write(answer.wireHead)
-        let id = RequestID.accepted(head.headers.first(name: RequestID.header)) ?? RequestID.make()
+        let id = RequestID.accepted(head.headers.first(name: RequestID.header)) ?? Hummingbird.RequestID().description
         socket.write(ByteBuffer(string: "\(RequestID.header): \(id)\r\n"))
         socket.write(dates.line())
         if let body = answer.body, head.method != .HEAD { socket.write(body) }

@@ -32,11 +32,10 @@ public struct RequestLog<Context: RequestContext>: RouterMiddleware {
 
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let start = ContinuousClock.now
-        let id = RequestID.accepted(request.headers[HTTPField.Name(RequestID.header)!]) ?? RequestID.make()
-        // Every line logged while the request runs carries its id.
         var context = context
-        context.logger[metadataKey: "hb.request.id"] = nil
-        context.logger[metadataKey: "request_id"] = .string(id)
+        // Every line logged while the request runs carries its id (the logger's metadata).
+        if let sent = RequestID.accepted(request.headers[RequestID.field]) { context.logger[metadataKey: RequestID.metadataKey] = .string(sent) }
+        let id = context.id
         var response: Response
         do {
             response = try await next(request, context)
@@ -45,7 +44,7 @@ public struct RequestLog<Context: RequestContext>: RouterMiddleware {
             log(request, id: id, status: 500, start: start, bytes: nil)
             throw error
         }
-        response.headers[HTTPField.Name(RequestID.header)!] = id
+        response.headers[RequestID.field] = id
         log(request, id: id, status: response.status.code, start: start, bytes: response.body.contentLength, response: response)
         return response
     }
