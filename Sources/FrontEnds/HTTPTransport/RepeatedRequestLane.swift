@@ -161,8 +161,6 @@ public final class SocketWriter: ChannelOutboundHandler, RemovableChannelHandler
     public func flush() { context?.flush() }
 }
 
-/// The Date header line (RFC 9110 IMF-fixdate) and the blank line that ends a head, made once
-/// per second.
 /// The ids of answers from memory, in the form of Hummingbird's (a random half fixed for the run,
 /// then a count from a random start), written as bytes straight into the answer: made as strings
 /// they cost a seventh of such an answer.
@@ -206,6 +204,8 @@ final class LaneRequestIDs: Sendable {
     }
 }
 
+/// The Date header line (RFC 9110 IMF-fixdate) and the blank line that ends a head, made once
+/// per second.
 public struct HTTPDate {
     private var second = -1
     private var bytes = ByteBuffer()
