@@ -108,7 +108,7 @@ private struct RouteIndex: Sendable {
             let segments = path.split(separator: "/")
             let end = End(
                 template: "/" + segments.joined(separator: "/"), methods: Self.order.filter(methods.contains),
-                literals: segments.count { !$0.hasPrefix("{") && !$0.hasSuffix("}") && $0 != "*" && $0 != "**" })
+                literals: segments.count(where: Self.isLiteral))
             var node = 0
             for segment in segments {
                 if segment == "**" { break }
@@ -118,8 +118,11 @@ private struct RouteIndex: Sendable {
         }
     }
 
+    /// A segment matched as itself, not a capture (`{id}`, `{name}.wav`) or a wildcard.
+    private static func isLiteral(_ segment: Substring) -> Bool { !segment.contains("{") && segment != "*" && segment != "**" }
+
     private mutating func child(of node: Int, _ segment: Substring) -> Int {
-        let literal = !segment.contains("{") && segment != "*"
+        let literal = Self.isLiteral(segment)
         if literal, let known = nodes[node].literal[segment] { return known }
         if !literal, let known = nodes[node].patterns.first(where: { $0.pattern == segment }) { return known.child }
         nodes.append(Node())
