@@ -53,7 +53,9 @@ let package = Package(
         .target(name: "EspeakShim", dependencies: ["CEspeakNG"], path: "Sources/Foundations/EspeakShim"),
         .target(name: "SndFileShim", dependencies: ["CSndFile"], path: "Sources/Foundations/SndFileShim"),
         .target(name: "Ebur128Shim", dependencies: ["CEbur128"], path: "Sources/Foundations/Ebur128Shim"),
-        .target(name: "SQLiteDB", dependencies: ["CSQLite"], path: "Sources/Foundations/SQLiteDB"),
+        // Work running and waiting on a limited resource, and how long it waited (for metrics).
+        .target(name: "Usage", path: "Sources/Foundations/Usage"),
+        .target(name: "SQLiteDB", dependencies: ["CSQLite", "Usage"], path: "Sources/Foundations/SQLiteDB"),
         // A validating pull parser for JSON that reports positions (category files, the MOE dictionary).
         .target(name: "JSONReading", path: "Sources/Foundations/JSONReading"),
         // Text folding and edit distance for search, suggestions and clip names.
@@ -68,7 +70,7 @@ let package = Package(
         .target(name: "PCMKernels", path: "Sources/Foundations/PCMKernels"),
         .target(name: "AudioFile", dependencies: ["CSndFile", "SndFileShim", "PCMKernels", "FileAccess"], path: "Sources/Foundations/AudioFile"),
         // espeak-ng in process; the neural voice in child processes of its own.
-        .target(name: "Speech", dependencies: ["CEspeakNG", "EspeakShim", "FileAccess"], path: "Sources/Foundations/Speech"),
+        .target(name: "Speech", dependencies: ["CEspeakNG", "EspeakShim", "FileAccess", "Usage"], path: "Sources/Foundations/Speech"),
         // EBU R128 loudness of word clips (libebur128), trimming and normalising to one target,
         // and the checks an imported recording must pass.
         .target(name: "ClipProcessing", dependencies: ["AudioFile", "Ebur128Shim"], path: "Sources/Foundations/ClipProcessing"),
@@ -84,7 +86,8 @@ let package = Package(
         .target(
             name: "PostgresStore",
             dependencies: [
-                "Store", "Offloading", "JSONReading", .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
+                "Store", "Offloading", "JSONReading", "Usage", .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
                 // Its ConnectionPoolError: the pool's "cannot connect" is an unavailable database too.
                 .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -113,7 +116,7 @@ let package = Package(
         .target(
             name: "Learners",
             dependencies: [
-                "FSRS", "SeededRandom", "Vocabulary", "SQLiteDB", "Store", "JSONReading", .product(name: "Crypto", package: "swift-crypto"),
+                "FSRS", "SeededRandom", "Vocabulary", "SQLiteDB", "Store", "JSONReading", "Usage", .product(name: "Crypto", package: "swift-crypto"),
             ], path: "Sources/Domains/Learning/Learners"),
 
         // Classes: an adult's classes, children with picture passwords, assignments, progress.
@@ -151,7 +154,8 @@ let package = Package(
                 "Classes",
                 "AppCore", "Catalog", "Cache", "Store", "Audio", "AudioFile", "ClipProcessing", "Speech", "HTTPFetch", "Mandarin",
                 "Definitions", "Quiz", "SQLiteDB", "FileAccess", "Offloading", "Vocabulary", "Learners", "FSRS", "SeededRandom", "TextMatching",
-                "AnkiExport", "PostgresStore", "PostgresLearners", "PostgresMandarin", "JSONReading", .product(name: "PostgresNIO", package: "postgres-nio"),
+                "AnkiExport", "PostgresStore", "PostgresLearners", "PostgresMandarin", "JSONReading", "Usage",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 // Password hashes of learners who sign in to the web app.
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
@@ -176,7 +180,7 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Logging", package: "swift-log"),
-                "JSONReading",
+                "JSONReading", "Usage",
             ], path: "Sources/FrontEnds/HTTPTransport"),
         // The web app `vocab serve` answers at /: plain HTML, CSS and JavaScript modules (Web/, shipped
         // as resources beside the binary), served as representations with ETag and gzip.
@@ -191,7 +195,7 @@ let package = Package(
             name: "HTTPAPI",
             dependencies: [
                 "App", "AppCore", "HTTPTransport", "WebApp", "Catalog", "Mandarin", "AudioFile", "Audio", "Offloading", "Learners", "FSRS", "PostgresStore",
-                "JSONReading",
+                "JSONReading", "Usage",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -231,6 +235,7 @@ let package = Package(
             path: "Tests/Support/loudness-probe"),
         .testTarget(name: "TextMatchingTests", dependencies: ["TextMatching"], path: "Tests/Foundations/TextMatchingTests"),
         .testTarget(name: "OffloadingTests", dependencies: ["Offloading"], path: "Tests/Foundations/OffloadingTests"),
+        .testTarget(name: "UsageTests", dependencies: ["Usage"], path: "Tests/Foundations/UsageTests"),
         .testTarget(name: "FileAccessTests", dependencies: ["FileAccess", "SQLiteDB", "TestSupport"], path: "Tests/Foundations/FileAccessTests"),
         .testTarget(name: "AudioFileTests", dependencies: ["AudioFile", "SeededRandom", "TestSupport"], path: "Tests/Foundations/AudioFileTests"),
         .testTarget(

@@ -6,6 +6,7 @@ import Logging
 import Mandarin
 import PostgresStore
 import Store
+import Usage
 
 /// The running system, built once from its environment: the catalog, the learners and the
 /// Mandarin dictionary on the engine one rule chose (`DatabaseChoice`: the flag, then
@@ -31,6 +32,9 @@ public struct VocabApp: Sendable {
     /// The shared database when the rule chose PostgreSQL. Its pool runs inside `run` (a
     /// command) or in the server's service group.
     public let postgres: ServerDatabase?
+    /// The learners' database as an operator watches it: its connections or queues in use and
+    /// waited for, and on SQLite how long each commit took to be on disk.
+    public let databaseUse: (pools: [PoolUse], commitTimes: DurationCounts?)
 
     public var search: SearchService { SearchService(catalog: catalog, dictionary: dictionary) }
 
@@ -49,11 +53,12 @@ public struct VocabApp: Sendable {
         case .embedded:
             let (catalog, status) = try await services.environment.openCatalog(cache: use == .server ? .memory : .file)
             let dictionary = services.mandarinDictionary()
-            let learning = services.learning(catalog: catalog, store: try services.learnerStore(), mandarin: dictionary)
+            let store = try services.learnerStore()
+            let learning = services.learning(catalog: catalog, store: store, mandarin: dictionary)
             return VocabApp(
                 services: services, database: database, catalog: catalog, catalogStatus: status, dictionary: dictionary,
                 learning: learning, classes: ClassService(learning: learning, book: ClassBook(documents: try services.userStore())),
-                postgres: nil)
+                postgres: nil, databaseUse: (store.pools, store.commitTimes))
         case .postgres(let url, _):
             // A server gives up on statements that cannot get a connection and finish within 5 s
             // (HTTP 503); a command has a few connections and waits.
@@ -66,7 +71,7 @@ public struct VocabApp: Sendable {
             return VocabApp(
                 services: services, database: database, catalog: catalog, catalogStatus: nil, dictionary: server.mandarin,
                 learning: learning, classes: ClassService(learning: learning, book: ClassBook(documents: server.documents)),
-                postgres: server)
+                postgres: server, databaseUse: ([server.database.use], nil))
         }
     }
 

@@ -1,5 +1,6 @@
 import Dispatch
 import Synchronization
+import Usage
 
 /// The one connection that writes a database, on a thread of its own (a commit waits for the
 /// disk, which must not hold one of Swift's cooperative threads). Writes that arrive while a
@@ -16,6 +17,8 @@ public final class GroupCommitWriter: @unchecked Sendable {
         let run: (Database) -> (any Error)?
         /// Answers the caller: nil once the batch committed, else why it did not.
         let answer: (Error?) -> Void
+        /// When the write was handed to the writer.
+        let asked: ContinuousClock.Instant
     }
 
     /// Touched only on `queue`.
@@ -32,6 +35,13 @@ public final class GroupCommitWriter: @unchecked Sendable {
     public var outOfSpace: Bool { full.withLock { $0 } }
     private let full = Mutex(false)
 
+    /// Writes in the transaction being made (in use), writes waiting for the next one, and how
+    /// long each waited for its transaction to begin.
+    public let use: PoolUse
+    /// How long each COMMIT took, its flush to disk included: with synchronous=FULL, the disk's
+    /// own sync time, which every rating waits for at least once.
+    public let commitTimes = DurationCounts()
+
     /// Copies the log into the database beside the writer; nil: SQLite's own checkpoints, in the COMMIT.
     private let checkpointer: LogCheckpointer?
     /// The log's length after the previous commit, and how often it started again: a pass of the
@@ -39,9 +49,10 @@ public final class GroupCommitWriter: @unchecked Sendable {
     private var logFrames = 0
     private var logGeneration = 0
 
-    public init(_ db: Database, label: String, checkpointer: LogCheckpointer? = nil) {
+    public init(_ db: Database, label: String, checkpointer: LogCheckpointer? = nil, use: PoolUse? = nil) {
         self.db = db
         self.checkpointer = checkpointer
+        self.use = use ?? PoolUse(name: label)
         queue = DispatchQueue(label: label)
         if checkpointer != nil { db.takeOverCheckpoints() }
     }
@@ -63,7 +74,7 @@ public final class GroupCommitWriter: @unchecked Sendable {
                     } else {
                         continuation.resume(with: result)
                     }
-                })
+                }, asked: use.asked())
             let start = state.withLock { state in
                 state.jobs.append(job)
                 defer { state.draining = true }
@@ -91,6 +102,8 @@ public final class GroupCommitWriter: @unchecked Sendable {
     }
 
     private func commit(_ batch: [Job]) {
+        for job in batch { use.started(asked: job.asked) }
+        defer { for _ in batch { use.finished() } }
         do {
             try retryingWhileBusy { try db.execute("BEGIN IMMEDIATE") }
         } catch {
@@ -121,7 +134,9 @@ public final class GroupCommitWriter: @unchecked Sendable {
         do {
             // The write that found the disk full is the reason for the others too.
             guard ran == batch.count, db.isInTransaction else { throw spaceError ?? TransactionEnded() }
+            let committing = ContinuousClock.now
             try db.execute("COMMIT")
+            commitTimes.record(.now - committing)
             counts.withLock { $0 = ($0.transactions + 1, $0.writes + batch.count) }
             full.withLock { $0 = spaceError != nil }
             for job in batch { job.answer(nil) }
@@ -257,15 +272,21 @@ public final class ReaderPool: @unchecked Sendable {
     private let path: String
     private let idle = Mutex<[UncheckedDatabase]>([])
     private let queue: DispatchQueue
+    /// Reads running and waiting for a thread, and how long they waited.
+    public let use: PoolUse
 
-    public init(path: String, label: String) {
+    public init(path: String, label: String, use: PoolUse? = nil) {
         self.path = path
+        self.use = use ?? PoolUse(name: label)
         queue = DispatchQueue(label: label, attributes: .concurrent)
     }
 
     public func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
+        let asked = use.asked()
+        return try await withCheckedThrowingContinuation { continuation in
             queue.async {
+                self.use.started(asked: asked)
+                defer { self.use.finished() }
                 continuation.resume(
                     with: Result {
                         let connection = try self.take()

@@ -4,6 +4,7 @@ import EspeakShim
 import FileAccess
 import Foundation
 import Synchronization
+import Usage
 
 public struct SpeechError: Error, CustomStringConvertible, Sendable {
     public let description: String
@@ -54,6 +55,9 @@ public final class EspeakSynthesizer: Sendable {
     /// The engine shared by every instance in the process: started once, then only used on `queue`.
     private static let engine = Mutex<Result<Engine, SpeechError>?>(nil)
     private static let queue = DispatchQueue(label: "vocab.espeak")
+    /// Words being spoken and waiting for the one engine, whichever instance asked.
+    private static let queueUse = PoolUse(name: "speech.espeak")
+    public var use: PoolUse { Self.queueUse }
     nonisolated(unsafe) private static var currentVoice: String? // only touched on `queue`
     nonisolated(unsafe) private static var voiceNames: [String: String] = [:] // only touched on `queue`
     nonisolated(unsafe) private static var currentRate = defaultRate // only touched on `queue`
@@ -118,8 +122,11 @@ public final class EspeakSynthesizer: Sendable {
     public func synthesize(_ text: String, voice: String, speed: Double = 1) async throws -> (samples: [Float], sampleRate: Int) {
         let rate = sampleRate
         let steady = isSteady
+        let asked = Self.queueUse.asked()
         return try await withCheckedThrowingContinuation { continuation in
             Self.queue.async {
+                Self.queueUse.started(asked: asked)
+                defer { Self.queueUse.finished() }
                 continuation.resume(with: Result { (try Self.speak(text, voice: voice, steady: steady, speed: speed), rate) })
             }
         }
@@ -130,7 +137,12 @@ public final class EspeakSynthesizer: Sendable {
     public func synthesizeNow(_ text: String, voice: String, speed: Double = 1) throws -> (samples: [Float], sampleRate: Int) {
         let rate = sampleRate
         let steady = isSteady
-        return try Self.queue.sync { (try Self.speak(text, voice: voice, steady: steady, speed: speed), rate) }
+        let asked = Self.queueUse.asked()
+        return try Self.queue.sync {
+            Self.queueUse.started(asked: asked)
+            defer { Self.queueUse.finished() }
+            return (try Self.speak(text, voice: voice, steady: steady, speed: speed), rate)
+        }
     }
 
     /// Runs on `queue` only.

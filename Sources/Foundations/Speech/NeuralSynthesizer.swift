@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Synchronization
+import Usage
 
 #if canImport(Glibc)
     import Glibc
@@ -66,6 +67,8 @@ public final class NeuralSynthesizer: Sendable {
     public let voice: NeuralVoice
     private let lanes: [Lane]
     private let next = Atomic<Int>(0)
+    /// Words being spoken (at most one a process) and waiting for a process.
+    public let use = PoolUse(name: "speech.neural")
 
     /// - Parameter processes: how many requests can be spoken at once (one core each).
     public init(voice: NeuralVoice, processes: Int = 1, requestTimeout: Double = 30, retryAfter: Double = 30) {
@@ -89,15 +92,25 @@ public final class NeuralSynthesizer: Sendable {
     /// `speed` 1 is the voice's own pace (0.75 is slower).
     public func synthesize(_ text: String, british: Bool, speed: Double = 1) async throws -> NeuralSpeech {
         let lane = lanes[next.wrappingAdd(1, ordering: .relaxed).oldValue % lanes.count]
+        let asked = use.asked()
         return try await withCheckedThrowingContinuation { continuation in
-            lane.queue.async { continuation.resume(with: Result { try lane.speak(text, british: british, speed: speed) }) }
+            lane.queue.async { [use] in
+                use.started(asked: asked)
+                defer { use.finished() }
+                continuation.resume(with: Result { try lane.speak(text, british: british, speed: speed) })
+            }
         }
     }
 
     /// The same, on the calling thread: for render workers that do nothing else.
     public func synthesizeNow(_ text: String, british: Bool, speed: Double = 1) throws -> NeuralSpeech {
         let lane = lanes[next.wrappingAdd(1, ordering: .relaxed).oldValue % lanes.count]
-        return try lane.queue.sync { try lane.speak(text, british: british, speed: speed) }
+        let asked = use.asked()
+        return try lane.queue.sync {
+            use.started(asked: asked)
+            defer { use.finished() }
+            return try lane.speak(text, british: british, speed: speed)
+        }
     }
 
     /// The process ids now running, for tests that end one mid-batch.

@@ -12,6 +12,7 @@ import NIOCore
 import Offloading
 import PostgresStore
 import ServiceLifecycle
+import Usage
 import WebApp
 
 /// Where and how `vocab serve` listens.
@@ -136,7 +137,10 @@ public struct VocabServer: Sendable {
         if let speechUnavailable {
             logger.warning("speech synthesis is unavailable; serving recorded and legacy clips only", metadata: ["reason": "\(speechUnavailable)"])
         }
-        let metrics = settings.metricsPort == nil ? nil : ServerMetrics()
+        let speechPools = [services.synthesizer().0?.use, neural?.use].compactMap { $0 }
+        let metrics =
+            settings.metricsPort == nil
+            ? nil : ServerMetrics(pools: app.databaseUse.pools + speechPools, commitTimes: app.databaseUse.commitTimes)
         return VocabServer(
             settings: settings, services: services, catalog: app.catalog,
             clips: ClipService(store: services.clipStore, pronouncer: pronouncer), speech: speechUnavailable == nil,

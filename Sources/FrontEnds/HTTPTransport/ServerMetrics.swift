@@ -1,14 +1,18 @@
 import Prometheus
 import Synchronization
+import Usage
 
 /// What `vocab serve --metrics-port` exposes in the Prometheus text format: requests by route
 /// template, method and status with their latency, answers served from memory, clips by tier,
-/// open connections and refused sign-ins. One registry a server, passed to whoever records;
-/// nothing global.
+/// open connections and refused sign-ins; and, read when scraped, the database's connections and
+/// queues and the speech engines' queues (in use, waiting, time waited) and how long commits took.
+/// One registry a server, passed to whoever records; nothing global.
 public final class ServerMetrics: Sendable {
     public let registry = PrometheusCollectorRegistry()
     private let connections: Gauge
     private let refusals: Counter
+    private let pools: [PoolUse]
+    private let commitTimes: DurationCounts?
 
     // A registry lookup builds and checks the metric's name and labels each time, and working out
     // a path's route template walks the route table: at tens of thousands of requests a second
@@ -37,7 +41,12 @@ public final class ServerMetrics: Sendable {
         .seconds(1), .milliseconds(2500),
     ]
 
-    public init() {
+    /// - Parameters:
+    ///   - pools: the limited resources requests wait for (database connections or queues, speech engines).
+    ///   - commitTimes: how long the learners' database took to make each commit durable (SQLite).
+    public init(pools: [PoolUse] = [], commitTimes: DurationCounts? = nil) {
+        self.pools = pools
+        self.commitTimes = commitTimes
         connections = registry.makeGauge(
             descriptor: .init(
                 namespace: "vocab", metricName: "http_connections", unitName: "open",
@@ -112,5 +121,49 @@ public final class ServerMetrics: Sendable {
     public func signInRefused() { refusals.increment() }
 
     /// The exposition text for GET /metrics.
-    public func text() -> String { registry.emitToString() }
+    public func text() -> String { registry.emitToString() + usageText() }
+
+    /// What the pools and commits count, in the same format. They are counted by their owners
+    /// whether or not metrics are on, so they are read here rather than recorded in the registry.
+    private func usageText() -> String {
+        var lines: [String] = []
+        if !pools.isEmpty {
+            let now = pools.map { ($0.name, $0.now) }
+            lines.append(
+                "# HELP vocab_pool_in_use Work running now, by pool: database connections or queues (learners.reads, learners.writes, postgres) and speech engines (speech.espeak, speech.neural)."
+            )
+            lines.append("# TYPE vocab_pool_in_use gauge")
+            lines += now.map { "vocab_pool_in_use{pool=\"\($0.0)\"} \($0.1.inUse)" }
+            lines.append("# HELP vocab_pool_waiting Work waiting for its turn now, by pool.")
+            lines.append("# TYPE vocab_pool_waiting gauge")
+            lines += now.map { "vocab_pool_waiting{pool=\"\($0.0)\"} \($0.1.waiting)" }
+            lines.append("# HELP vocab_pool_wait_seconds Time from asking to starting, by pool.")
+            lines.append("# TYPE vocab_pool_wait_seconds histogram")
+            for pool in pools { lines += Self.histogram("vocab_pool_wait_seconds", label: "pool=\"\(pool.name)\"", pool.waits.snapshot) }
+        }
+        if let commitTimes {
+            lines.append(
+                "# HELP vocab_db_commit_seconds Time each commit of the learners' database took to be on disk (its sync included); writes waiting meanwhile join the next commit."
+            )
+            lines.append("# TYPE vocab_db_commit_seconds histogram")
+            lines += Self.histogram("vocab_db_commit_seconds", label: nil, commitTimes.snapshot)
+        }
+        return lines.isEmpty ? "" : lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A histogram's lines: cumulative buckets, +Inf, sum and count.
+    static func histogram(_ name: String, label: String?, _ counts: DurationCounts.Snapshot) -> [String] {
+        let labels = label.map { $0 + "," } ?? ""
+        var lines: [String] = []
+        var cumulative = 0
+        for (bound, count) in zip(DurationCounts.bounds, counts.counts) {
+            cumulative += count
+            lines.append("\(name)_bucket{\(labels)le=\"\(bound)\"} \(cumulative)")
+        }
+        lines.append("\(name)_bucket{\(labels)le=\"+Inf\"} \(counts.count)")
+        let plain = label.map { "{\($0)}" } ?? ""
+        lines.append("\(name)_sum\(plain) \(counts.sum)")
+        lines.append("\(name)_count\(plain) \(counts.count)")
+        return lines
+    }
 }

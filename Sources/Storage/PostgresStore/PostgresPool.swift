@@ -3,6 +3,7 @@ import Logging
 import Offloading
 import PostgresNIO
 import Synchronization
+import Usage
 import _ConnectionPoolModule
 
 /// One PostgreSQL database reached through a pool of connections (postgres-nio's
@@ -20,6 +21,8 @@ public final class PostgresPool: Sendable {
     /// given up as unavailable (nil: no limit, for tools). The pool queues requests while it
     /// cannot connect, for up to a minute; a server answers 503 long before that.
     public let deadline: Duration?
+    /// Connections leased now, statements waiting for one, and how long each waited.
+    public let use = PoolUse(name: "postgres")
 
     public init(url: String, maximumConnections: Int = 20, deadline: Duration? = nil, logger: Logger = PostgresPool.silentLogger) throws {
         let configuration = try Self.configuration(url: url, maximumConnections: maximumConnections)
@@ -100,18 +103,16 @@ public final class PostgresPool: Sendable {
     /// Runs a statement and collects its rows.
     @discardableResult
     public func rows(_ query: PostgresQuery) async throws -> [PostgresRow] {
-        let client = client
         let logger = logger
-        return try await limited { try await client.query(query, logger: logger).collect() }
+        return try await limited { [self] in try await leased { connection in try await connection.query(query, logger: logger).collect() } }
     }
 
     /// Runs `body` in one transaction on one connection: committed when it returns, rolled back
     /// when it throws (its own error is rethrown as it is).
     public func transaction<T: Sendable>(_ body: @escaping @Sendable (Transaction) async throws -> T) async throws -> T {
-        let client = client
         let logger = logger
-        return try await limited {
-            try await client.withConnection { connection in
+        return try await limited { [self] in
+            try await leased { connection in
                 let transaction = Transaction(connection: connection, logger: logger)
                 try await transaction.run("BEGIN")
                 let result: T
@@ -125,6 +126,29 @@ public final class PostgresPool: Sendable {
                 return result
             }
         }
+    }
+
+    /// Runs `body` on a connection of the pool, counted in `use`.
+    private func leased<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        let use = use
+        let asked = use.asked()
+        let turn = Turn()
+        do {
+            return try await client.withConnection { connection in
+                turn.began.withLock { $0 = true }
+                use.started(asked: asked)
+                defer { use.finished() }
+                return try await body(connection)
+            }
+        } catch {
+            // No connection came (the server is down, the deadline passed): it waits no more.
+            if !turn.began.withLock({ $0 }) { use.gaveUp() }
+            throw error
+        }
+    }
+
+    private final class Turn: Sendable {
+        let began = Mutex(false)
     }
 
     /// Runs `work` within the deadline; past it the caller gets `unavailable` at once and the

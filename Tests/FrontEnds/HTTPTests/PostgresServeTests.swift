@@ -83,6 +83,24 @@ struct PostgresServeTests {
         #expect(try await b.stop(signal: SIGTERM) == 0, "\(b.stderr.suffix(500))")
     }
 
+    @Test("/metrics on PostgreSQL: the pool's leased connections, statements waiting and their waits; no SQLite pools or commit times")
+    func metricsShowThePool() async throws {
+        let setup = try await Self.setUp()
+        defer { setup.dir.remove() }
+        let server = try await ServeProcess.start(environment: setup.environment, arguments: ["--database", setup.url, "--metrics-port", "0"])
+        let port = try await MetricsTests.metricsPort(of: server)
+        let saved = try await send(server, "POST", "/v1/me/library", token: setup.token, json: #"{"word":"cat"}"#)
+        #expect(saved.status == 201, "\(saved.status) \(saved.text)")
+        let scraped = try await RawHTTP.get(port: port, "/metrics")
+        #expect(try await server.stop(signal: SIGTERM) == 0)
+        let families = try MetricsTests.parse(scraped.text)
+        let pools = Set(MetricsTests.samples(families, "vocab_pool_in_use").compactMap { $0.labels["pool"] })
+        #expect(pools.contains("postgres") && !pools.contains("learners.writes") && !pools.contains("learners.reads"), "\(pools)")
+        #expect((MetricsTests.waits(families, pool: "postgres") ?? 0) >= 2, "the token's learner and the saved word")
+        #expect(MetricsTests.samples(families, "vocab_pool_in_use").first { $0.labels["pool"] == "postgres" }?.value == 0)
+        #expect(families["vocab_db_commit_seconds"] == nil)
+    }
+
     @Test("both instances give the same ETag; a catalog push replaces the other's cached answer")
     func catalogChangesReachTheOtherInstance() async throws {
         let setup = try await Self.setUp()

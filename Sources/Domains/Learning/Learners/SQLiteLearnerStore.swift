@@ -4,6 +4,7 @@ import JSONReading
 import SQLiteDB
 import Store
 import Synchronization
+import Usage
 import Vocabulary
 
 /// Learner data in the embedded user.sqlite. One connection writes, on a thread of its own, and
@@ -24,9 +25,14 @@ public final class SQLiteLearnerStore: LearnerStore {
         try UserDatabase.migrator.migrate(database)
         writer = GroupCommitWriter(
             database, label: "vocab.learners.writer",
-            checkpointer: LogCheckpointer(path: path, label: "vocab.learners.checkpointer"))
-        readers = ReaderPool(path: path, label: "vocab.learners.readers")
+            checkpointer: LogCheckpointer(path: path, label: "vocab.learners.checkpointer"), use: PoolUse(name: "learners.writes"))
+        readers = ReaderPool(path: path, label: "vocab.learners.readers", use: PoolUse(name: "learners.reads"))
     }
+
+    /// The writer's queue and the readers, for metrics.
+    public var pools: [PoolUse] { [writer.use, readers.use] }
+    /// How long each commit took to be on disk.
+    public var commitTimes: DurationCounts { writer.commitTimes }
 
     /// Whether the latest write failed because the disk is full (until one succeeds again).
     public var outOfSpace: Bool { writer.outOfSpace }
