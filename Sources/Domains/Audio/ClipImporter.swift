@@ -135,7 +135,7 @@ public struct ClipImporter: Sendable {
     public let processor: ClipProcessor
 
     public init(audioRoot: String, tier: Tier, accent: Accent, rules: ClipValidator.Rules = .init(), processor: ClipProcessor = ClipProcessor()) throws {
-        guard tier != .tts else { throw ClipImportError.badTier(tier) }
+        guard !tier.isSynthesis else { throw ClipImportError.badTier(tier) }
         self.audioRoot = audioRoot
         self.tier = tier
         self.accent = accent

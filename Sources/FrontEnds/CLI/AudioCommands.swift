@@ -67,8 +67,9 @@ struct AudioImportCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("The folder of recordings.", valueName: "dir"))
     var directory: String
 
-    @Option(name: .long, help: "recorded or legacy.")
-    var tier: Tier
+    @Option(name: .customLong("tier"), help: "recorded or legacy.")
+    var storedTier: StoredTier
+    var tier: Tier { storedTier.tier }
 
     @Option(name: .long, help: "british, american or mandarin (default: british).")
     var accent: Accent = .british
@@ -80,10 +81,6 @@ struct AudioImportCommand: AsyncParsableCommand {
     var dryRun = false
 
     @OptionGroup var options: GlobalOptions
-
-    func validate() throws {
-        if tier == .tts { throw ValidationError("--tier is recorded or legacy: speech is made, not imported.") }
-    }
 
     func run() async throws {
         let services = options.services
@@ -350,5 +347,18 @@ struct SurveyReport: Encodable {
     func printBroken() {
         Output.line("Broken clips (\(broken.count)); the tiers fall back past them:")
         for b in broken { Output.line("  \(b.word) (\(b.accent.rawValue), \(b.tier.rawValue)) \(b.reference): \(b.reason)") }
+    }
+}
+
+/// The tiers clips are imported into, as `--tier` accepts them: the voices' tiers make speech
+/// and read nothing stored, so they are not offered (`ClipImporter` refuses them too).
+enum StoredTier: String, ExpressibleByArgument, CaseIterable {
+    case recorded, legacy
+
+    var tier: Tier {
+        switch self {
+        case .recorded: .recorded
+        case .legacy: .legacy
+        }
     }
 }

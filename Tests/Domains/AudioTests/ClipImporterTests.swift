@@ -135,6 +135,8 @@ struct ClipImporterTests {
 
     @Test func speechCannotBeImported() {
         #expect(throws: ClipImportError.badTier(.tts)) { try ClipImporter(audioRoot: audioRoot, tier: .tts, accent: .british) }
+        // No tier reads a file under Audio/neural/: the voice makes its speech.
+        #expect(throws: ClipImportError.badTier(.neural)) { try ClipImporter(audioRoot: audioRoot, tier: .neural, accent: .british) }
         #expect(throws: ClipImportError.notAFolder(dir.file("nope"))) { try importer().plan(directory: dir.file("nope"), targets: targets) }
     }
 }

@@ -83,6 +83,19 @@ struct AudioCommandTests {
         #expect(bad.status == 64)
     }
 
+    @Test func importOffersOnlyTheTiersThatReadStoredClips() throws {
+        let (_, env) = try runner()
+        let folder = try TemporaryDirectory("vocab-import-tier")
+        defer { folder.remove() }
+        for tier in ["neural", "tts"] {
+            let result = try runProcess(Repository.vocabExecutable, ["audio", "import", folder.path, "--tier", tier], environment: env)
+            #expect(result.status == 64, "\(tier): \(result.stderr)")
+            #expect(result.stderr.contains("'recorded'") && result.stderr.contains("'legacy'"), "\(result.stderr)")
+        }
+        let help = try runProcess(Repository.vocabExecutable, ["audio", "import", "--help"], environment: env)
+        #expect(help.stdout.contains("(values: recorded, legacy)"), "\(help.stdout)")
+    }
+
     @Test func renderWritesEveryClipAManifestAndResumes() throws {
         let (vocab, env) = try runner()
         let out = vocab.home.file("clips")
