@@ -31,7 +31,8 @@ demo: release
 		VOCAB_HOME=$(DEMO_HOME) $(BIN) render --category colours --level starters --accent both --out $(DEMO_HOME)/clips
 
 # format lint: the code follows .swift-format (swift-format from the toolchain; docs/design.md).
-# refresh-readme --check: the pages' examples (catalog, HTTP, sign-in, classes, quiz, backups, audio) are this build's output
+# refresh-readme --check: the pages' examples (catalog, HTTP, sign-in, classes, quiz, backups, audio; Mandarin
+# and PostgreSQL when the full MOE dictionary is there) are this build's output
 # (it fails on a difference).
 test: deps
 	@scripts/install-deps test
