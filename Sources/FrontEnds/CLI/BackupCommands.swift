@@ -8,8 +8,8 @@ struct BackupCommand: AsyncParsableCommand {
         commandName: "backup",
         abstract: "Copy every learner's data to a file: accounts, libraries, cards, ratings, classes.",
         discussion: """
-            On the embedded files the backup is a consistent copy of user.sqlite, made while the \\
-            server runs; on PostgreSQL it is pg_dump's custom format of the database (the \\
+            On the embedded files the backup is a consistent copy of user.sqlite, made while the \
+            server runs; on PostgreSQL it is pg_dump's custom format of the database (the \
             postgresql-client tools). The file replaces FILE only once it is complete.
 
             Examples:
@@ -33,8 +33,8 @@ struct RestoreCommand: AsyncParsableCommand {
         commandName: "restore",
         abstract: "Put a backup back, replacing every learner's data (stop the server first).",
         discussion: """
-            The file is checked before anything is touched; the data is replaced in one step (a \\
-            rename of user.sqlite, or one transaction on PostgreSQL), so a failed restore leaves \\
+            The file is checked before anything is touched; the data is replaced in one step (a \
+            rename of user.sqlite, or one transaction on PostgreSQL), so a failed restore leaves \
             what was there. Learners there now are replaced only with --force.
 
             Examples:

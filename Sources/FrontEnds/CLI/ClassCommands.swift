@@ -12,10 +12,10 @@ struct ClassCommand: AsyncParsableCommand {
         commandName: "class",
         abstract: "Classes: an adult's children, the words set for them, and who needs help.",
         discussion: """
-            A class belongs to an adult (--user; a teacher, or a parent: a family is a class too). \\
-            Children are added by first name and sign in to the web app on a shared device with \\
-            the class code, their name and a picture password (3 of 9 pictures, in order), shown \\
-            once when they are added or given new pictures. Words assigned to a class go into \\
+            A class belongs to an adult (--user; a teacher, or a parent: a family is a class too). \
+            Children are added by first name and sign in to the web app on a shared device with \
+            the class code, their name and a picture password (3 of 9 pictures, in order), shown \
+            once when they are added or given new pictures. Words assigned to a class go into \
             every child's library.
 
             Examples:

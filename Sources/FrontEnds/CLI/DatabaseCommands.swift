@@ -11,10 +11,10 @@ struct DatabaseCommand: AsyncParsableCommand {
         commandName: "db",
         abstract: "Set up the PostgreSQL database that several 'vocab serve' instances share.",
         discussion: """
-            SQLite stays the embedded default; PostgreSQL is for running 'vocab serve' as more \\
-            than one instance. Name the database with --database, $VOCAB_DATABASE_URL or \\
-            "databaseURL" in config.json (postgres://user[:password]@host[:port]/database; \\
-            ?sslmode=disable|prefer|require). Every command first applies the schema steps \\
+            SQLite stays the embedded default; PostgreSQL is for running 'vocab serve' as more \
+            than one instance. Name the database with --database, $VOCAB_DATABASE_URL or \
+            "databaseURL" in config.json (postgres://user[:password]@host[:port]/database; \
+            ?sslmode=disable|prefer|require). Every command first applies the schema steps \
             the database lacks, as 'vocab serve --database' does at start.
 
             Examples:
@@ -78,10 +78,10 @@ struct DatabasePushCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "push", abstract: "Load the catalog and the imported Mandarin dictionary into the database.",
         discussion: """
-            Replaces the database's catalog (the category files) in one transaction, then its \\
-            Mandarin dictionary (moe.sqlite, from 'vocab import moe') in another; without an import \\
-            the dictionary is left as it is, with a note. Instances serving the database keep \\
-            answering from the old catalog or dictionary until the new one commits, then drop \\
+            Replaces the database's catalog (the category files) in one transaction, then its \
+            Mandarin dictionary (moe.sqlite, from 'vocab import moe') in another; without an import \
+            the dictionary is left as it is, with a note. Instances serving the database keep \
+            answering from the old catalog or dictionary until the new one commits, then drop \
             their cached answers. Progress goes to standard error.
 
             Examples:
@@ -139,8 +139,8 @@ struct DatabaseCopyUsersCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "copy-users", abstract: "Copy the learners of user.sqlite into the database.",
         discussion: """
-            Copies every learner with their API tokens (hashes), library, cards and review log, in \\
-            one transaction: a learner name the database has already stops the copy and nothing is \\
+            Copies every learner with their API tokens (hashes), library, cards and review log, in \
+            one transaction: a learner name the database has already stops the copy and nothing is \
             written. The file is only read.
             """)
     @Option(name: .long, help: ArgumentHelp("The embedded learner file to copy (default: user.sqlite in the home folder).", valueName: "path"))

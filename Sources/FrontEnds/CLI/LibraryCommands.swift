@@ -13,10 +13,10 @@ struct LibraryCommand: AsyncParsableCommand {
         commandName: "library",
         abstract: "Your saved words, from every source: add, list, show and remove them.",
         discussion: """
-            One library holds catalog words (each entry: 'bat' the animal and 'bat' for sports \\
-            are two), Mandarin entries with the reading you chose, and words only the online \\
-            dictionary knows (its definition is kept with them). Each saved item gets a review \\
-            card ('vocab review'). The library lives in user.sqlite in the vocab home, apart \\
+            One library holds catalog words (each entry: 'bat' the animal and 'bat' for sports \
+            are two), Mandarin entries with the reading you chose, and words only the online \
+            dictionary knows (its definition is kept with them). Each saved item gets a review \
+            card ('vocab review'). The library lives in user.sqlite in the vocab home, apart \
             from the catalog, so rebuilding the catalog never loses it.
 
             Examples:
@@ -40,10 +40,10 @@ struct LibraryAddCommand: AsyncParsableCommand {
         commandName: "add",
         abstract: "Save a word: from the catalog, the Mandarin dictionary, or the online dictionary.",
         discussion: """
-            The catalog is looked at first (every entry of a headword is saved, unless --entry \\
-            names one), then the Mandarin dictionary for Han characters (the first reading, \\
-            --reading for another, --all-readings for every one), then the online dictionary. \\
-            Adding a saved item again changes nothing and says so. Exits 1 when no source knows \\
+            The catalog is looked at first (every entry of a headword is saved, unless --entry \
+            names one), then the Mandarin dictionary for Han characters (the first reading, \
+            --reading for another, --all-readings for every one), then the online dictionary. \
+            Adding a saved item again changes nothing and says so. Exits 1 when no source knows \
             the word.
 
             Examples:

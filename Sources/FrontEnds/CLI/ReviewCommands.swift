@@ -14,13 +14,13 @@ struct ReviewCommand: AsyncParsableCommand {
         commandName: "review",
         abstract: "Review due cards, then new ones up to the day's allowance (FSRS-6 spaced repetition).",
         discussion: """
-            Each card shows its front (the word or characters); press Enter to see the back \\
-            (meanings in Vietnamese and English, IPA, the example at your level; for Mandarin \\
+            Each card shows its front (the word or characters); press Enter to see the back \
+            (meanings in Vietnamese and English, IPA, the example at your level; for Mandarin \
             pinyin, bopomofo and senses), then rate how well you remembered it:
               1 Again   2 Hard   3 Good   4 Easy      u undoes the last rating, q stops
-            The next time each card is due follows from your ratings (FSRS-6, desired retention \\
-            0.9). Ratings can be piped in, one per line; then the back is shown at once. Every \\
-            rating goes into the review log. With --json the cards go to standard error and the \\
+            The next time each card is due follows from your ratings (FSRS-6, desired retention \
+            0.9). Ratings can be piped in, one per line; then the back is shown at once. Every \
+            rating goes into the review log. With --json the cards go to standard error and the \
             ratings, as JSON, to standard output.
 
             Examples:
@@ -161,8 +161,8 @@ struct ProgressCommand: AsyncParsableCommand {
         commandName: "progress",
         abstract: "What is due, how much was reviewed, how well it was remembered, and words learned per category and level.",
         discussion: """
-            A word is learned when its stability is at least 21 days (it would still be \\
-            recalled 9 times in 10 three weeks on). Retention is the share of reviews of cards \\
+            A word is learned when its stability is at least 21 days (it would still be \
+            recalled 9 times in 10 three weeks on). Retention is the share of reviews of cards \
             past learning, over the last 30 days, rated above Again. Days start at local midnight.
 
             Examples:
@@ -215,10 +215,10 @@ struct ExportCommand: AsyncParsableCommand {
         commandName: "export",
         abstract: "Export flashcards for Anki: a package with clips (.apkg) or Anki's CSV import format.",
         discussion: """
-            One note per item, with the word on the front (and its clip in an .apkg), meanings, \\
-            readings and the example on the back. Notes carry a guid made from the item, so \\
-            importing a newer export into Anki updates the notes instead of adding them again. \\
-            --from library (the default) exports your library; --category and --level export \\
+            One note per item, with the word on the front (and its clip in an .apkg), meanings, \
+            readings and the example on the back. Notes carry a guid made from the item, so \
+            importing a newer export into Anki updates the notes instead of adding them again. \
+            --from library (the default) exports your library; --category and --level export \
             catalog words instead.
 
             Examples:

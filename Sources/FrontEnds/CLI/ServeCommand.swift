@@ -14,7 +14,7 @@ struct ServeCommand: AsyncParsableCommand {
         commandName: "serve",
         abstract: "Serve the catalog, audio and dictionary as a JSON HTTP API, and the web app at /.",
         discussion: """
-            The backend an app can use instead of a hosted document database. All endpoints \\
+            The backend an app can use instead of a hosted document database. All endpoints \
             are GET (and HEAD), JSON except audio; openapi.json in the repository describes them:
               /healthz
               /v1/categories?level=
@@ -23,16 +23,16 @@ struct ServeCommand: AsyncParsableCommand {
               /v1/search?q=&source=&limit=&offset=
               /v1/audio/{word}?accent=british|american&format=wav|ogg|flac
               /v1/moe/{title}, /v1/moe/strokes/{n}   (after 'vocab import moe')
-            A learner's own data is under /v1/me (API token, or the web app's session after \\
+            A learner's own data is under /v1/me (API token, or the web app's session after \
             'vocab users passwd NAME'). The web app is at / (open http://127.0.0.1:8080/).
-            Catalog answers carry an ETag (If-None-Match gives 304) and are gzipped for clients \\
-            that accept it. A clip is rendered once, kept in <home>/clips (where 'vocab say' \\
-            keeps its clips too), and its tier named in the X-Vocab-Tier header. Bad input gets \\
-            a JSON error with a 4xx status. A client gets 10 s to send a request head, 30 s for \\
-            a body and 30 s between requests; past --max-connections new connections get 503. \\
-            A connection is closed after a 400, and after answering HTTP/1.0 without keep-alive \\
-            or Connection: close (2 s at most for the client to close its side). \\
-            One log line per request goes to standard error. SIGTERM or Ctrl-C stops the \\
+            Catalog answers carry an ETag (If-None-Match gives 304) and are gzipped for clients \
+            that accept it. A clip is rendered once, kept in <home>/clips (where 'vocab say' \
+            keeps its clips too), and its tier named in the X-Vocab-Tier header. Bad input gets \
+            a JSON error with a 4xx status. A client gets 10 s to send a request head, 30 s for \
+            a body and 30 s between requests; past --max-connections new connections get 503. \
+            A connection is closed after a 400, and after answering HTTP/1.0 without keep-alive \
+            or Connection: close (2 s at most for the client to close its side). \
+            One log line per request goes to standard error. SIGTERM or Ctrl-C stops the \
             server once the requests in flight are answered.
 
             Examples:

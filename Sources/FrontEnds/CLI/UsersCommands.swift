@@ -10,9 +10,9 @@ struct UsersCommand: AsyncParsableCommand {
         commandName: "users",
         abstract: "Learners and their API tokens, for 'vocab serve' and --user.",
         discussion: """
-            Every learner has their own library, cards and review log. The command line acts for \\
-            the learner "me" unless --user names another. An app signs in to 'vocab serve' with a \\
-            learner's API token (Authorization: Bearer TOKEN); a token is printed once when it is \\
+            Every learner has their own library, cards and review log. The command line acts for \
+            the learner "me" unless --user names another. An app signs in to 'vocab serve' with a \
+            learner's API token (Authorization: Bearer TOKEN); a token is printed once when it is \
             made, and only its SHA-256 is kept.
 
             Examples:
@@ -199,9 +199,9 @@ struct UsersPasswdCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "passwd", abstract: "Set a learner's password for signing in to the web app ('vocab serve').",
         discussion: """
-            At a terminal the password is asked for twice, without echo; otherwise the first line \\
-            of standard input is the password. Passwords need \(PasswordRules.minLength) characters or more \\
-            (at most \(PasswordRules.maxBytes) bytes). Only a bcrypt hash (cost \(PasswordRules.cost)) is kept. \\
+            At a terminal the password is asked for twice, without echo; otherwise the first line \
+            of standard input is the password. Passwords need \(PasswordRules.minLength) characters or more \
+            (at most \(PasswordRules.maxBytes) bytes). Only a bcrypt hash (cost \(PasswordRules.cost)) is kept. \
             Setting a password signs the learner out of every browser; API tokens keep working.
             """)
     @Argument(help: "The learner's name.") var name: String
