@@ -265,7 +265,6 @@ struct RandomCommand: AsyncParsableCommand {
 
     func run() async throws {
         if source == "moe" { return try randomMandarin() }
-        let env = options.environment
         let endpoint = try Endpoint.resolve(
             flag: ("--random-url", randomURL), variable: "VOCAB_RANDOM_URL",
             config: ("randomURL", try options.services.config().randomURL), fallback: RandomWordClient.defaultBaseURL)

@@ -94,7 +94,7 @@ struct ServeCommand: AsyncParsableCommand {
         var connections = ConnectionLimits()
         connections.maxConnections = maxConnections
         let settings = ServerSettings(
-            host: host, port: port, logLevel: logLevel.level, version: Vocab.configuration.version ?? "0.1.0",
+            host: host, port: port, logLevel: logLevel.level, version: Vocab.configuration.version,
             connections: connections, logFormat: logFormat, metricsPort: metricsPort)
         let services = options.services
         let choice = try VocabApp.databaseChoice(flag: database, services: services)
