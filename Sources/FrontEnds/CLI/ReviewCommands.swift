@@ -76,9 +76,12 @@ struct ReviewCommand: AsyncParsableCommand {
                         do {
                             let (entry, item) = try await service.undo(for: learner)
                             undone += 1
+                            // Named as its card was, so that "bat" says which bat.
+                            let card = rated.last.flatMap { $0.item == item?.id ? $0 : nil }
                             if !results.isEmpty { results.removeLast() }
                             if !rated.isEmpty { rated.removeLast() }
-                            screen.say("  Undone: \(item.map(\.word) ?? "the last card") back to how it was before rating \(RatingName.name(entry.rating)).")
+                            let name = card?.content.label ?? item.map(\.word) ?? "the last card"
+                            screen.say("  Undone: \(name) back to how it was before rating \(RatingName.name(entry.rating)).")
                             shown = max(0, shown - 1)
                             continue session
                         } catch let failure as Failure {
