@@ -53,6 +53,8 @@ let package = Package(
         .target(name: "EspeakShim", dependencies: ["CEspeakNG"], path: "Sources/Foundations/EspeakShim"),
         .target(name: "SndFileShim", dependencies: ["CSndFile"], path: "Sources/Foundations/SndFileShim"),
         .target(name: "Ebur128Shim", dependencies: ["CEbur128"], path: "Sources/Foundations/Ebur128Shim"),
+        // posix_spawn with closefrom and pipe2 (GNU extensions Swift's Glibc module does not show).
+        .target(name: "SpawnShim", path: "Sources/Foundations/SpawnShim"),
         // Work running and waiting on a limited resource, and how long it waited (for metrics).
         .target(name: "Usage", path: "Sources/Foundations/Usage"),
         .target(name: "SQLiteDB", dependencies: ["CSQLite", "Usage"], path: "Sources/Foundations/SQLiteDB"),
@@ -70,7 +72,7 @@ let package = Package(
         .target(name: "PCMKernels", path: "Sources/Foundations/PCMKernels"),
         .target(name: "AudioFile", dependencies: ["CSndFile", "SndFileShim", "PCMKernels", "FileAccess"], path: "Sources/Foundations/AudioFile"),
         // espeak-ng in process; the neural voice in child processes of its own.
-        .target(name: "Speech", dependencies: ["CEspeakNG", "EspeakShim", "FileAccess", "Usage"], path: "Sources/Foundations/Speech"),
+        .target(name: "Speech", dependencies: ["CEspeakNG", "EspeakShim", "SpawnShim", "FileAccess", "Usage"], path: "Sources/Foundations/Speech"),
         // EBU R128 loudness of word clips (libebur128), trimming and normalising to one target,
         // and the checks an imported recording must pass.
         .target(name: "ClipProcessing", dependencies: ["AudioFile", "Ebur128Shim"], path: "Sources/Foundations/ClipProcessing"),
@@ -227,7 +229,7 @@ let package = Package(
         .executableTarget(name: "vocab-full", dependencies: ["CLI"], path: "Sources/Executables/vocab-full"),
 
         // MARK: Tests (the same layers)
-        .target(name: "TestSupport", path: "Tests/Support/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["SpawnShim"], path: "Tests/Support/TestSupport"),
         // A fresh process in which libebur128 has not been touched yet, to see the lazy load and
         // the load failure (neither can be seen inside the shared test process).
         .executableTarget(
@@ -236,10 +238,11 @@ let package = Package(
         .testTarget(name: "TextMatchingTests", dependencies: ["TextMatching"], path: "Tests/Foundations/TextMatchingTests"),
         .testTarget(name: "OffloadingTests", dependencies: ["Offloading"], path: "Tests/Foundations/OffloadingTests"),
         .testTarget(name: "UsageTests", dependencies: ["Usage"], path: "Tests/Foundations/UsageTests"),
+        .testTarget(name: "SpeechTests", dependencies: ["Speech"], path: "Tests/Foundations/SpeechTests"),
         .testTarget(name: "FileAccessTests", dependencies: ["FileAccess", "SQLiteDB", "TestSupport"], path: "Tests/Foundations/FileAccessTests"),
         .testTarget(name: "AudioFileTests", dependencies: ["AudioFile", "SeededRandom", "TestSupport"], path: "Tests/Foundations/AudioFileTests"),
         .testTarget(
-            name: "ClipProcessingTests", dependencies: ["ClipProcessing", "AudioFile", "Ebur128Shim", "CEbur128", "SeededRandom"],
+            name: "ClipProcessingTests", dependencies: ["ClipProcessing", "AudioFile", "Ebur128Shim", "CEbur128", "SeededRandom", "TestSupport"],
             path: "Tests/Foundations/ClipProcessingTests"),
         .testTarget(name: "SQLiteDBTests", dependencies: ["SQLiteDB", "TestSupport"], path: "Tests/Foundations/SQLiteDBTests"),
         .testTarget(name: "StoreTests", dependencies: ["Store", "PostgresStore", "SQLiteDB", "TestSupport"], path: "Tests/Storage/StoreTests"),

@@ -253,7 +253,7 @@ public struct BatchRenderer: Sendable {
             report(
                 RenderResult(
                     job: job, status: .failed, path: store.path(for: job.key),
-                    error: "worker exited with status \(status) before this clip"))
+                    error: "worker ended (\(status)) before this clip"))
         }
     }
 
@@ -372,7 +372,7 @@ public struct BatchRenderer: Sendable {
 public final class RenderWorkers: @unchecked Sendable {
     struct Worker: @unchecked Sendable {
         let child: SocketChild
-        var process: Process { child.process }
+        var process: ChildProcess { child.process }
         /// The renderer's end of the worker's standard input.
         var input: Int32 { child.input }
         /// The read end of the worker's standard output.
@@ -386,10 +386,7 @@ public final class RenderWorkers: @unchecked Sendable {
         /// The worker finishes what it holds, then exits.
         func endInput() { child.endInput() }
 
-        func wait() -> Int32 {
-            process.waitUntilExit()
-            return process.terminationStatus
-        }
+        func wait() -> ChildProcess.Termination { process.waitUntilExit() }
     }
 
     let all: [Worker]

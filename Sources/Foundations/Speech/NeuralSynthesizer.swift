@@ -185,9 +185,9 @@ final class WorkerProcess {
     struct Broken: Error, CustomStringConvertible { let description: String }
 
     private let child: SocketChild
-    private var process: Process { child.process }
+    private var process: ChildProcess { child.process }
     private var output: Int32 { child.output }
-    var pid: Int32 { child.process.processIdentifier }
+    var pid: Int32 { child.process.pid }
     private var buffer: [UInt8] = []
     private var start = 0
     private(set) var sampleRate = 24000
@@ -257,10 +257,7 @@ final class WorkerProcess {
         process.waitUntilExit()
     }
 
-    private func exitDescription() -> String {
-        if process.isRunning { return "still running" }
-        return process.terminationReason == .uncaughtSignal ? "killed by signal \(process.terminationStatus)" : "exit status \(process.terminationStatus)"
-    }
+    private func exitDescription() -> String { process.ended?.description ?? "still running" }
 
     private func readHeader(timeout: Double, what: String) throws -> [String: Any] {
         let deadline = Date().addingTimeInterval(timeout)

@@ -4,8 +4,8 @@ import Synchronization
 /// most each bound, their sum and their number. Recorded from any thread; cheap beside the work
 /// it measures (one lock, no allocation).
 public final class DurationCounts: Sendable {
-    /// Upper bounds in seconds, from 0.25 ms (a free connection) to 2.5 s (a first clip): the
-    /// same buckets as the request latencies, so the two read side by side.
+    /// Upper bounds in seconds, from 0.25 ms (an answer from memory, a free connection) to 2.5 s
+    /// (a first clip). The request latencies use them too.
     public static let bounds: [Double] = [0.000_25, 0.001, 0.002_5, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5]
 
     public struct Snapshot: Sendable, Equatable {

@@ -34,12 +34,9 @@ public final class ServerMetrics: Sendable {
     private let templates = Mutex<[String: String]>([:])
     static let rememberedPaths = 4096
 
-    /// Latency buckets from 0.25 ms (answers from memory) to 2.5 s (a first clip).
-    static let buckets: [Duration] = [
-        .microseconds(250), .milliseconds(1), .milliseconds(2.5), .milliseconds(5), .milliseconds(10),
-        .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500),
-        .seconds(1), .milliseconds(2500),
-    ]
+    /// Latency buckets: the pools' and commits' bounds, so request, wait and commit times read side
+    /// by side on one scale.
+    static let buckets: [Duration] = DurationCounts.bounds.map { .nanoseconds(Int64(($0 * 1e9).rounded())) }
 
     /// - Parameters:
     ///   - pools: the limited resources requests wait for (database connections or queues, speech engines).

@@ -58,7 +58,7 @@ struct BatchRendererTests {
         #expect(Set(results.map(\.entry)).count == 40, "one result per job")
         #expect(results.filter { $0.status == .rendered }.count == 8)
         let failed = results.filter { $0.status == .failed }
-        #expect(failed.contains { $0.error == "worker exited with status 3 before this clip" })
+        #expect(failed.contains { $0.error == "worker ended (exit status 3) before this clip" })
         #expect(failed.contains { $0.error == "no worker was left to render this clip" })
     }
 

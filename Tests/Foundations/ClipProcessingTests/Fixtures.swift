@@ -1,5 +1,6 @@
 import AudioFile
 import Foundation
+import TestSupport
 import Testing
 
 /// Ten everyday words of different length and make-up (plosives, fricatives, nasals, two-word).
@@ -18,12 +19,6 @@ struct Scratch {
     func remove() { try? FileManager.default.removeItem(atPath: path) }
 }
 
-struct ProcessOutput {
-    let status: Int32
-    let stdout: String
-    let stderr: String
-}
-
 /// Finds a program on PATH; a test that needs it fails (not skips) when it is missing.
 func program(_ name: String, package: String) throws -> String {
     let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
@@ -38,37 +33,13 @@ struct FixtureError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-func run(_ executable: String, _ arguments: [String]) throws -> ProcessOutput {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    let out = Pipe()
-    let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    // Outputs here are a few lines; stderr is drained on another thread so neither pipe can fill.
-    nonisolated(unsafe) var errData = Data()
-    let done = DispatchSemaphore(value: 0)
-    DispatchQueue.global().async {
-        errData = err.fileHandleForReading.readDataToEndOfFile()
-        done.signal()
-    }
-    let outData = out.fileHandleForReading.readDataToEndOfFile()
-    done.wait()
-    process.waitUntilExit()
-    return ProcessOutput(
-        status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-        stderr: String(decoding: errData, as: UTF8.self))
-}
-
 /// Speaks a word to a WAV file (espeak-ng: 22050 Hz, 16-bit, mono, with its own silence around the word).
 @discardableResult
 func speak(_ text: String, to path: String, voice: String = "en-gb", pitch: Int? = nil, wordsPerMinute: Int? = nil) throws -> String {
     var arguments = ["-v", voice, "-w", path]
     if let pitch { arguments += ["-p", String(pitch)] }
     if let wordsPerMinute { arguments += ["-s", String(wordsPerMinute)] }
-    let result = try run(try program("espeak-ng", package: "espeak-ng"), arguments + [text])
+    let result = try runProcess(try program("espeak-ng", package: "espeak-ng"), arguments + [text])
     guard result.status == 0 else { throw FixtureError("espeak-ng failed: \(result.stderr)") }
     return path
 }
@@ -113,7 +84,7 @@ enum Variant {
 func soxLoudness(_ pcm: PCM, scratch: Scratch) throws -> Double {
     let path = scratch.file("sox-\(UUID().uuidString.prefix(8)).wav")
     try AudioFile.write(pcm, to: path, format: .wav)
-    let result = try run(
+    let result = try runProcess(
         try program("sox", package: "sox"),
         [
             path, "-n", "rate", "-v", "48k",

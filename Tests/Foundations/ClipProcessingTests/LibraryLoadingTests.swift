@@ -1,6 +1,7 @@
 import ClipProcessing
 import Ebur128Shim
 import Foundation
+import TestSupport
 import Testing
 
 @Suite struct LibraryLoadingTests {
@@ -32,7 +33,7 @@ import Testing
 
     @Test func notLinkedIntoTheBinary() throws {
         // Linked, it would be mapped at start-up by every process that contains this module.
-        let ldd = try run("/usr/bin/ldd", [probe])
+        let ldd = try runProcess("/usr/bin/ldd", [probe])
         #expect(ldd.status == 0, "\(ldd.stderr)")
         #expect(ldd.stdout.contains("libc.so"))
         #expect(!ldd.stdout.contains("ebur128"), "\(ldd.stdout)")
@@ -42,7 +43,7 @@ import Testing
         let scratch = try Scratch()
         defer { scratch.remove() }
         let wav = try speak("cat", to: scratch.file("cat.wav"))
-        let result = try run(probe, ["--read", wav])
+        let result = try runProcess(probe, ["--read", wav])
         let out = lines(result.stdout)
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(out["attempted-at-start"] == "0")
@@ -54,7 +55,7 @@ import Testing
     }
 
     @Test func aMissingLibraryGivesAnErrorThatSaysWhatToInstall() throws {
-        let result = try run(probe, ["--library", "libebur128-missing.so.1"])
+        let result = try runProcess(probe, ["--library", "libebur128-missing.so.1"])
         let out = lines(result.stdout)
         #expect(result.status == 2, "\(result.stdout)\(result.stderr)")
         #expect(out["use-library"] == "1")

@@ -125,13 +125,15 @@ final class ServeProcess: @unchecked Sendable {
         p.process.environment = ProcessInfo.processInfo.environment.merging(["VOCAB_NEURAL_VOICE": "off"].merging(environment) { _, new in new }) { _, new in
             new
         }
-        let pipe = Pipe()
-        p.process.standardError = pipe
+        let pipe = try ChildPipe()
+        p.process.standardError = pipe.writing
         p.process.standardOutput = FileHandle.nullDevice
         try p.process.run()
-        let fd = pipe.fileHandleForReading.fileDescriptor
+        try pipe.writing.close()
         let log = p.log
-        Thread.detachNewThread { log.read(fd) }
+        // The thread holds the reading end, which closes when it is released.
+        let reading = pipe.reading
+        Thread.detachNewThread { log.read(reading.fileDescriptor) }
         let deadline = Date().addingTimeInterval(60)
         while log.foundPort == 0 && p.process.isRunning && Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
         p.port = log.foundPort

@@ -1,4 +1,5 @@
 import Foundation
+import SpawnShim
 
 /// A fresh directory under the system temp folder, removed by `remove()`.
 public struct TemporaryDirectory: Sendable {
@@ -66,31 +67,52 @@ public func runProcess(
     for (k, v) in environment { env[k] = v }
     process.environment = env
     if let currentDirectory { process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }
-    let out = Pipe()
-    let err = Pipe()
-    let inPipe = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    process.standardInput = inPipe
+    let out = try ChildPipe()
+    let err = try ChildPipe()
+    let inPipe = try ChildPipe()
+    process.standardOutput = out.writing
+    process.standardError = err.writing
+    process.standardInput = inPipe.reading
     try process.run()
-    if let input { inPipe.fileHandleForWriting.write(Data(input.utf8)) }
-    try inPipe.fileHandleForWriting.close()
+    // The child has its copies: the ends it holds close here, so its output ends when it exits.
+    try out.writing.close()
+    try err.writing.close()
+    try inPipe.reading.close()
+    if let input { inPipe.writing.write(Data(input.utf8)) }
+    try inPipe.writing.close()
     // Drain both pipes concurrently so a chatty child cannot block on a full pipe.
     nonisolated(unsafe) var errData = Data()
     let group = DispatchGroup()
     group.enter()
-    let errFD = err.fileHandleForReading.fileDescriptor
+    let errFD = err.reading.fileDescriptor
     DispatchQueue.global().async {
         errData = readAll(errFD)
         group.leave()
     }
-    let outData = readAll(out.fileHandleForReading.fileDescriptor)
+    let outData = readAll(out.reading.fileDescriptor)
     group.wait()
     process.waitUntilExit()
     return ProcessResult(
         status: process.terminationStatus,
         stdout: String(decoding: outData, as: UTF8.self),
         stderr: String(decoding: errData, as: UTF8.self))
+}
+
+/// A pipe for a child's standard input or output whose ends close on exec. Foundation's `Pipe`
+/// does not: a child another test starts while it is open can inherit it (Process closes a list
+/// of descriptors made before it forks), and a reader then waits for that child to end too, as
+/// long as a server lives. Process gives the child its end under 0, 1 or 2, which stays open.
+public struct ChildPipe {
+    public let reading: FileHandle
+    public let writing: FileHandle
+
+    public init() throws {
+        var fds: [Int32] = [0, 0]
+        let error = vocab_pipe_cloexec(&fds)
+        guard error == 0 else { throw POSIXError(POSIXErrorCode(rawValue: error) ?? .EIO) }
+        reading = FileHandle(fileDescriptor: fds[0], closeOnDealloc: true)
+        writing = FileHandle(fileDescriptor: fds[1], closeOnDealloc: true)
+    }
 }
 
 /// `runProcess` for async tests: the wait happens on a thread of its own, not on one of Swift's
