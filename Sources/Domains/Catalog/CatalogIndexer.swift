@@ -164,7 +164,7 @@ struct CatalogState: Equatable {
 struct StoredWord: Encodable {
     let word: Word
 
-    var id: String { "\(word.categories.first ?? "")/\(Self.slug(word.word))" }
+    var id: String { "\(word.categories.first ?? "")/\(word.key ?? Self.slug(word.word))" }
 
     static func slug(_ text: String) -> String {
         String(text.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "-" })

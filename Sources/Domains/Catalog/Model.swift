@@ -52,6 +52,10 @@ public struct Word: Codable, Sendable, Hashable {
     public var picture: String?
     /// Which sense this entry is, where a headword has several ("bat · animal", "bat · sports").
     public var sense: LocalizedText?
+    /// The last part of the entry's id where its headword has another entry in the same file
+    /// ("so-starting" beside "so"); the headword's slug otherwise. Never changed once given:
+    /// learners' saved words and class assignments keep it.
+    public var key: String?
 
     /// The level where the word is introduced.
     public var firstLevel: Level { levels.min() ?? .starters }

@@ -115,8 +115,18 @@ public struct CatalogValidator: Sendable {
         let fields = Fields(w) { issues.append(ValidationIssue(file: file, word: label, message: $0)) }
         func issue(_ m: String) { fields.report(m) }
 
-        if fields.text("word") != nil, let headword, !seen.insert(headword.lowercased()).inserted {
-            issue("duplicate headword in this category")
+        // The entry's id is "<category>/<key or the headword's slug>": two entries of one headword
+        // in one file need a key on one of them, and each key a sense to tell the entries apart.
+        var idPart = headword.map { StoredWord.slug($0) }
+        if w["key"] != nil, let key = fields.text("key") {
+            if let headword, !Self.isKey(key, of: headword) {
+                issue("key '\(key)' must be '\(StoredWord.slug(headword))-' followed by lower-case letters, digits and hyphens")
+            }
+            if w["sense"] == nil { issue("key '\(key)' needs a sense to tell the entries apart") }
+            idPart = key
+        }
+        if fields.text("word") != nil, let idPart, !seen.insert(idPart).inserted {
+            issue("duplicate headword in this category (a second sense needs a key and a sense)")
         }
 
         var levels: [Level] = []
@@ -193,6 +203,13 @@ public struct CatalogValidator: Sendable {
             }
         }
         return issues
+    }
+
+    /// A key names a second entry of `headword` in its file: "so-starting" for "so".
+    static func isKey(_ key: String, of headword: String) -> Bool {
+        let prefix = StoredWord.slug(headword) + "-"
+        guard key.hasPrefix(prefix), key.count > prefix.count, !key.hasSuffix("-") else { return false }
+        return key.dropFirst(prefix.count).allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }
     }
 
     /// Why a clip reference may not be used, or nil. A clip is a file under Audio/, named

@@ -36,6 +36,28 @@ struct CatalogDataTests {
         #expect(Set(bats.compactMap(\.picture)) == ["🦇", "🏏"], "each sense has its own picture")
     }
 
+    /// The 2018 lists give these senses at different levels (Starters "so dis", Flyers "so adv +
+    /// conj"; Movers "catch (e.g. a bus)"; Flyers "letter (as in mail)" …): each is an entry
+    /// introduced at its own level, so no sense starts at another sense's level.
+    @Test(arguments: [
+        ("bat", "sports", Level.starters), ("bat", "animal", .movers), ("fly", "in the air", .starters), ("fly", "insect", .movers),
+        ("wave", "hand", .starters), ("wave", "sea", .movers), ("so", "to start talking", .starters), ("so", "because of this", .flyers),
+        ("break", "rest time", .movers), ("break", "into pieces", .flyers), ("fish", "animal", .starters), ("fish", "catch fish", .movers),
+        ("catch", "a ball", .starters), ("catch", "a bus", .movers), ("letter", "a, b, c", .starters), ("letter", "mail", .flyers),
+        ("lift", "elevator", .movers), ("lift", "raise", .flyers), ("lift", "ride", .flyers), ("well", "to start talking", .starters),
+        ("well", "in a good way", .movers), ("who", "question", .starters), ("who", "the person that", .movers),
+        ("which", "question", .starters), ("which", "the thing that", .movers), ("where", "question", .starters),
+        ("where", "the place that", .movers), ("for", "for someone", .starters), ("for", "how long", .flyers),
+    ])
+    func aSenseStartsAtTheLevelTheListsGiveIt(headword: String, sense: String, level: Level) throws {
+        let words = try CatalogSource(directory: Repository.categories).read().files.flatMap { file in
+            try JSONDecoder().decode(CategoryFile.self, from: file.data).words
+        }
+        let entry = try #require(words.first { $0.word == headword && $0.sense?.en == sense }, "no entry '\(headword) · \(sense)'")
+        #expect(entry.firstLevel == level)
+        #expect(entry.orderedExamples.map(\.0) == Level.allCases.filter { $0 >= level }, "one example per level from \(level)")
+    }
+
     @Test func picturesCoverTheConcreteTopicsAndAreSingleEmoji() throws {
         let files = try CatalogSource(directory: Repository.categories).read().files.map { try JSONDecoder().decode(CategoryFile.self, from: $0.data) }
         let words = Dictionary(uniqueKeysWithValues: files.map { ($0.id, $0.words) })
@@ -92,7 +114,21 @@ struct ValidatorTests {
 
     @Test func duplicateHeadwordInACategoryIsReported() {
         let found = issues([("animals.json", CatalogFixture.category("animals", order: 1, words: [CatalogFixture.word("cat"), CatalogFixture.word("Cat")]))])
-        #expect(found == ["animals.json: word 'Cat': duplicate headword in this category"])
+        #expect(found == ["animals.json: word 'Cat': duplicate headword in this category (a second sense needs a key and a sense)"])
+    }
+
+    @Test func aSecondSenseInTheSameFileHasAKeyAndASense() {
+        func found(_ key: String, sense: Bool = true) -> [String] {
+            let second = CatalogFixture.word("cat", extra: (sense ? #", "sense": {"en": "toy", "vi": "đồ chơi"}"# : "") + #", "key": "\#(key)""#)
+            let first = CatalogFixture.word("cat", extra: #", "sense": {"en": "animal", "vi": "con vật"}"#)
+            return issues([("animals.json", CatalogFixture.category("animals", order: 1, words: [first, second]))])
+        }
+        #expect(found("cat-toy") == [])
+        #expect(found("cat-toy", sense: false) == ["animals.json: word 'cat': key 'cat-toy' needs a sense to tell the entries apart"])
+        #expect(found("toy") == ["animals.json: word 'cat': key 'toy' must be 'cat-' followed by lower-case letters, digits and hyphens"])
+        #expect(found("cat-Toy").count == 1)
+        #expect(found("cat-").count == 1)
+        #expect(found("cat").contains("animals.json: word 'cat': duplicate headword in this category (a second sense needs a key and a sense)"))
     }
 
     @Test func unknownLevelAndCategoryAreReported() {

@@ -112,6 +112,17 @@ struct CatalogServiceTests {
         #expect(try await catalog.search("zzz").isEmpty)
     }
 
+    @Test func aKeyedSenseIsAnEntryOfItsOwnBesideTheHeadwordsFirst() async throws {
+        let animal = CatalogFixture.word("bat", extra: #", "sense": {"en": "animal", "vi": "con vật"}"#)
+        let toy = CatalogFixture.word("bat", vi: "gậy", extra: #", "sense": {"en": "sports", "vi": "thể thao"}, "key": "bat-sports""#)
+        try dir.write("Categories/animals.json", CatalogFixture.category("animals", order: 1, words: [animal, toy]))
+        let catalog = CatalogService(store: try await indexer.open().store)
+        let entries = try await catalog.entries(for: "bat")
+        #expect(entries.map(\.id) == ["animals/bat", "animals/bat-sports"])
+        #expect(entries.map(\.word.sense?.en) == ["animal", "sports"])
+        #expect(try await catalog.entry(id: "animals/bat-sports")?.word.vi == "gậy")
+    }
+
     @Test func lookupFindsHeadwordsAndSuggestsCloseOnes() async throws {
         let catalog = CatalogService(store: try await indexer.open().store)
         #expect(try await catalog.lookup("cat").map(\.vi) == ["con mèo"])
