@@ -1,6 +1,12 @@
 import AppCore
 import Catalog
 
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
 /// `vocab words`: one page of a category (at a level) as text or JSON. Shared by the
 /// argument-parser command and the launcher's fast path, so both print the same bytes.
 public struct WordsListing: Sendable {
@@ -44,14 +50,29 @@ public struct WordsListing: Sendable {
                 : "No words past \(page.offset): \(page.category.name.en)\(levelText) has \(page.total).\n"
         }
         var text = "\(page.category.icon) \(page.category.name.en) · \(page.category.name.vi)\(levelText): \(page.total) word\(page.total == 1 ? "" : "s")\n"
-        let width = min(24, page.rows.map { Output.displayWidth($0.word) }.max() ?? 0) + 2
+        let names = page.rows.map(Self.name)
+        let width = min(28, names.map { Output.displayWidth($0) }.max() ?? 0) + 2
         let ipaWidth = min(22, page.rows.map { Output.displayWidth($0.britishIPA) + 2 }.max() ?? 0) + 2
-        for w in page.rows {
-            text += "  \(Output.pad(w.word, width))\(Output.pad("/\(w.britishIPA)/", ipaWidth))\(w.vi)\n"
+        for (w, name) in zip(page.rows, names) {
+            text += "  \(Output.pad(name, width))\(Output.pad("/\(w.britishIPA)/", ipaWidth))\(w.vi)\n"
         }
         if let more = Paging.moreLine(total: page.total, offset: page.offset, shown: page.rows.count) {
             text += more + "\n"
         }
         return text
+    }
+
+    /// The headword, with its sense where it has one ("lift · ride" beside "lift · elevator").
+    /// Only entries with a sense are decoded, so a page stays on the launcher's fast path.
+    static func name(_ row: WordRow) -> String {
+        guard row.json.contains(#""sense""#), let labelled = try? JSONDecoder().decode(Labelled.self, from: Data(row.json.utf8)),
+            let sense = labelled.sense
+        else { return row.word }
+        return "\(row.word) · \(sense.en)"
+    }
+
+    private struct Labelled: Decodable {
+        struct Label: Decodable { let en: String }
+        let sense: Label?
     }
 }

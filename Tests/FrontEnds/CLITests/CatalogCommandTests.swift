@@ -113,6 +113,11 @@ struct CatalogCommandTests {
         #expect(try String(contentsOfFile: animals, encoding: .utf8).contains("\t🦇 bat · animal\t"))
         #expect(try String(contentsOfFile: sports, encoding: .utf8).contains("\t🏏 bat · sports\t"))
         #expect(try String(contentsOfFile: animals, encoding: .utf8).contains("\t🐈 cat\t"))
+        // A topic's list names the sense: transport has a lift you ride in and a lift you get.
+        let transport = try vocab.run("words", "transport", "--limit", "100").stdout
+        #expect(transport.contains("  lift · elevator "), "\(transport)")
+        #expect(transport.contains("  lift · ride "), "\(transport)")
+        #expect(transport.contains("  bus "), "a headword with one entry has no label")
     }
 
     @Test func categoryCountsAreCachedPerLevelToo() throws {
