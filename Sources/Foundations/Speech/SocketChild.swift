@@ -41,8 +41,15 @@ public struct SocketChild: Sendable {
         }
         let environment = (environment ?? ProcessInfo.processInfo.environment).map { "\($0.key)=\($0.value)" }
         var pid: pid_t = 0
-        let spawnError = withCStrings([executable] + arguments) { argv in
-            withCStrings(environment) { envp in vocab_spawn(&pid, executable, argv, envp, pair[1], pipe[1]) }
+        var spawnError: Int32 = 0
+        // ETXTBSY: a program written a moment ago may still be open for writing in a child
+        // another thread is starting (until that child's exec closes it); it passes at once.
+        for attempt in 0..<50 {
+            if attempt > 0 { usleep(10_000) }
+            spawnError = withCStrings([executable] + arguments) { argv in
+                withCStrings(environment) { envp in vocab_spawn(&pid, executable, argv, envp, pair[1], pipe[1]) }
+            }
+            if spawnError != ETXTBSY { break }
         }
         close(pair[1])
         close(pipe[1])
