@@ -90,7 +90,7 @@ public struct ClassService: Sendable {
         }
         return ClassDetails(
             code: found.code, name: found.name, createdAt: found.createdAt, children: children,
-            assignments: try await book.assignments(of: found.code))
+            assignments: try await assignments(of: found.code))
     }
 
     /// Deletes the class with its memberships and assignments; the children keep their accounts,
@@ -118,7 +118,7 @@ public struct ClassService: Sendable {
         let hash = try await pictureHash(pictures)
         try await book.put(ChildAccount(learnerID: learner.id, firstName: name, pictureHash: hash, createdBy: adult.id))
         try await book.add(Membership(classCode: found.code, learnerID: learner.id, addedAt: learning.now()))
-        for assignment in try await book.assignments(of: found.code) { try await apply(assignment, to: learner) }
+        for assignment in try await assignments(of: found.code) { try await apply(assignment, to: learner) }
         return NewChild(id: learner.id, firstName: name, classCode: found.code, pictures: pictures)
     }
 
@@ -168,7 +168,7 @@ public struct ClassService: Sendable {
             }
         }
         try await book.add(Membership(classCode: found.code, learnerID: learner.id, addedAt: learning.now()))
-        for assignment in try await book.assignments(of: found.code) { try await apply(assignment, to: learner) }
+        for assignment in try await assignments(of: found.code) { try await apply(assignment, to: learner) }
         return ChildSummary(id: learner.id, firstName: account.firstName)
     }
 
@@ -249,12 +249,17 @@ public struct ClassService: Sendable {
             }
             return try await group.reduce(into: [Int: ClassProgress.ChildData]()) { if let data = $1.1 { $0[$1.0] = data } }
         }
-        let data = read.keys.sorted().compactMap { read[$0] }
+        let moves = try await catalog.moves()
+        let data = read.keys.sorted().compactMap { read[$0] }.map { child in
+            var child = child
+            child.cards = Self.following(moves, child.cards)
+            return child
+        }
         let days = learning.reviewer.days
         return ClassReport(
             code: found.code, name: found.name, children: data.map { ClassProgress.child($0, days: days) },
             hardWords: ClassProgress.hardWords(data),
-            assignments: try await book.assignments(of: found.code).map { ClassProgress.assignment($0, children: data) })
+            assignments: try await assignments(of: found.code, moves: moves).map { ClassProgress.assignment($0, children: data) })
     }
 
     // MARK: Children
@@ -295,11 +300,12 @@ public struct ClassService: Sendable {
         var out: [ChildAssignment] = []
         let memberships = try await book.memberships(of: child.id)
         guard !memberships.isEmpty else { return [] }
-        let cards = try await store.cards(of: child.id)
+        let moves = try await catalog.moves()
+        let cards = Self.following(moves, try await store.cards(of: child.id))
         let answered = Set(cards.filter { $0.card.card.reps > 0 && $0.item.key.source == .catalog }.map(\.item.key.entry))
         for m in memberships {
             guard let c = try await book.schoolClass(m.classCode) else { continue }
-            for a in try await book.assignments(of: c.code) {
+            for a in try await assignments(of: c.code, moves: moves) {
                 out.append(
                     ChildAssignment(
                         id: a.id, className: c.name, title: a.title, category: a.category, level: a.level,
@@ -310,6 +316,28 @@ public struct ClassService: Sendable {
     }
 
     // MARK: Helpers
+
+    /// A class's assignments, naming entries by their ids of today: an assignment made before
+    /// a word was split into senses names the entry its id became (`school/right`).
+    func assignments(of code: String, moves: [String: String]? = nil) async throws -> [Assignment] {
+        let moves = if let moves { moves } else { try await catalog.moves() }
+        return try await book.assignments(of: code).map { assignment in
+            var assignment = assignment
+            assignment.entries = assignment.entries.map { moves[$0] ?? $0 }
+            return assignment
+        }
+    }
+
+    /// Cards as they will be once their learner's library follows the moves (it does when read).
+    static func following(_ moves: [String: String], _ cards: [(item: SavedItem, card: CardRecord)]) -> [(item: SavedItem, card: CardRecord)] {
+        guard !moves.isEmpty else { return cards }
+        return cards.map { pair in
+            guard pair.item.key.source == .catalog, let now = moves[pair.item.key.entry] else { return pair }
+            var item = pair.item
+            item.key.entry = now
+            return (item, pair.card)
+        }
+    }
 
     func apply(_ assignment: Assignment, to learner: Learner) async throws {
         for entry in assignment.entries {

@@ -99,7 +99,7 @@ extension LearningService {
     public static let reviewBatchLimit = 1...100
 
     public func nextCards(for learner: Learner, limit: Int) async throws -> ReviewBatch {
-        try await resolvePendingHeadwords(of: learner)
+        try await resolveItemKeys(of: learner)
         let at = now()
         let queue = try await reviewer.queue(for: learner, at: at, limit: limit)
         let level = learner.settings.level.flatMap { Level(rawValue: $0) }

@@ -293,7 +293,7 @@ public struct LearningService: Sendable {
 
     /// The learner's items, oldest first, with their cards.
     public func library(of learner: Learner) async throws -> [(item: SavedItem, card: CardRecord)] {
-        try await resolvePendingHeadwords(of: learner)
+        try await resolveItemKeys(of: learner)
         return try await store.cards(of: learner.id).sorted { ($0.item.savedAt, $0.item.id) < ($1.item.savedAt, $1.item.id) }
     }
 
@@ -319,11 +319,22 @@ public struct LearningService: Sendable {
         return removed
     }
 
-    /// Items saved by headword before entries had ids ("headword:cat") get the catalog entry's id.
-    func resolvePendingHeadwords(of learner: Learner) async throws {
-        for item in try await store.items(of: learner.id) where item.key.source == .catalog && item.key.entry.hasPrefix("headword:") {
-            if let found = try? await catalog.entries(for: String(item.key.entry.dropFirst("headword:".count))).first {
-                try await store.rekey(item.id, to: ItemKey(.catalog, found.id), of: learner.id)
+    /// Catalog items follow their entry: one saved by headword before entries had ids
+    /// ("headword:cat") gets the entry's id, and one saved under an id its entry had before a
+    /// split (`places-and-directions/right`) gets the id the entry has now (`school/right`).
+    /// The item keeps its id, so its card and its review history stay with it.
+    func resolveItemKeys(of learner: Learner) async throws {
+        let catalogItems = try await store.items(of: learner.id).filter { $0.key.source == .catalog }
+        guard !catalogItems.isEmpty else { return }
+        let moves = try await catalog.moves()
+        for item in catalogItems {
+            if item.key.entry.hasPrefix("headword:") {
+                if let found = try? await catalog.entries(for: String(item.key.entry.dropFirst("headword:".count))).first {
+                    try await store.rekey(item.id, to: ItemKey(.catalog, found.id), of: learner.id)
+                }
+            } else if let now = moves[item.key.entry] {
+                // Saved again under the new id meanwhile (two items of one entry): left as it is.
+                try await store.rekey(item.id, to: ItemKey(.catalog, now, reading: item.key.reading), of: learner.id)
             }
         }
     }

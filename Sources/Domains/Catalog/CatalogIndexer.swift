@@ -33,12 +33,13 @@ public struct CatalogIndexer: Sendable {
     public static let migrator = Migrator(
         file: "catalog.sqlite",
         steps: [
-            Migrator.Step(3, "documents with search keys; build state beside the file") { _ in }
+            Migrator.Step(3, "documents with search keys; build state beside the file") { _ in },
+            Migrator.Step(4, "words indexed by the ids they had before a split (formerly)") { _ in },
         ])
 
     /// The fields catalog queries filter and order by, in every engine that holds the catalog.
     public static let indexedFields: [(collection: String, field: String)] =
-        ["categories", "levels", "word", "sort", "keys"].map { (CatalogService.words, $0) } + [(CatalogService.categories, "order")]
+        ["categories", "levels", "word", "sort", "keys", "formerly"].map { (CatalogService.words, $0) } + [(CatalogService.categories, "order")]
 
     public let source: CatalogSource
     public let databasePath: String

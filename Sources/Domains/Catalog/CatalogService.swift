@@ -201,6 +201,16 @@ public struct CatalogService: Sendable {
         try await store.get(id, in: Self.words).map { CatalogEntry(id: $0.id, word: try $0.decode(Word.self)) }
     }
 
+    /// The ids entries had before a split, with the id each now is (`places-and-directions/right`
+    /// → `school/right`). Few: read when a library or a class is, to follow saved words along.
+    public func moves() async throws -> [String: String] {
+        var moves: [String: String] = [:]
+        for document in try await store.query(Query(Self.words, filters: [.prefix("formerly", "")])) {
+            for id in try document.decode(Word.self).formerly ?? [] { moves[id] = document.id }
+        }
+        return moves
+    }
+
     /// Headwords that start with the text, then translations that do, then those containing it.
     public func search(_ text: String, limit: Int = defaultSearchLimit) async throws -> [Word] {
         let needle = text.trimmingWhitespace.lowercased()

@@ -56,6 +56,9 @@ public struct Word: Codable, Sendable, Hashable {
     /// ("so-starting" beside "so"); the headword's slug otherwise. Never changed once given:
     /// learners' saved words and class assignments keep it.
     public var key: String?
+    /// Ids this entry had before its headword was split into senses (`places-and-directions/right`
+    /// is `school/right` now): a saved word or an assignment that names one names this entry.
+    public var formerly: [String]?
 
     /// The level where the word is introduced.
     public var firstLevel: Level { levels.min() ?? .starters }

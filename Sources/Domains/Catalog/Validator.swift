@@ -64,6 +64,8 @@ public struct CatalogValidator: Sendable {
         }
         let ids = Set(parsed.compactMap { $0.1["id"]?.string })
         var orders: [Int: String] = [:]
+        var entryIDs: Set<String> = []
+        var former: [(id: String, file: String, word: String)] = []
         for (name, object) in parsed {
             issues += checkHeader(object, file: name, orders: &orders)
             guard let words = object["words"]?.array else { continue }
@@ -73,7 +75,27 @@ public struct CatalogValidator: Sendable {
                     issues.append(ValidationIssue(file: name, word: "#\(i + 1)", message: "expected an object, found \(item.kind)"))
                     continue
                 }
-                issues += checkWord(word, index: i, file: name, fileID: object["id"]?.string, knownCategories: ids, seen: &seen)
+                let fileID = object["id"]?.string
+                issues += checkWord(word, index: i, file: name, fileID: fileID, knownCategories: ids, seen: &seen)
+                guard let fileID, let headword = word["word"]?.string else { continue }
+                entryIDs.insert("\(fileID)/\(word["key"]?.string ?? StoredWord.slug(headword))")
+                guard let list = word["formerly"] else { continue }
+                let names = list.array?.compactMap(\.string) ?? []
+                if names.isEmpty || names.count != list.array?.count {
+                    issues.append(ValidationIssue(file: name, word: headword, message: "formerly: expected an array of entry ids"))
+                }
+                former += names.map { ($0, name, headword) }
+            }
+        }
+        // A former id names one entry for ever: never an entry of today, never two entries.
+        var claimed: Set<String> = []
+        for (id, file, word) in former {
+            if entryIDs.contains(id) {
+                issues.append(ValidationIssue(file: file, word: word, message: "formerly '\(id)' is the id of an entry: a former id is never used again"))
+            } else if !claimed.insert(id).inserted {
+                issues.append(ValidationIssue(file: file, word: word, message: "formerly '\(id)' is claimed by another entry too"))
+            } else if id.split(separator: "/").count != 2 {
+                issues.append(ValidationIssue(file: file, word: word, message: "formerly '\(id)' is not an entry id (<category>/<word>)"))
             }
         }
         guard issues.isEmpty else { return ([], issues) }

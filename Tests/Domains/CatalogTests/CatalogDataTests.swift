@@ -48,6 +48,7 @@ struct CatalogDataTests {
         ("well", "in a good way", .movers), ("who", "question", .starters), ("who", "the person that", .movers),
         ("which", "question", .starters), ("which", "the thing that", .movers), ("where", "question", .starters),
         ("where", "the place that", .movers), ("for", "for someone", .starters), ("for", "how long", .flyers),
+        ("right", "correct", .starters), ("right", "direction", .flyers), ("how", "question", .starters), ("how", "the way", .movers),
     ])
     func aSenseStartsAtTheLevelTheListsGiveIt(headword: String, sense: String, level: Level) throws {
         let words = try CatalogSource(directory: Repository.categories).read().files.flatMap { file in
