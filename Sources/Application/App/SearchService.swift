@@ -75,20 +75,26 @@ public struct SearchResult: Sendable, Equatable, Encodable {
     public var reading: String?
     /// The Vietnamese translation, or the first sense cut short.
     public var gloss: String?
+    /// Which sense of a catalog word, where its headword has several entries ("correct", "direction").
+    public var sense: LocalizedText?
     public var match: MatchField
     public var rank: MatchRank
 
-    public init(source: SearchSource, reference: EntryReference, title: String, reading: String?, gloss: String?, match: MatchField, rank: MatchRank) {
+    public init(
+        source: SearchSource, reference: EntryReference, title: String, reading: String?, gloss: String?, sense: LocalizedText? = nil,
+        match: MatchField, rank: MatchRank
+    ) {
         self.source = source
         self.reference = reference
         self.title = title
         self.reading = reading
         self.gloss = gloss
+        self.sense = sense
         self.match = match
         self.rank = rank
     }
 
-    enum CodingKeys: String, CodingKey { case source, reference, title, reading, gloss, match, rank }
+    enum CodingKeys: String, CodingKey { case source, reference, title, reading, gloss, sense, match, rank }
 
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
@@ -97,6 +103,7 @@ public struct SearchResult: Sendable, Equatable, Encodable {
         try c.encode(title, forKey: .title)
         try c.encode(reading, forKey: .reading)
         try c.encode(gloss, forKey: .gloss)
+        try c.encodeIfPresent(sense, forKey: .sense)
         try c.encode(match, forKey: .match)
         try c.encode(rank, forKey: .rank)
     }
@@ -286,7 +293,7 @@ public struct SearchService: Sendable {
             return Ranked(
                 result: SearchResult(
                     source: .catalog, reference: w.reference, title: w.word, reading: w.britishIPA.isEmpty ? nil : "/\(w.britishIPA)/",
-                    gloss: w.vi, match: field, rank: rank),
+                    gloss: w.vi, sense: w.sense, match: field, rank: rank),
                 order: [.text(w.word.lowercased()), .text(w.id)], entryID: nil, heteronymID: nil)
         }
     }

@@ -32,6 +32,8 @@ public struct SearchableWord: Sendable, Hashable {
     /// The English definition.
     public var definition: String
     public var britishIPA: String
+    /// Which sense, where the headword has several entries.
+    public var sense: LocalizedText?
 
     public var reference: EntryReference { EntryReference(.catalog, id) }
 }
@@ -243,11 +245,13 @@ public struct CatalogService: Sendable {
         if folded != needle { filters.append(.contains("keys", folded)) }
         var found: [String: SearchableWord] = [:]
         for filter in filters {
-            let rows = try await store.select(["word", "vi", "definition.en", "ipa.british"], matching: Query(Self.words, filters: [filter]))
+            let rows = try await store.select(
+                ["word", "vi", "definition.en", "ipa.british", "sense.en", "sense.vi"], matching: Query(Self.words, filters: [filter]))
             for r in rows where found[r.document.id] == nil {
                 found[r.document.id] = SearchableWord(
                     id: r.document.id, word: r.string(0) ?? "", vi: r.string(1) ?? "",
-                    definition: r.string(2) ?? "", britishIPA: r.string(3) ?? "")
+                    definition: r.string(2) ?? "", britishIPA: r.string(3) ?? "",
+                    sense: r.string(4).map { LocalizedText(en: $0, vi: r.string(5) ?? "") })
             }
         }
         return found.values.sorted { $0.id < $1.id }

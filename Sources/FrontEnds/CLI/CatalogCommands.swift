@@ -216,11 +216,12 @@ struct SearchCommand: AsyncParsableCommand {
 /// The text form of a search page: one line per result, then the "more" line.
 enum SearchListing {
     static func print(_ page: SearchPage) {
-        let titleWidth = min(16, page.results.map { Output.displayWidth(MissingGlyph.shown($0.title)) }.max() ?? 0) + 2
+        let titles = page.results.map { r in MissingGlyph.shown(r.title) + (r.sense.map { " · " + $0.en } ?? "") }
+        let titleWidth = min(24, titles.map { Output.displayWidth($0) }.max() ?? 0) + 2
         let readingWidth = min(22, page.results.map { Output.displayWidth($0.reading ?? "") }.max() ?? 0) + 2
         var lines = ["\(MOEText.counted(page.total, "result")) for '\(Failure.quote(page.query))' in \(page.sources.map(\.rawValue).joined(separator: ", ")):"]
-        lines += page.results.map { r in
-            Output.pad(MissingGlyph.shown(r.title), titleWidth) + Output.pad(r.source.rawValue, 9) + Output.pad(r.reading ?? "", readingWidth)
+        lines += zip(page.results, titles).map { r, title in
+            Output.pad(title, titleWidth) + Output.pad(r.source.rawValue, 9) + Output.pad(r.reading ?? "", readingWidth)
                 + Output.pad(MOEText.gloss(r.gloss), 42) + Output.pad(why(r), 21) + r.reference.description
         }
         if let more = Paging.moreLine(total: page.total, offset: page.offset, shown: page.results.count) { lines.append(more) }

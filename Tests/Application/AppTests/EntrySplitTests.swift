@@ -118,6 +118,17 @@ struct EntrySplitTests {
             })
     }
 
+    @Test("search answers each sense of a split word with its label")
+    func searchNamesTheSenses() async throws {
+        let box = try await AppSandbox(mandarin: false, catalog: Self.after)
+        defer { box.dir.remove() }
+        let page = try await box.app.search.search(try SearchRequest(text: "right", source: "catalog", limit: 10, offset: 0), library: [])
+        let found = page.results.map { "\($0.reference) \($0.sense?.en ?? "-") \($0.sense?.vi ?? "-")" }
+        #expect(found == ["catalog:places/right-direction direction bên phải", "catalog:school/right correct đúng"], "\(found)")
+        let pen = try await box.app.search.search(try SearchRequest(text: "pen", source: "catalog", limit: 10, offset: 0), library: [])
+        #expect(pen.results.first?.sense == nil, "a word of one entry has no label")
+    }
+
     @Test("a former id names one entry for ever: never today's id of an entry, never two entries")
     func formerIDsAreChecked() {
         func issues(_ words: [(String, String)]) -> [String] {

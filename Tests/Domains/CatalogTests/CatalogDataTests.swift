@@ -49,6 +49,7 @@ struct CatalogDataTests {
         ("which", "question", .starters), ("which", "the thing that", .movers), ("where", "question", .starters),
         ("where", "the place that", .movers), ("for", "for someone", .starters), ("for", "how long", .flyers),
         ("right", "correct", .starters), ("right", "direction", .flyers), ("how", "question", .starters), ("how", "the way", .movers),
+        ("floor", "ground of a room", .starters), ("floor", "level of a building", .movers),
     ])
     func aSenseStartsAtTheLevelTheListsGiveIt(headword: String, sense: String, level: Level) throws {
         let words = try CatalogSource(directory: Repository.categories).read().files.flatMap { file in

@@ -118,6 +118,10 @@ struct CatalogCommandTests {
         #expect(transport.contains("  lift · elevator "), "\(transport)")
         #expect(transport.contains("  lift · ride "), "\(transport)")
         #expect(transport.contains("  bus "), "a headword with one entry has no label")
+        // So does a search: right (correct, Starters) and right (the direction, Flyers).
+        let right = try vocab.run("search", "right", "--source", "catalog").stdout
+        #expect(right.contains("right · correct "), "\(right)")
+        #expect(right.contains("right · direction "), "\(right)")
     }
 
     @Test func categoryCountsAreCachedPerLevelToo() throws {

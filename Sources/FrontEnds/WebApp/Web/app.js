@@ -221,7 +221,7 @@ function resultLink(r) {
 function resultItem(r) {
   const lang = r.source === "moe" ? "zh-Hant" : "en";
   return h("li", { class: "card result", "data-source": r.source, "data-reference": r.reference },
-    h("h3", {}, h("a", { href: resultLink(r), lang }, r.title), " ", h("span", { class: "badge" }, sourceName(r.source))),
+    h("h3", {}, h("a", { href: resultLink(r), lang }, r.title), senseLabel(r.sense), " ", h("span", { class: "badge" }, sourceName(r.source))),
     r.reading ? h("p", { class: "ipa" }, r.reading) : null,
     r.gloss ? h("p", { lang: r.source === "catalog" ? "vi" : r.source === "moe" ? "zh-Hant" : "en" }, r.gloss) : null,
     h("p", { class: "pos" }, `${WHY[r.rank] ? t(WHY[r.rank]) : ""}${r.match}`));
