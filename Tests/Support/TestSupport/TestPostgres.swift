@@ -1,4 +1,5 @@
 import Foundation
+import SpawnShim
 import Synchronization
 
 /// A real PostgreSQL server for the tests: Debian's binaries, a cluster in a temporary folder on a
@@ -39,6 +40,10 @@ public final class TestPostgres: Sendable {
 
     /// Runs scripts/pg-test-server and waits for it. Not through Foundation's Process: the server
     /// it leaves running in the background kept Process from ever noticing the script's exit.
+    /// And with no descriptor of this process: the server lives as long as the test run, and a
+    /// pipe or socket it inherited from a test that was starting a program at that moment (the
+    /// socket by which Process learns that its child ended) never reached its end, so that test
+    /// waited for ever on a child that had exited.
     static func control(_ arguments: [String]) throws -> (status: Int32, output: String) {
         let output = NSTemporaryDirectory() + "vocab-pg-control-\(getpid())-\(UUID().uuidString.prefix(8)).log"
         defer { try? FileManager.default.removeItem(atPath: output) }
@@ -46,8 +51,11 @@ public final class TestPostgres: Sendable {
         let argv = ["/bin/sh", "-c", "\(quoted) >'\(output)' 2>&1 </dev/null"]
         var cArguments: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
         defer { for pointer in cArguments { free(pointer) } }
+        let null = open("/dev/null", O_RDWR | O_CLOEXEC)
+        guard null >= 0 else { throw TestPostgresError("cannot open /dev/null: errno \(errno)") }
+        defer { close(null) }
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, "/bin/sh", nil, nil, &cArguments, environ)
+        let spawned = cArguments.withUnsafeBufferPointer { argv in vocab_spawn(&pid, "/bin/sh", argv.baseAddress, environ, null, null) }
         guard spawned == 0 else { throw TestPostgresError("cannot run scripts/pg-test-server: errno \(spawned)") }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 {
