@@ -52,9 +52,10 @@ public struct Word: Codable, Sendable, Hashable {
     public var picture: String?
     /// Which sense this entry is, where a headword has several ("bat · animal", "bat · sports").
     public var sense: LocalizedText?
-    /// The last part of the entry's id where its headword has another entry in the same file
-    /// ("so-starting" beside "so"); the headword's slug otherwise. Never changed once given:
-    /// learners' saved words and class assignments keep it.
+    /// The last part of the entry's id where the headword's slug will not do: another entry of
+    /// the headword is in the same file ("so-starting" beside "so"), or that id was retired when a
+    /// sense moved out ("right-direction"). Never changed once given: saved words and class
+    /// assignments keep it.
     public var key: String?
     /// Ids this entry had before its headword was split into senses (`places-and-directions/right`
     /// is `school/right` now): a saved word or an assignment that names one names this entry.
