@@ -36,7 +36,7 @@ public struct CardContent: Sendable, Codable, Equatable {
 
     /// The front as a person reads it, telling senses apart: "🦇 bat · animal".
     public var label: String {
-        (picture.map { $0 + " " } ?? "") + front + (sense.map { " · " + $0.en } ?? "")
+        (picture.map { $0 + " " } ?? "") + Word.label(front, sense: sense)
     }
 }
 

@@ -64,6 +64,11 @@ public struct Word: Codable, Sendable, Hashable {
     /// The level where the word is introduced.
     public var firstLevel: Level { levels.min() ?? .starters }
 
+    /// A headword as lists show it, told apart from its other entries by its sense: "bat · animal".
+    public static func label(_ headword: String, sense: LocalizedText?) -> String {
+        sense.map { "\(headword) · \($0.en)" } ?? headword
+    }
+
     public func audio(for accent: Accent) -> AudioReferences? { audio?[accent.rawValue] }
 
     /// Examples in level order.

@@ -216,7 +216,7 @@ struct SearchCommand: AsyncParsableCommand {
 /// The text form of a search page: one line per result, then the "more" line.
 enum SearchListing {
     static func print(_ page: SearchPage) {
-        let titles = page.results.map { r in MissingGlyph.shown(r.title) + (r.sense.map { " · " + $0.en } ?? "") }
+        let titles = page.results.map { Word.label(MissingGlyph.shown($0.title), sense: $0.sense) }
         let titleWidth = min(24, titles.map { Output.displayWidth($0) }.max() ?? 0) + 2
         let readingWidth = min(22, page.results.map { Output.displayWidth($0.reading ?? "") }.max() ?? 0) + 2
         var lines = ["\(MOEText.counted(page.total, "result")) for '\(Failure.quote(page.query))' in \(page.sources.map(\.rawValue).joined(separator: ", ")):"]

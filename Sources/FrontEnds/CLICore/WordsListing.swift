@@ -65,14 +65,11 @@ public struct WordsListing: Sendable {
     /// The headword, with its sense where it has one ("lift · ride" beside "lift · elevator").
     /// Only entries with a sense are decoded, so a page stays on the launcher's fast path.
     static func name(_ row: WordRow) -> String {
-        guard row.json.contains(#""sense""#), let labelled = try? JSONDecoder().decode(Labelled.self, from: Data(row.json.utf8)),
-            let sense = labelled.sense
-        else { return row.word }
-        return "\(row.word) · \(sense.en)"
+        guard row.json.contains(#""sense""#), let labelled = try? JSONDecoder().decode(Labelled.self, from: Data(row.json.utf8)) else {
+            return row.word
+        }
+        return Word.label(row.word, sense: labelled.sense)
     }
 
-    private struct Labelled: Decodable {
-        struct Label: Decodable { let en: String }
-        let sense: Label?
-    }
+    private struct Labelled: Decodable { let sense: LocalizedText? }
 }
