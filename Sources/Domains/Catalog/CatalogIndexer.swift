@@ -165,7 +165,10 @@ struct CatalogState: Equatable {
 struct StoredWord: Encodable {
     let word: Word
 
-    var id: String { "\(word.categories.first ?? "")/\(word.key ?? Self.slug(word.word))" }
+    var id: String { Self.id(category: word.categories.first ?? "", headword: word.word, key: word.key) }
+
+    /// An entry's id: "<category>/<key>", or "<category>/<headword's slug>" without a key.
+    static func id(category: String, headword: String, key: String?) -> String { "\(category)/\(key ?? slug(headword))" }
 
     static func slug(_ text: String) -> String {
         String(text.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "-" })

@@ -78,7 +78,7 @@ public struct CatalogValidator: Sendable {
                 let fileID = object["id"]?.string
                 issues += checkWord(word, index: i, file: name, fileID: fileID, knownCategories: ids, seen: &seen)
                 guard let fileID, let headword = word["word"]?.string else { continue }
-                entryIDs.insert("\(fileID)/\(word["key"]?.string ?? StoredWord.slug(headword))")
+                entryIDs.insert(StoredWord.id(category: fileID, headword: headword, key: word["key"]?.string))
                 guard let list = word["formerly"] else { continue }
                 let names = list.array?.compactMap(\.string) ?? []
                 if names.isEmpty || names.count != list.array?.count {
@@ -139,15 +139,15 @@ public struct CatalogValidator: Sendable {
 
         // The entry's id is "<category>/<key or the headword's slug>": two entries of one headword
         // in one file need a key on one of them, and each key a sense to tell the entries apart.
-        var idPart = headword.map { StoredWord.slug($0) }
-        if w["key"] != nil, let key = fields.text("key") {
-            if let headword, !Self.isKey(key, of: headword) {
-                issue("key '\(key)' must be '\(StoredWord.slug(headword))-' followed by lower-case letters, digits and hyphens")
+        var key: String?
+        if w["key"] != nil, let text = fields.text("key") {
+            if let headword, !Self.isKey(text, of: headword) {
+                issue("key '\(text)' must be '\(StoredWord.slug(headword))-' followed by lower-case letters, digits and hyphens")
             }
-            if w["sense"] == nil { issue("key '\(key)' needs a sense to tell the entries apart") }
-            idPart = key
+            if w["sense"] == nil { issue("key '\(text)' needs a sense to tell the entries apart") }
+            key = text
         }
-        if fields.text("word") != nil, let idPart, !seen.insert(idPart).inserted {
+        if fields.text("word") != nil, let headword, !seen.insert(StoredWord.id(category: fileID ?? "", headword: headword, key: key)).inserted {
             issue("duplicate headword in this category (a second sense needs a key and a sense)")
         }
 
