@@ -260,7 +260,8 @@ let package = Package(
             name: "LearnersTests", dependencies: ["Learners", "PostgresLearners", "PostgresStore", "FSRS", "SeededRandom", "Store", "SQLiteDB", "TestSupport"],
             path: "Tests/Domains/LearnersTests"),
         .testTarget(
-            name: "LearningTests", dependencies: ["Definitions", "Quiz", "Learners", "FSRS", "SeededRandom", "HTTPFetch", "Store", "Catalog", "TestSupport"],
+            name: "LearningTests",
+            dependencies: ["Definitions", "Quiz", "Learners", "Classes", "FSRS", "SeededRandom", "HTTPFetch", "Store", "Catalog", "TestSupport"],
             path: "Tests/Domains/LearningTests"),
         .testTarget(name: "AppCoreTests", dependencies: ["AppCore", "Catalog", "TestSupport"], path: "Tests/Application/AppCoreTests"),
         .testTarget(
@@ -277,7 +278,7 @@ let package = Package(
             name: "HTTPTests",
             dependencies: [
                 "HTTPAPI", "HTTPTransport", "App", "AppCore", "Catalog", "Cache", "Audio", "AudioFile", "ClipProcessing", "HTTPFetch", "Mandarin", "Speech",
-                "Learners", "FSRS", "SQLiteDB", "WebApp",
+                "Learners", "Classes", "FSRS", "SQLiteDB", "WebApp",
                 "TestSupport",
                 .product(name: "CompressNIO", package: "compress-nio"),
             ], path: "Tests/FrontEnds/HTTPTests"),

@@ -11,12 +11,15 @@ import Learners
 public struct ClassService: Sendable {
     let learning: LearningService
     let book: ClassBook
+    /// The sign-in guard's records of names nobody has, and the order checks of a class run in.
+    let ledger: SignInLedger
     var store: any LearnerStore { learning.store }
     var catalog: CatalogService { learning.catalog }
 
     public init(learning: LearningService, book: ClassBook) {
         self.learning = learning
         self.book = book
+        self.ledger = SignInLedger()
     }
 
     /// bcrypt's cost for picture passwords: there are only 504 of them, so what protects one is
@@ -84,40 +87,50 @@ public struct ClassService: Sendable {
 
     public func details(_ code: String, by adult: Learner) async throws -> ClassDetails {
         let found = try await owned(code, by: adult)
+        let now = learning.now()
         var children: [ChildSummary] = []
         for m in try await book.members(of: found.code) {
-            if let account = try await book.child(m.learnerID) { children.append(ChildSummary(id: m.learnerID, firstName: account.firstName)) }
+            guard let account = try await book.child(m.learnerID) else { continue }
+            let state = try await book.guardState(ofChild: m.learnerID) ?? PictureGuard.State()
+            children.append(
+                ChildSummary(
+                    id: m.learnerID, firstName: account.firstName, signIn: SignInReport(state, at: now),
+                    addedByYou: account.createdBy == adult.id))
         }
+        let classState = try await book.guardState(ofClass: found.code) ?? PictureGuard.ClassState()
         return ClassDetails(
             code: found.code, name: found.name, createdAt: found.createdAt, children: children,
-            assignments: try await assignments(of: found.code))
+            assignments: try await assignments(of: found.code),
+            failedSignInsToday: classState.unforgiven(since: now - PictureGuard.day))
     }
 
     /// Deletes the class with its memberships and assignments; the children keep their accounts,
-    /// words and history (they may be in another class).
+    /// words and history (they may be in another class), and their sessions end.
     public func deleteClass(_ code: String, by adult: Learner) async throws {
         let found = try await owned(code, by: adult)
+        let members = try await book.members(of: found.code)
         try await book.deleteClass(found.code)
+        for m in members { _ = try await store.revokeTokens(of: m.learnerID, at: learning.now()) }
     }
 
     /// Adds a child by first name with a new picture password, returned once for the adult to
     /// print; the class's assignments go into the child's library.
     public func addChild(named firstName: String, to code: String, by adult: Learner) async throws -> NewChild {
-        let found = try await owned(code, by: adult)
+        let ownedClass = try await owned(code, by: adult)
         let name = try ClassRules.firstName(firstName)
-        let members = try await book.members(of: found.code)
+        let members = try await book.members(of: ownedClass.code)
         guard members.count < ClassRules.maxChildrenPerClass else {
             throw ClassError.tooMany("a class has at most \(ClassRules.maxChildrenPerClass) children.")
         }
-        for m in members {
-            if let other = try await book.child(m.learnerID), other.firstName.lowercased() == name.lowercased() { throw ClassError.childNameTaken(name) }
-        }
-        let learner = try await store.createLearner(name: ClassRules.learnerName(firstName: name, code: found.code), at: learning.now())
+        let found = try await indexed(ownedClass)
+        if try await book.childID(named: name, in: found.code) != nil { throw ClassError.childNameTaken(name) }
         var generator = SystemRandomNumberGenerator()
+        let learner = try await store.createLearner(name: ClassRules.learnerName(using: &generator), at: learning.now())
         let pictures = ClassRules.randomPictures(using: &generator)
         let hash = try await pictureHash(pictures)
         try await book.put(ChildAccount(learnerID: learner.id, firstName: name, pictureHash: hash, createdBy: adult.id))
         try await book.add(Membership(classCode: found.code, learnerID: learner.id, addedAt: learning.now()))
+        try await book.putName(name, of: learner.id, in: found.code)
         for assignment in try await assignments(of: found.code) { try await apply(assignment, to: learner) }
         return NewChild(id: learner.id, firstName: name, classCode: found.code, pictures: pictures)
     }
@@ -140,43 +153,79 @@ public struct ClassService: Sendable {
         return added
     }
 
-    /// A new picture password for a child of the adult's class (the old one stops working,
-    /// and so do the child's sessions).
+    /// A new picture password for a child the adult added (the old one stops working, the
+    /// child's sessions end, and the sign-in guard starts afresh). Only the adult who added the
+    /// child may: an adult whose class the child joined cannot take the child's sign-in over.
     public func resetPictures(of childID: Int64, in code: String, by adult: Learner) async throws -> NewChild {
         let found = try await owned(code, by: adult)
         var (learner, account) = try await member(childID, of: found)
+        guard account.createdBy == adult.id else { throw ClassError.notCreator(account.firstName) }
         var generator = SystemRandomNumberGenerator()
         let pictures = ClassRules.randomPictures(using: &generator)
         account.pictureHash = try await pictureHash(pictures)
         try await book.put(account)
+        try await book.forgetGuardState(ofChild: learner.id)
         _ = try await store.revokeTokens(of: learner.id, at: learning.now())
         learner = try await store.learner(id: learner.id) ?? learner
         return NewChild(id: learner.id, firstName: account.firstName, classCode: found.code, pictures: pictures)
     }
 
-    /// Adds a child of another class (a school's child to their family's class) with the
-    /// child's own sign-in: the adult proves the child agrees by knowing their pictures.
-    public func addExistingChild(to code: String, childCode: String, firstName: String, pictures: [Int], by adult: Learner) async throws -> ChildSummary {
+    /// Lets a locked-out child sign in again with the pictures they have: the guard forgets
+    /// their failures. Any adult whose class the child is in may.
+    public func unlock(_ childID: Int64, in code: String, by adult: Learner) async throws -> ChildSummary {
         let found = try await owned(code, by: adult)
-        guard let learner = try await verifyChild(code: childCode, firstName: firstName, pictures: pictures),
-            let account = try await book.child(learner.id)
-        else { throw ClassError.badPictures("the class code, name or pictures are wrong.") }
-        for m in try await book.members(of: found.code) {
-            if m.learnerID == learner.id { return ChildSummary(id: learner.id, firstName: account.firstName) }
-            if let other = try await book.child(m.learnerID), other.firstName.lowercased() == account.firstName.lowercased() {
-                throw ClassError.childNameTaken(account.firstName)
-            }
-        }
-        try await book.add(Membership(classCode: found.code, learnerID: learner.id, addedAt: learning.now()))
-        for assignment in try await assignments(of: found.code) { try await apply(assignment, to: learner) }
-        return ChildSummary(id: learner.id, firstName: account.firstName)
+        let (_, account) = try await member(childID, of: found)
+        try await book.forgetGuardState(ofChild: childID)
+        return ChildSummary(
+            id: childID, firstName: account.firstName, signIn: SignInReport(PictureGuard.State(), at: learning.now()),
+            addedByYou: account.createdBy == adult.id)
     }
 
-    /// Takes a child out of the class; their account, words and history stay.
+    /// The creating adult's consent for the child to join another adult's class: a code shown
+    /// once, good for one join within a week.
+    public func invite(_ childID: Int64, in code: String, by adult: Learner) async throws -> NewInvitation {
+        let found = try await owned(code, by: adult)
+        let (_, account) = try await member(childID, of: found)
+        guard account.createdBy == adult.id else { throw ClassError.notCreator(account.firstName) }
+        var generator = SystemRandomNumberGenerator()
+        let text = ClassRules.newInvitation(using: &generator)
+        let expires = learning.now() + ClassRules.invitationLifetime
+        try await book.put(
+            Invitation(id: Self.invitationID(ClassRules.invitation(text)!), learnerID: childID, createdBy: adult.id, expiresAt: expires))
+        return NewInvitation(invitation: text, childID: childID, firstName: account.firstName, expiresAt: expires)
+    }
+
+    static func invitationID(_ normal: String) -> String {
+        Tokens.hash("invitation:" + normal).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// Adds a child of another adult's class (a school's child to their family's class) with
+    /// the invitation that adult gave: the pictures alone never let anyone take a child along.
+    public func addExistingChild(to code: String, invitation text: String, by adult: Learner) async throws -> ChildSummary {
+        let found = try await indexed(try await owned(code, by: adult))
+        guard let normal = ClassRules.invitation(text), let invitation = try await book.invitation(Self.invitationID(normal)),
+            invitation.expiresAt > learning.now(), let account = try await book.child(invitation.learnerID),
+            let learner = try await store.learner(id: invitation.learnerID)
+        else { throw ClassError.badInvitation }
+        let summary = ChildSummary(
+            id: learner.id, firstName: account.firstName, signIn: nil, addedByYou: account.createdBy == adult.id)
+        if try await book.members(of: found.code).contains(where: { $0.learnerID == learner.id }) { return summary }
+        if try await book.childID(named: account.firstName, in: found.code) != nil { throw ClassError.childNameTaken(account.firstName) }
+        try await book.deleteInvitation(invitation.id)
+        try await book.add(Membership(classCode: found.code, learnerID: learner.id, addedAt: learning.now()))
+        try await book.putName(account.firstName, of: learner.id, in: found.code)
+        for assignment in try await assignments(of: found.code) { try await apply(assignment, to: learner) }
+        return summary
+    }
+
+    /// Takes a child out of the class; their account, words and history stay, their sessions
+    /// end (they sign in again through a class they are still in), and a child of that name
+    /// can be added again.
     public func removeChild(_ childID: Int64, from code: String, by adult: Learner) async throws {
         let found = try await owned(code, by: adult)
         _ = try await member(childID, of: found)
         try await book.remove(childID, from: found.code)
+        _ = try await store.revokeTokens(of: childID, at: learning.now())
     }
 
     /// Deletes a child the adult added, with everything of theirs, when no other adult's class
@@ -264,36 +313,83 @@ public struct ClassService: Sendable {
 
     // MARK: Children
 
-    /// A child's sign-in on a shared device: the class code, their first name and their
-    /// pictures. Nil when any of them is wrong (the caller cannot tell which).
-    public func signInChild(code: String, firstName: String, pictures: [Int]) async throws -> (learner: Learner, session: String)? {
-        guard let learner = try await verifyChild(code: code, firstName: firstName, pictures: pictures) else { return nil }
-        return (learner, try await learning.startSession(for: learner))
+    /// What a check of a child's pictures came to.
+    public enum SignIn: Sendable {
+        case signedIn(learner: Learner, session: String)
+        /// Wrong code, name or pictures: the caller cannot tell which.
+        case refused
+        /// Too many wrong pictures for this name: not checked, until then (seconds since 1970).
+        case locked(until: Double)
     }
 
-    /// The child these sign-in details name, when all three are right; nil otherwise, in the
-    /// same time whichever was wrong.
-    func verifyChild(code: String, firstName: String, pictures: [Int]) async throws -> Learner? {
-        let secret = try? ClassRules.pictureSecret(pictures)
-        var stored: String?
-        var learner: Learner?
-        if let normal = ClassRules.code(code), try await book.schoolClass(normal) != nil {
-            for m in try await book.members(of: normal) {
-                if let account = try await book.child(m.learnerID),
-                    account.firstName.lowercased() == firstName.trimmingCharacters(in: .whitespaces).lowercased()
-                {
-                    stored = account.pictureHash
-                    learner = try await store.learner(id: m.learnerID)
-                }
-            }
+    /// A child's sign-in on a shared device: the class code, their first name and their pictures.
+    public func signInChild(code: String, firstName: String, pictures: [Int]) async throws -> SignIn {
+        switch try await checkPictures(code: code, firstName: firstName, pictures: pictures) {
+        case .child(let learner): .signedIn(learner: learner, session: try await learning.startSession(for: learner))
+        case .refused: .refused
+        case .locked(let until): .locked(until: until)
         }
-        let hash = stored
-        let decoy = Self.decoy
-        let matches = try await learning.passwordWork { Bcrypt.verify(secret ?? "none", hash: hash ?? decoy) && hash != nil && secret != nil }
-        return matches ? learner : nil
+    }
+
+    /// Every check of a child's pictures, whatever asks (`PictureGuard` decides): the child
+    /// these sign-in details name, when all three are right and the name is not locked. An
+    /// unknown code, an unknown name and wrong pictures take the same steps, in the same time.
+    /// The checks of one class run one at a time, so that a burst of guesses is counted whole.
+    func checkPictures(code: String, firstName: String, pictures: [Int]) async throws -> Check {
+        let normal = ClassRules.code(code)
+        let key = normal ?? "?" + String(code.uppercased().prefix(12))
+        return try await ledger.serially(key) {
+            let now = learning.now()
+            var schoolClass = if let normal { try await book.schoolClass(normal) } else { nil as SchoolClass? }
+            if let found = schoolClass { schoolClass = try await indexed(found) }
+            let childID = try await book.childID(named: firstName, in: key)
+            let account = try await book.child(schoolClass == nil ? 0 : childID ?? 0)
+            let child = schoolClass != nil ? account : nil
+            let nameKey = key + ":" + ClassBook.nameKey(firstName)
+            // The records: a child's and a class's in the database, a name nobody has in memory
+            // (after the same reads).
+            var state = try await book.guardState(ofChild: child?.learnerID ?? 0) ?? PictureGuard.State()
+            if child == nil { state = ledger.state(of: nameKey) }
+            var classState = try await book.guardState(ofClass: key) ?? PictureGuard.ClassState()
+            if schoolClass == nil { classState = ledger.classState(of: key) }
+            let children = try await book.memberCount(of: key)
+            if let until = state.locked(at: now) { return .locked(until: until) }
+
+            let secret = try? ClassRules.pictureSecret(pictures)
+            let hash = child?.pictureHash
+            let decoy = Self.decoy
+            let matches = try await learning.passwordWork { Bcrypt.verify(secret ?? "none", hash: hash ?? decoy) && hash != nil && secret != nil }
+            if matches, let child, let learner = try await store.learner(id: child.learnerID) {
+                (state, classState) = PictureGuard.succeeded(state, classState: classState, at: now)
+                try await book.putGuardState(state, ofChild: child.learnerID)
+                try await book.putGuardState(classState, ofClass: key)
+                return .child(learner)
+            }
+            (state, classState) = PictureGuard.failed(state, classState: classState, children: children, at: now)
+            if let child { try await book.putGuardState(state, ofChild: child.learnerID) } else { ledger.keep(state, of: nameKey, at: now) }
+            if schoolClass != nil { try await book.putGuardState(classState, ofClass: key) } else { ledger.keep(classState, of: key, at: now) }
+            if child == nil { try await book.touchDecoy() }
+            return .refused
+        }
+    }
+
+    enum Check {
+        case child(Learner)
+        case refused
+        case locked(until: Double)
     }
 
     static let decoy = Bcrypt.hash("pictures:decoy", cost: pictureCost)
+
+    /// The class with its children's names kept for sign-in (written once for a class made before).
+    func indexed(_ schoolClass: SchoolClass) async throws -> SchoolClass {
+        schoolClass.namesIndexed == true ? schoolClass : try await book.indexNames(of: schoolClass)
+    }
+
+    /// The name to show for a learner: a child's first name, never their internal one.
+    public func displayName(of learner: Learner) async throws -> String {
+        try await book.child(learner.id)?.firstName ?? learner.name
+    }
 
     /// A child's assignments across their classes (a child in a school and a family class sees both).
     public func assignments(for child: Learner) async throws -> [ChildAssignment] {
@@ -371,6 +467,32 @@ public struct ClassSummary: Sendable, Codable, Equatable {
 public struct ChildSummary: Sendable, Codable, Equatable {
     public var id: Int64
     public var firstName: String
+    /// How the child's picture sign-in went lately (on the class's own page).
+    public var signIn: SignInReport?
+    /// Whether the asking adult added the child (and so may give new pictures or invite them).
+    public var addedByYou: Bool?
+}
+
+/// What the adult sees of a child's picture sign-ins: failures today and this week, and a lock.
+public struct SignInReport: Sendable, Codable, Equatable {
+    public var failedToday: Int
+    public var failedThisWeek: Int
+    /// Locked until then (seconds since 1970); nil when the child can sign in.
+    public var lockedUntil: Double?
+
+    public init(_ state: PictureGuard.State, at now: Double) {
+        failedToday = state.failures(since: now - PictureGuard.day)
+        failedThisWeek = state.failures(since: now - PictureGuard.week)
+        lockedUntil = state.locked(at: now)
+    }
+}
+
+/// An invitation just made: the only time its code is shown.
+public struct NewInvitation: Sendable, Codable, Equatable {
+    public var invitation: String
+    public var childID: Int64
+    public var firstName: String
+    public var expiresAt: Double
 }
 
 public struct ClassDetails: Sendable, Codable, Equatable {
@@ -379,6 +501,8 @@ public struct ClassDetails: Sendable, Codable, Equatable {
     public var createdAt: Double
     public var children: [ChildSummary]
     public var assignments: [Assignment]
+    /// Failed picture sign-ins in the class in the last day that no sign-in forgave.
+    public var failedSignInsToday: Int
 }
 
 /// A child just added or given new pictures: the only time the pictures are shown.

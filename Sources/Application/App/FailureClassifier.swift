@@ -40,7 +40,7 @@ public enum FailureClassifier {
                 return .unknownLearner(name)
             case .nameTaken(let name):
                 return Failure(.nameTaken, "a learner '\(Failure.quote(name))' exists already.")
-            case .badName:
+            case .badName, .reservedName:
                 return Failure(.badName, e.description)
             case .unknownItem(let id):
                 return .unknownItem(id)
@@ -123,6 +123,9 @@ public enum FailureClassifier {
         case .badName: Failure(.badName, e.description)
         case .badPictures: Failure(.badPictures, e.description)
         case .tooMany: Failure(.tooMany, e.description)
+        case .signInLocked: Failure(.signInLocked, e.description)
+        case .notCreator: Failure(.notCreator, e.description)
+        case .badInvitation: Failure(.badInvitation, e.description)
         }
     }
 

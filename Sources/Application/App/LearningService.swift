@@ -1,5 +1,6 @@
 import AppCore
 import Catalog
+import Classes
 import Definitions
 import FSRS
 import Foundation
@@ -70,7 +71,8 @@ public struct LearningService: Sendable {
     /// on `serve --database` the database's copy).
     let mandarin: any MandarinDictionary
     public let reviewer: Reviewer
-    let now: @Sendable () -> Double
+    /// What time it is (`WallClock`): the system's, or a test's.
+    public let now: @Sendable () -> Double
     /// Password checks (bcrypt) running and queued at once, for this service's whole life.
     let passwordChecks: WorkGate
 
@@ -145,6 +147,7 @@ public struct LearningService: Sendable {
 
     /// A new learner and their first API token, which is shown once and never stored.
     public func addLearner(named name: String) async throws -> (Learner, token: String) {
+        guard ClassRules.isAdultName(name) else { throw LearnerError.reservedName(name) }
         let learner = try await store.createLearner(name: name, at: now())
         return (learner, try await issueToken(for: learner, label: "created with the learner"))
     }

@@ -178,7 +178,7 @@ public final class VocabServices: Sendable {
     public func learning(catalog: CatalogService, store: any LearnerStore, mandarin: (any MandarinDictionary)? = nil) -> LearningService {
         LearningService(
             store: store, catalog: catalog, mandarin: mandarin ?? mandarinDictionary(),
-            days: LocalDays(timeZone: .current))
+            days: LocalDays(timeZone: .current), now: environment.clock.now)
     }
 
     /// `config.json` in the home folder: a missing file is an empty configuration; a broken

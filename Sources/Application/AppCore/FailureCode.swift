@@ -117,6 +117,9 @@ public enum FailureCode: String, CaseIterable, Sendable, Codable {
     case childShared = "child_shared"
     case badPictures = "bad_pictures"
     case tooMany = "too_many"
+    case signInLocked = "sign_in_locked"
+    case notCreator = "not_creator"
+    case badInvitation = "bad_invitation"
 
     public var kind: Failure.Kind {
         switch self {
@@ -147,9 +150,10 @@ public enum FailureCode: String, CaseIterable, Sendable, Codable {
         case .diskFull: .temporary
         case .audioFailed, .databaseError, .ioError: .io
         case .unknownClass, .unknownChild, .unknownAssignment: .notFound
-        case .adultsOnly: .forbidden
+        case .adultsOnly, .notCreator: .forbidden
         case .childNameTaken, .childShared: .conflict
-        case .badPictures, .tooMany: .badInput
+        case .badPictures, .tooMany, .badInvitation: .badInput
+        case .signInLocked: .tooManyRequests
         case .backupFailed: .io
         case .invalidBackup: .invalidData
         case .wouldReplace: .conflict

@@ -109,6 +109,15 @@ public enum InputRules {
     }
 
     /// A number already parsed, within `range`.
+    /// Whether text is an IPv4 address (four numbers 0-255) or an IPv6 one (hex groups and colons).
+    public static func isIPAddress(_ text: String) -> Bool {
+        let v4 = text.split(separator: ".", omittingEmptySubsequences: false)
+        if v4.count == 4, v4.allSatisfy({ !$0.isEmpty && $0.count <= 3 && $0.allSatisfy(\.isASCII) && Int($0).map { (0...255).contains($0) } == true }) {
+            return true
+        }
+        return text.contains(":") && text.count <= 45 && text.allSatisfy { $0.isHexDigit || $0 == ":" || $0 == "." }
+    }
+
     public static func bounded(_ n: Int, name: String, range: ClosedRange<Int>) throws(Failure) -> Int {
         guard range.contains(n) else {
             throw Failure(.outOfRange, "\(name) must be between \(range.lowerBound) and \(range.upperBound) (got \(n)).")

@@ -19,6 +19,9 @@ public struct VocabEnvironment: Sendable {
     /// Where the neural voice's Python environment is (`neural-voice/`, made by
     /// `scripts/install-deps`).
     public var neuralVoice: NeuralVoiceChoice
+    /// What time it is for every rule that counts time (sessions, sign-in limits and locks,
+    /// due cards): the system's, or a test's own.
+    public var clock: WallClock = .system
 
     public enum NeuralVoiceChoice: Sendable, Equatable {
         /// `neural-voice/` beside the executable's checkout, or in libexec/vocab beside an
@@ -46,11 +49,15 @@ public struct VocabEnvironment: Sendable {
     }
 
     /// Tests name every folder; the neural voice is theirs to switch on.
-    public init(categoriesDirectory: String, audioDirectory: String, home: HomeLayout, neuralVoice: NeuralVoiceChoice = .off) {
+    public init(
+        categoriesDirectory: String, audioDirectory: String, home: HomeLayout, neuralVoice: NeuralVoiceChoice = .off,
+        clock: WallClock = .system
+    ) {
         self.categoriesDirectory = categoriesDirectory
         self.audioDirectory = audioDirectory
         self.home = home
         self.neuralVoice = neuralVoice
+        self.clock = clock
     }
 
     /// `$VOCAB_NEURAL_VOICE`: a folder, or `off`; unset, the voice is looked for.
@@ -142,4 +149,16 @@ extension CatalogIndexer.Status {
                 "the category files changed, but the disk is full, so the catalog cannot be rebuilt: the last good catalog is used until there is space again."
         }
     }
+}
+
+/// Seconds since 1970, from the system or from a test that moves time itself: limits, windows
+/// and locks read it, so no test of them depends on how fast the machine is.
+public struct WallClock: Sendable {
+    private let read: @Sendable () -> Double
+
+    public init(_ read: @escaping @Sendable () -> Double) { self.read = read }
+
+    public static let system = WallClock { Date().timeIntervalSince1970 }
+
+    public func now() -> Double { read() }
 }

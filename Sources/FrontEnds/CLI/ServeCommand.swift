@@ -62,6 +62,14 @@ struct ServeCommand: AsyncParsableCommand {
             valueName: "port"))
     var metricsPort: Int?
 
+    @Option(
+        name: .customLong("trusted-proxy"),
+        help: ArgumentHelp(
+            "A reverse proxy (its IP address) whose X-Forwarded-For names the client; repeat for several.",
+            discussion: "Sign-in limits then count the client's address, not the proxy's. From any other address the header is ignored.",
+            valueName: "address"))
+    var trustedProxies: [String] = []
+
     @Option(name: .long, parsing: .unconditional, help: "Open connections at most; more are answered 503 at once (16-100000).")
     var maxConnections = ConnectionLimits().maxConnections
 
@@ -80,6 +88,9 @@ struct ServeCommand: AsyncParsableCommand {
         _ = try checked { () throws(Failure) in try InputRules.bounded(port, name: "--port", range: 0...65_535) }
         if let metricsPort { _ = try checked { () throws(Failure) in try InputRules.bounded(metricsPort, name: "--metrics-port", range: 0...65_535) } }
         guard !host.isEmpty else { throw ValidationError("--host cannot be empty.") }
+        for proxy in trustedProxies where !InputRules.isIPAddress(proxy) {
+            throw ValidationError("--trusted-proxy takes an IP address like 10.0.0.2 or ::1, not '\(proxy)'.")
+        }
         _ = try checked { () throws(Failure) in try InputRules.bounded(maxConnections, name: "--max-connections", range: 16...100_000) }
     }
 
@@ -95,7 +106,7 @@ struct ServeCommand: AsyncParsableCommand {
         connections.maxConnections = maxConnections
         let settings = ServerSettings(
             host: host, port: port, logLevel: logLevel.level, version: Vocab.configuration.version,
-            connections: connections, logFormat: logFormat, metricsPort: metricsPort)
+            connections: connections, logFormat: logFormat, metricsPort: metricsPort, trustedProxies: trustedProxies)
         let services = options.services
         let choice = try VocabApp.databaseChoice(flag: database, services: services)
         let server = try await VocabServer.make(services: services, settings: settings, database: choice)

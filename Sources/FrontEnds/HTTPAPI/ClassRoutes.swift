@@ -13,7 +13,10 @@ import Learners
 struct ClassRoutes: Sendable {
     let classes: ClassService
     let learning: LearningService
+    /// Adults' credentials (sign-up counts a taken name like a wrong password).
     let attempts: FailedAttempts
+    /// Children's pictures, per address: sized for a school behind one router.
+    let childAttempts: FailedAttempts
     /// A roster is a small CSV file.
     static let maxRoster = 64 << 10
 
@@ -57,6 +60,12 @@ struct ClassRoutes: Sendable {
         }
         routes.post("classes/{code}/children/{child}/pictures") { _, context in
             try LearnerRoutes.json(try await classes.resetPictures(of: try child(context), in: try code(context), by: try context.learner()))
+        }
+        routes.post("classes/{code}/children/{child}/unlock") { _, context in
+            try LearnerRoutes.json(try await classes.unlock(try child(context), in: try code(context), by: try context.learner()))
+        }
+        routes.post("classes/{code}/children/{child}/invitation") { _, context in
+            try LearnerRoutes.json(try await classes.invite(try child(context), in: try code(context), by: try context.learner()), status: .created)
         }
         routes.get("classes/{code}/assignments") { _, context in
             try LearnerRoutes.json(try await classes.details(try code(context), by: try context.learner()).assignments)
@@ -116,13 +125,21 @@ struct ClassRoutes: Sendable {
     struct NewChildren: Decodable {
         var name: String?
         var csv: String?
-        var join: ChildSignIn?
+        var join: Join?
     }
 
     struct ChildSignIn: Decodable {
         var code: String
         var name: String
         var pictures: [Int]
+    }
+
+    /// A child of another adult's class, with the invitation that adult gave.
+    struct Join: Decodable {
+        var invitation: String?
+        /// Joining with a child's own sign-in is no longer taken: it let anyone who guessed the
+        /// pictures take the child along.
+        var pictures: [Int]?
     }
 
     struct AddedChildren: Encodable {
@@ -141,10 +158,15 @@ struct ClassRoutes: Sendable {
             result.added += try await classes.importChildren(csv: csv, to: code, by: adult)
         }
         if let join = body.join {
-            result.joined.append(try await classes.addExistingChild(to: code, childCode: join.code, firstName: join.name, pictures: join.pictures, by: adult))
+            guard let invitation = join.invitation, join.pictures == nil else {
+                throw Failure(
+                    .badRequest,
+                    "a child joins another adult's class with an invitation from the adult who added them: {\"join\":{\"invitation\":\"ABCDE-FGHJK\"}}.")
+            }
+            result.joined.append(try await classes.addExistingChild(to: code, invitation: invitation, by: adult))
         }
         guard body.name != nil || body.csv != nil || body.join != nil else {
-            throw Failure(.badJSON, "give a child's name, a roster as csv, or join with a child's class code, name and pictures.")
+            throw Failure(.badJSON, "give a child's name, a roster as csv, or join with an invitation code.")
         }
         return try LearnerRoutes.json(result, status: .created)
     }
@@ -155,7 +177,7 @@ struct ClassRoutes: Sendable {
     }
 
     func signUp(_ request: Request, context: VocabRequestContext) async throws -> Response {
-        let address = try attempts.check(context)
+        let address = try attempts.check(request, context)
         try SessionRoutes.requireJSON(request)
         let body = try await LearnerRoutes.decode(SignUpRequest.self, from: request, context: context)
         do {
@@ -173,12 +195,20 @@ struct ClassRoutes: Sendable {
     }
 
     func signInChild(_ request: Request, context: VocabRequestContext) async throws -> Response {
-        let address = try attempts.check(context)
+        let address = try childAttempts.check(request, context)
         try SessionRoutes.requireJSON(request)
         let body = try await LearnerRoutes.decode(ChildSignIn.self, from: request, context: context)
-        guard let (learner, session) = try await classes.signInChild(code: body.code, firstName: body.name, pictures: body.pictures) else {
-            attempts.fail(address)
+        let learner: Learner
+        let session: String
+        switch try await classes.signInChild(code: body.code, firstName: body.name, pictures: body.pictures) {
+        case .signedIn(let who, let started): (learner, session) = (who, started)
+        case .refused:
+            childAttempts.fail(address)
             throw APIError.unauthorized("the class code, name or pictures are wrong.")
+        case .locked(let until):
+            childAttempts.fail(address)
+            let wait = max(1, Int((until - learning.now()).rounded(.up)))
+            throw APIError(FailureClassifier.classify(ClassError.signInLocked(retryAfter: wait)), headers: [.retryAfter: "\(wait)"])
         }
         var response = try LearnerRoutes.json(
             SessionRoutes.SessionBody(

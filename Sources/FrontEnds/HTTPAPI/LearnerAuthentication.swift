@@ -47,15 +47,18 @@ struct LearnerAuthenticator: AuthenticatorMiddleware {
 
     func authenticate(request: Request, context: Context) async throws -> Learner? {
         if let header = request.headers[.authorization] {
-            let address = try attempts.check(context)
+            // A valid credential is never refused because others guessed from the same address
+            // (a school's router); a wrong one from an address that guessed too often is.
+            let address = attempts.addresses.client(request, context)
             guard let token = request.headers.bearer?.token, let learner = try await learning.learner(bearer: token) else {
+                try attempts.refuseIfBlocked(address)
                 attempts.fail(address)
                 throw APIError.unauthorized(header.hasPrefix("Bearer ") ? "the token is unknown or revoked." : "use Authorization: Bearer TOKEN.")
             }
             return learner
         }
         guard let session = SessionCookie.token(in: request) else { return nil }
-        let learner = try await SessionCookie.learner(of: session, learning: learning, attempts: attempts, context: context)
+        let learner = try await SessionCookie.learner(of: session, learning: learning, attempts: attempts, request: request, context: context)
         try SessionCookie.checkForgery(request, session: session)
         return learner
     }
@@ -73,15 +76,14 @@ extension LearnerAuthenticator {
         let header = request.headers[.authorization]
         let session = header == nil ? SessionCookie.token(in: request) : nil
         guard header != nil || session != nil else { return nil }
-        let address = context.remoteAddress?.ipAddress ?? "unknown"
-        guard attempts.blocked(address) == nil else { return nil }
+        let address = attempts.addresses.client(request, context)
         var learner: Learner?
         if header != nil {
             if let token = request.headers.bearer?.token { learner = try await learning.learner(bearer: token) }
         } else if let session {
             learner = try await learning.learner(session: session)
         }
-        if learner == nil { attempts.fail(address) }
+        if learner == nil, attempts.blocked(address) == nil { attempts.fail(address) }
         return learner
     }
 }
@@ -112,13 +114,15 @@ enum SessionCookie {
     /// Tells the browser to forget the cookie.
     static let clear = Cookie(name: name, value: "", maxAge: 0, path: "/", httpOnly: true, sameSite: .strict).description
 
-    /// The session's learner, or 401 (clearing the cookie, counted as a failed sign-in) or 429.
+    /// The session's learner, or 401 (clearing the cookie, counted as a failed sign-in) or 429
+    /// for an ended session from an address that failed too often; a live session always passes.
     static func learner(
         of session: String, learning: LearningService, attempts: FailedAttempts,
-        context: VocabRequestContext
+        request: Request, context: VocabRequestContext
     ) async throws -> Learner {
-        let address = try attempts.check(context)
+        let address = attempts.addresses.client(request, context)
         guard let learner = try await learning.learner(session: session) else {
+            try attempts.refuseIfBlocked(address)
             attempts.fail(address)
             var error = APIError.unauthorized("the session has ended; sign in again.")
             error.headers[.setCookie] = clear
@@ -145,18 +149,34 @@ enum SessionCookie {
     }
 }
 
-/// Failed sign-ins per client address in the current minute: a guessing client is slowed to a
-/// few tries a minute, whatever it guesses.
+/// Failed sign-ins per client address in a window: a guessing client is slowed to a few tries
+/// a minute, whatever it guesses. Two of them run in a server: one for adults' passwords and
+/// credentials, one for children's pictures, sized for a school where hundreds of children sign
+/// in behind one address (what protects each child is `PictureGuard`, not the address).
 final class FailedAttempts: Sendable {
-    /// Failures an address may make per window before it is refused.
-    static let allowed = 20
-    static let window = 60.0
+    struct Limit: Sendable {
+        /// Failures an address may make per window before it is refused.
+        var allowed: Int
+        var window: Double
+        /// Adults' passwords, tokens and sessions: 20 a minute.
+        static let adults = Limit(allowed: 20, window: 60)
+        /// Children's pictures: 1,000 in ten minutes, so that a school signing in behind its
+        /// router (300 children mistyping twice) is never refused.
+        static let children = Limit(allowed: 1_000, window: 600)
+    }
 
+    let limit: Limit
+    let addresses: ClientAddresses
     private let state = Mutex<[String: (start: Double, count: Int)]>([:])
     private let now: @Sendable () -> Double
     private let metrics: ServerMetrics?
 
-    init(metrics: ServerMetrics? = nil, now: @escaping @Sendable () -> Double = { ContinuousClock.now.secondsSinceStart }) {
+    init(
+        _ limit: Limit = .adults, addresses: ClientAddresses = ClientAddresses(), metrics: ServerMetrics? = nil,
+        now: @escaping @Sendable () -> Double = { ContinuousClock.now.secondsSinceStart }
+    ) {
+        self.limit = limit
+        self.addresses = addresses
         self.metrics = metrics
         self.now = now
     }
@@ -165,36 +185,62 @@ final class FailedAttempts: Sendable {
     func blocked(_ address: String) -> Int? {
         let t = now()
         return state.withLock { table in
-            guard let entry = table[address], t - entry.start < Self.window, entry.count >= Self.allowed else { return nil }
-            return max(1, Int((Self.window - (t - entry.start)).rounded(.up)))
+            guard let entry = table[address], t - entry.start < limit.window, entry.count >= limit.allowed else { return nil }
+            return max(1, Int((limit.window - (t - entry.start)).rounded(.up)))
         }
     }
 
     /// The client's address, or 429 when it has failed too often in this window.
-    func check(_ context: VocabRequestContext) throws -> String {
-        let address = context.remoteAddress?.ipAddress ?? "unknown"
+    func check(_ request: Request, _ context: VocabRequestContext) throws -> String {
+        let address = addresses.client(request, context)
+        try refuseIfBlocked(address)
+        return address
+    }
+
+    func refuseIfBlocked(_ address: String) throws {
         if let wait = blocked(address) {
             metrics?.signInRefused()
             throw APIError(
                 Failure(.tooManyAttempts, "too many failed sign-ins from this address; try again in \(wait) s."),
                 headers: [.retryAfter: "\(wait)"])
         }
-        return address
     }
 
     func fail(_ address: String) {
         metrics?.signInRefused()
         let t = now()
         state.withLock { table in
-            if let entry = table[address], t - entry.start < Self.window {
+            if let entry = table[address], t - entry.start < limit.window {
                 table[address] = (entry.start, entry.count + 1)
             } else {
                 table[address] = (t, 1)
             }
             // Old windows are of no use: forget them now and then so the table stays small.
-            if table.count > 10_000 { table = table.filter { t - $0.value.start < Self.window } }
+            if table.count > 10_000 { table = table.filter { t - $0.value.start < limit.window } }
         }
     }
+}
+
+/// Who a request comes from: the connection's address, or, when that is one of the configured
+/// reverse proxies, the address the proxies say they received it from (`X-Forwarded-For`, read
+/// from the right, past every trusted proxy). From anyone else the header counts for nothing, so
+/// a client cannot pick the address it is counted under.
+struct ClientAddresses: Sendable {
+    let trusted: Set<String>
+
+    init(trustedProxies: [String] = []) { trusted = Set(trustedProxies) }
+
+    func client(_ request: Request, _ context: VocabRequestContext) -> String {
+        let peer = context.remoteAddress?.ipAddress ?? "unknown"
+        guard trusted.contains(peer) else { return peer }
+        let forwarded = request.headers[values: .xForwardedFor].flatMap { $0.split(separator: ",") }
+            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        return forwarded.last { !trusted.contains($0) } ?? forwarded.first ?? peer
+    }
+}
+
+extension HTTPField.Name {
+    static let xForwardedFor = HTTPField.Name("X-Forwarded-For")!
 }
 
 extension ContinuousClock.Instant {

@@ -10,6 +10,7 @@ import Learners
 /// same per-address limit as bad tokens.
 struct SessionRoutes: Sendable {
     let learning: LearningService
+    let classes: ClassService
     let attempts: FailedAttempts
 
     func collection() -> RouteCollection<VocabRequestContext> {
@@ -33,7 +34,7 @@ struct SessionRoutes: Sendable {
     }
 
     func signIn(_ request: Request, context: VocabRequestContext) async throws -> Response {
-        let address = try attempts.check(context)
+        let address = try attempts.check(request, context)
         try Self.requireJSON(request)
         let body = try await LearnerRoutes.decode(SignInRequest.self, from: request, context: context)
         guard let (learner, session) = try await learning.signIn(name: body.name, password: body.password) else {
@@ -56,15 +57,16 @@ struct SessionRoutes: Sendable {
         guard let session = SessionCookie.token(in: request) else {
             throw APIError.unauthorized("not signed in: POST /v1/session with a name and password.")
         }
-        let learner = try await SessionCookie.learner(of: session, learning: learning, attempts: attempts, context: context)
-        return try LearnerRoutes.json(SessionBody(id: learner.id, name: learner.name, csrf: Sessions.csrf(for: session)))
+        let learner = try await SessionCookie.learner(of: session, learning: learning, attempts: attempts, request: request, context: context)
+        return try LearnerRoutes.json(
+            SessionBody(id: learner.id, name: try await classes.displayName(of: learner), csrf: Sessions.csrf(for: session)))
     }
 
     func signOut(_ request: Request, context: VocabRequestContext) async throws -> Response {
         guard let session = SessionCookie.token(in: request) else {
             throw APIError.unauthorized("not signed in: there is no session to end.")
         }
-        _ = try await SessionCookie.learner(of: session, learning: learning, attempts: attempts, context: context)
+        _ = try await SessionCookie.learner(of: session, learning: learning, attempts: attempts, request: request, context: context)
         try SessionCookie.checkForgery(request, session: session)
         _ = try await learning.signOut(session: session)
         return Response(status: .noContent, headers: [.cacheControl: "no-store", .setCookie: SessionCookie.clear])

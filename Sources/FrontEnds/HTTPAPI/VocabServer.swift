@@ -32,14 +32,17 @@ public struct ServerSettings: Sendable {
     public var metricsPort: Int?
     /// Readable logfmt lines (the default) or JSON lines for a log collector.
     public var logFormat: LogFormat = .text
+    /// Reverse proxies whose `X-Forwarded-For` names the client (`ClientAddresses`); none by default.
+    public var trustedProxies: [String] = []
 
     public enum LogFormat: String, CaseIterable, Sendable { case text, json }
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, logLevel: Logger.Level = .info, version: String = "0.1.0",
         connections: ConnectionLimits = ConnectionLimits(), audioFreshness: Double = 1, logFormat: LogFormat = .text,
-        metricsPort: Int? = nil
+        metricsPort: Int? = nil, trustedProxies: [String] = []
     ) {
+        self.trustedProxies = trustedProxies
         self.logFormat = logFormat
         self.metricsPort = metricsPort
         self.host = host
@@ -70,6 +73,7 @@ public struct VocabServer: Sendable {
     let classes: ClassService
     let search: SearchService
     let attempts: FailedAttempts
+    let childAttempts: FailedAttempts
     /// Counted only when the server exposes metrics.
     let metrics: ServerMetrics?
     /// The methods and route templates of the router, filled when it is built.
@@ -141,11 +145,15 @@ public struct VocabServer: Sendable {
         let metrics =
             settings.metricsPort == nil
             ? nil : ServerMetrics(pools: app.databaseUse.pools + speechPools, commitTimes: app.databaseUse.commitTimes)
+        let addresses = ClientAddresses(trustedProxies: settings.trustedProxies)
+        let clock = services.environment.clock.now
         return VocabServer(
             settings: settings, services: services, catalog: app.catalog,
             clips: ClipService(store: services.clipStore, pronouncer: pronouncer), speech: speechUnavailable == nil,
             learning: app.learning, classes: app.classes, search: app.search,
-            attempts: FailedAttempts(metrics: metrics), metrics: metrics, web: try await WebAssets.load(), logger: logger,
+            attempts: FailedAttempts(.adults, addresses: addresses, metrics: metrics, now: clock),
+            childAttempts: FailedAttempts(.children, addresses: addresses, metrics: metrics, now: clock), metrics: metrics, web: try await WebAssets.load(),
+            logger: logger,
             postgres: app.postgres, responses: responses, listener: listener, dictionary: app.dictionary)
     }
 
@@ -182,8 +190,8 @@ public struct VocabServer: Sendable {
             ).collection(), atPath: "/v1")
         router.addRoutes(MandarinRoutes(dictionary: dictionary, cache: cache).collection(), atPath: "/v1")
         router.addRoutes(SearchRoutes(search: search, learning: learning, attempts: attempts, cache: cache).collection(), atPath: "/v1")
-        router.addRoutes(SessionRoutes(learning: learning, attempts: attempts).collection(), atPath: "/v1")
-        let classRoutes = ClassRoutes(classes: classes, learning: learning, attempts: attempts)
+        router.addRoutes(SessionRoutes(learning: learning, classes: classes, attempts: attempts).collection(), atPath: "/v1")
+        let classRoutes = ClassRoutes(classes: classes, learning: learning, attempts: attempts, childAttempts: childAttempts)
         router.addRoutes(classRoutes.publicCollection(), atPath: "/v1")
         router.addRoutes(classRoutes.collection(), atPath: "/v1")
         router.addRoutes(LearnerRoutes(learning: learning, exports: ExportService(clips: clips), attempts: attempts).collection(), atPath: "/v1")

@@ -15,7 +15,10 @@ struct AppSandbox {
     let learning: LearningService
     let app: VocabApp
 
-    init(mandarin: Bool = true, catalog write: (TemporaryDirectory) throws -> Void = { try LearningFixtures.writeCatalog(in: $0) }) async throws {
+    init(
+        mandarin: Bool = true, clock: TestClock? = nil,
+        catalog write: (TemporaryDirectory) throws -> Void = { try LearningFixtures.writeCatalog(in: $0) }
+    ) async throws {
         dir = try TemporaryDirectory("app")
         try write(dir)
         try FileManager.default.createDirectory(atPath: dir.file("home"), withIntermediateDirectories: true)
@@ -23,7 +26,7 @@ struct AppSandbox {
         services = VocabServices(
             environment: VocabEnvironment(
                 categoriesDirectory: dir.file("Categories"), audioDirectory: dir.file("Audio"),
-                home: HomeLayout(root: dir.file("home"))))
+                home: HomeLayout(root: dir.file("home")), clock: clock.map { WallClock($0.read) } ?? .system))
         // Built as the server builds it: one application value over the embedded files.
         let app = try await VocabApp.build(services: services, database: .embedded, use: .server)
         catalog = app.catalog

@@ -11,8 +11,8 @@ import Testing
 /// service, the same answers, and every adult and child confined to what is theirs.
 @Suite("Classes on user.sqlite and on PostgreSQL: adults own classes, children sign in with pictures, assignments reach libraries, progress")
 struct ClassServiceTests {
-    static func withApp(_ engine: StorageEngine, _ body: (VocabApp) async throws -> Void) async throws {
-        let box = try await AppSandbox(mandarin: false)
+    static func withApp(_ engine: StorageEngine, clock: TestClock? = nil, _ body: (VocabApp) async throws -> Void) async throws {
+        let box = try await AppSandbox(mandarin: false, clock: clock)
         defer { box.dir.remove() }
         switch engine {
         case .sqlite:
@@ -64,10 +64,10 @@ struct ClassServiceTests {
 
             // The child's sign-in: code, first name, pictures. Wrong pictures, a wrong name or code: nil, alike.
             let wrong = an.pictures.reversed().map { $0 }
-            #expect(try await classes.signInChild(code: year3.code, firstName: "An", pictures: wrong) == nil)
-            #expect(try await classes.signInChild(code: year3.code, firstName: "Anh", pictures: an.pictures) == nil)
-            #expect(try await classes.signInChild(code: "ZZZZZZ", firstName: "An", pictures: an.pictures) == nil)
-            let signed = try #require(try await classes.signInChild(code: year3.code.lowercased(), firstName: " an ", pictures: an.pictures))
+            #expect(try await classes.signInChild(code: year3.code, firstName: "An", pictures: wrong) == .refused)
+            #expect(try await classes.signInChild(code: year3.code, firstName: "Anh", pictures: an.pictures) == .refused)
+            #expect(try await classes.signInChild(code: "ZZZZZZ", firstName: "An", pictures: an.pictures) == .refused)
+            let signed = try #require(try await classes.signInChild(code: year3.code.lowercased(), firstName: " an ", pictures: an.pictures).signedIn)
             #expect(signed.learner.id == an.id)
             #expect(try await app.learning.learner(session: signed.session)?.id == an.id)
             // A child is not an adult: no class pages.
@@ -80,9 +80,9 @@ struct ClassServiceTests {
             let reset = try await classes.resetPictures(of: an.id, in: year3.code, by: teacher)
             #expect(try await app.learning.learner(session: signed.session) == nil)
             if reset.pictures != an.pictures {
-                #expect(try await classes.signInChild(code: year3.code, firstName: "An", pictures: an.pictures) == nil)
+                #expect(try await classes.signInChild(code: year3.code, firstName: "An", pictures: an.pictures) == .refused)
             }
-            #expect(try await classes.signInChild(code: year3.code, firstName: "An", pictures: reset.pictures) != nil)
+            #expect(try await classes.signInChild(code: year3.code, firstName: "An", pictures: reset.pictures).signedIn != nil)
 
             // Removing the assignment keeps the words; removing a child from the class keeps the child.
             try await classes.unassign(assignment.id, from: year3.code, by: teacher)
@@ -124,13 +124,18 @@ struct ClassServiceTests {
             #expect(await Self.refused(.unknownChild) { try await classes.deleteChild(child.id, in: family.code, by: parent) })
             #expect(try await classes.classes(of: parent).map(\.name) == ["Family"])
 
-            // The parent adds the school's child to the family class with the child's own sign-in.
+            // The parent adds the school's child to the family class with the teacher's invitation;
+            // a made-up one, or the parent's own for a child they did not add, does nothing.
+            #expect(await Self.refused(.badInvitation) { try await classes.addExistingChild(to: family.code, invitation: "ABCDE-FGHJK", by: parent) })
+            #expect(await Self.refused(.unknownChild) { try await classes.invite(child.id, in: family.code, by: parent) })
+            let invitation = try await classes.invite(child.id, in: school.code, by: teacher)
+            _ = try await classes.addExistingChild(to: family.code, invitation: invitation.invitation.lowercased(), by: parent)
             #expect(
-                await Self.refused(.badPictures) {
-                    try await classes.addExistingChild(
-                        to: family.code, childCode: school.code, firstName: "Lan", pictures: child.pictures.reversed(), by: parent)
-                })
-            _ = try await classes.addExistingChild(to: family.code, childCode: school.code, firstName: "Lan", pictures: child.pictures, by: parent)
+                await Self.refused(.badInvitation) { try await classes.addExistingChild(to: family.code, invitation: invitation.invitation, by: parent) },
+                "an invitation is used once")
+            // Only the adult who added her gives her new pictures or invites her on.
+            #expect(await Self.refused(.notCreator) { try await classes.resetPictures(of: child.id, in: family.code, by: parent) })
+            #expect(await Self.refused(.notCreator) { try await classes.invite(child.id, in: family.code, by: parent) })
             #expect(try await classes.details(family.code, by: parent).children.map(\.firstName) == ["Hoa", "Lan"])
             #expect(try await classes.details(school.code, by: teacher).children.map(\.firstName) == ["Lan"], "the teacher still sees only the school class")
             #expect(await Self.refused(.unknownClass) { try await classes.details(school.code, by: parent) })
@@ -156,7 +161,37 @@ struct ClassServiceTests {
             #expect(try await app.learning.store.learner(id: child.id) == nil)
             #expect(try await app.learning.store.reviews(of: child.id, since: 0).isEmpty)
             #expect(try await classes.details(school.code, by: teacher).children.isEmpty)
-            #expect(try await classes.signInChild(code: school.code, firstName: "Lan", pictures: child.pictures) == nil)
+            #expect(try await classes.signInChild(code: school.code, firstName: "Lan", pictures: child.pictures) == .refused)
+        }
+    }
+}
+
+extension ClassService.SignIn: Equatable {
+    /// The learner and session of a sign-in that worked.
+    var signedIn: (learner: Learner, session: String)? {
+        if case .signedIn(let learner, let session) = self { return (learner, session) }
+        return nil
+    }
+
+    var kind: String {
+        switch self {
+        case .signedIn: "signed in"
+        case .refused: "refused"
+        case .locked: "locked"
+        }
+    }
+
+    var lockedUntil: Double? {
+        if case .locked(let until) = self { return until }
+        return nil
+    }
+
+    public static func == (a: Self, b: Self) -> Bool {
+        switch (a, b) {
+        case (.refused, .refused): true
+        case (.locked(let x), .locked(let y)): x == y
+        case (.signedIn(let x, let s), .signedIn(let y, let t)): x.id == y.id && s == t
+        default: false
         }
     }
 }

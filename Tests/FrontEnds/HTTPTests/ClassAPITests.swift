@@ -1,4 +1,5 @@
 import App
+import Classes
 import Foundation
 import Learners
 import TestSupport
@@ -105,6 +106,12 @@ struct ClassAPITests {
             #expect((try progress.object()["children"] as? [[String: Any]])?.count == 3)
             let csv = try await call("GET", "/v1/classes/{code}/progress.csv", "/v1/classes/\(code)/progress.csv", headers: lan)
             #expect(csv.text.hasPrefix("name,days practised") && csv.text.contains("Minh Anh"))
+            let unlock = try await call("POST", "/v1/classes/{code}/children/{child}/unlock", "/v1/classes/\(code)/children/\(anID)/unlock", headers: lan)
+            #expect(try unlock.object()["firstName"] as? String == "An")
+            let invited = try await call(
+                "POST", "/v1/classes/{code}/children/{child}/invitation", "/v1/classes/\(code)/children/\(anID)/invitation", headers: lan)
+            let invitation = try invited.object()["invitation"] as? String ?? ""
+            #expect(invited.status == 201 && ClassRules.invitation(invitation) != nil)
             let reset = try await call("POST", "/v1/classes/{code}/children/{child}/pictures", "/v1/classes/\(code)/children/\(anID)/pictures", headers: lan)
             #expect(reset.status == 200)
             #expect(try await s.send("GET", "/v1/me/library", headers: child).status == 401, "new pictures end the child's sessions")
@@ -140,6 +147,8 @@ struct ClassAPITests {
         Operation(method: "DELETE", path: "/v1/classes/{code}/children/{child}", target: { c, k, _ in "/v1/classes/\(c)/children/\(k)" }),
         Operation(method: "DELETE", path: "/v1/classes/{code}/children/{child}", target: { c, k, _ in "/v1/classes/\(c)/children/\(k)?erase=true" }),
         Operation(method: "POST", path: "/v1/classes/{code}/children/{child}/pictures", target: { c, k, _ in "/v1/classes/\(c)/children/\(k)/pictures" }),
+        Operation(method: "POST", path: "/v1/classes/{code}/children/{child}/unlock", target: { c, k, _ in "/v1/classes/\(c)/children/\(k)/unlock" }),
+        Operation(method: "POST", path: "/v1/classes/{code}/children/{child}/invitation", target: { c, k, _ in "/v1/classes/\(c)/children/\(k)/invitation" }),
         Operation(method: "GET", path: "/v1/classes/{code}/assignments", target: { c, _, _ in "/v1/classes/\(c)/assignments" }),
         Operation(method: "POST", path: "/v1/classes/{code}/assignments", target: { c, _, _ in "/v1/classes/\(c)/assignments" }, json: #"{"words":["lion"]}"#),
         Operation(method: "DELETE", path: "/v1/classes/{code}/assignments/{assignment}", target: { c, _, a in "/v1/classes/\(c)/assignments/\(a)" }),

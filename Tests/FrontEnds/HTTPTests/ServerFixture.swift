@@ -93,7 +93,7 @@ final class TestServer: Sendable {
     /// `database`: a PostgreSQL database gets the fixture's catalog pushed first, as `vocab db push` does.
     static func start(
         moe: Bool = false, neural: Bool = false, settings: ServerSettings = ServerSettings(port: 0),
-        database: DatabaseChoice = .embedded,
+        database: DatabaseChoice = .embedded, clock: TestClock? = nil,
         prepare: (TemporaryDirectory) throws -> Void = { _ in }
     ) async throws -> TestServer {
         let dir = try TemporaryDirectory("vocab-serve")
@@ -108,7 +108,7 @@ final class TestServer: Sendable {
             _ = try await shared.whileRunning(reachableWithin: .seconds(60)) { _ in try await shared.push(catalogFrom: catalog) }
         }
         let server = try await VocabServer.make(
-            services: services(dir, neural: neural), settings: settings, database: database,
+            services: services(dir, neural: neural, clock: clock), settings: settings, database: database,
             logSink: { logs.append($0) })
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         let task = Task {
@@ -127,7 +127,7 @@ final class TestServer: Sendable {
     }
 
     /// The services the server is built from, over the fixture in `dir`.
-    static func services(_ dir: TemporaryDirectory, neural: Bool = false) -> VocabServices {
+    static func services(_ dir: TemporaryDirectory, neural: Bool = false, clock: TestClock? = nil) -> VocabServices {
         // The speech engine is one per process and keeps the data folder of whoever starts it
         // first: start it on a folder that outlives every test's temporary home.
         _ = try? EspeakSynthesizer(dataDirectory: NSTemporaryDirectory() + "vocab-audio-tests-speech")
@@ -135,7 +135,8 @@ final class TestServer: Sendable {
             environment: VocabEnvironment(
                 categoriesDirectory: dir.file("Categories"), audioDirectory: dir.file("Audio"),
                 home: HomeLayout(root: dir.file("home")),
-                neuralVoice: neural ? .directory(Repository.root + "/neural-voice") : .off))
+                neuralVoice: neural ? .directory(Repository.root + "/neural-voice") : .off,
+                clock: clock.map { WallClock($0.read) } ?? .system))
     }
 
     func get(_ target: String, headers: [String: String] = [:]) async throws -> RawResponse {
@@ -154,8 +155,8 @@ final class TestServer: Sendable {
 }
 
 /// Runs `body` against a fresh server and always stops it.
-func withServer(moe: Bool = false, neural: Bool = false, _ body: (TestServer) async throws -> Void) async throws {
-    let server = try await TestServer.start(moe: moe, neural: neural)
+func withServer(moe: Bool = false, neural: Bool = false, clock: TestClock? = nil, _ body: (TestServer) async throws -> Void) async throws {
+    let server = try await TestServer.start(moe: moe, neural: neural, clock: clock)
     do {
         try await body(server)
     } catch {

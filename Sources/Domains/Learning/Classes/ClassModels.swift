@@ -6,12 +6,40 @@ public struct SchoolClass: Sendable, Codable, Equatable {
     /// The adult (a learner with a password) who owns it: the only one who sees and changes it.
     public var ownerID: Int64
     public var createdAt: Double
+    /// Whether its children's names are kept for sign-in (`ClassBook.names`); classes made
+    /// before that have them written on their first sign-in.
+    public var namesIndexed: Bool?
 
-    public init(code: String, name: String, ownerID: Int64, createdAt: Double) {
+    public init(code: String, name: String, ownerID: Int64, createdAt: Double, namesIndexed: Bool? = true) {
         self.code = code
         self.name = name
         self.ownerID = ownerID
         self.createdAt = createdAt
+        self.namesIndexed = namesIndexed
+    }
+}
+
+/// A child of a class by first name: what a sign-in reads.
+public struct SignInName: Sendable, Codable, Equatable {
+    public var classCode: String
+    public var nameKey: String
+    public var learnerID: Int64
+}
+
+/// The consent of the adult who added a child to their joining another adult's class: a code
+/// given once, kept only as its hash, used once, for a week.
+public struct Invitation: Sendable, Codable, Equatable {
+    /// The hash of the code (hex).
+    public var id: String
+    public var learnerID: Int64
+    public var createdBy: Int64
+    public var expiresAt: Double
+
+    public init(id: String, learnerID: Int64, createdBy: Int64, expiresAt: Double) {
+        self.id = id
+        self.learnerID = learnerID
+        self.createdBy = createdBy
+        self.expiresAt = expiresAt
     }
 }
 
@@ -90,6 +118,12 @@ public enum ClassError: Error, Sendable, Equatable, CustomStringConvertible {
     case badName(String)
     case badPictures(String)
     case tooMany(String)
+    /// Too many wrong pictures for this name: a child is told kindly to ask their adult.
+    case signInLocked(retryAfter: Int)
+    /// Only the adult who added the child may give new pictures or invite them elsewhere.
+    case notCreator(String)
+    /// An invitation code that is unknown, used or out of date (the same answer for each).
+    case badInvitation
 
     public var description: String {
         switch self {
@@ -102,6 +136,9 @@ public enum ClassError: Error, Sendable, Equatable, CustomStringConvertible {
         case .badName(let why): why
         case .badPictures(let why): why
         case .tooMany(let why): why
+        case .signInLocked: "these pictures were wrong too many times: ask your teacher or parent to help you sign in."
+        case .notCreator(let name): "\(name) was added by another adult: only they can do this."
+        case .badInvitation: "this invitation code is unknown, used or out of date: ask the adult who added the child for a new one."
         }
     }
 }

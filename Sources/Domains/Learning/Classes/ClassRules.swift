@@ -31,6 +31,12 @@ public enum ClassRules {
         return "pictures:" + picks.map(String.init).joined(separator: "-")
     }
 
+    /// Every picture password there is (504): what a guesser has to go through.
+    public static var everyPictureSequence: [[Int]] {
+        let all = Array(pictures.indices)
+        return all.flatMap { a in all.flatMap { b in all.compactMap { c in Set([a, b, c]).count == 3 ? [a, b, c] : nil } } }
+    }
+
     public static func randomPictures<G: RandomNumberGenerator>(using generator: inout G) -> [Int] {
         Array(pictures.indices.shuffled(using: &generator).prefix(picturesChosen))
     }
@@ -47,10 +53,26 @@ public enum ClassRules {
         return trimmed
     }
 
-    /// The learner name a child gets: unique across the server, never typed by anyone.
-    public static func learnerName(firstName: String, code: String) -> String {
-        let letters = firstName.unicodeScalars.filter { $0.properties.isAlphabetic || $0 == " " }
-        return String(String.UnicodeScalarView(letters)).replacingOccurrences(of: " ", with: "-") + "." + code
+    /// The learner name a child gets: random, and in a space of its own (`LearnerCoding.childNamePrefix`
+    /// starts it, and no adult's name may), so that no adult's sign-up collides with it or
+    /// learns from it who is in a class; never shown, never typed.
+    public static func learnerName<G: RandomNumberGenerator>(using generator: inout G) -> String {
+        LearnerCoding.childNamePrefix + String((0..<16).map { _ in codeAlphabet.randomElement(using: &generator)! }).lowercased()
+    }
+
+    /// Whether an adult may take this name: not one of the children's (the prefix), and not
+    /// of the shape children's names had before they were random ("Anselmo.K7PQ2R"), for any
+    /// name of that shape, so that the answer says nothing about who is in a class.
+    public static func isAdultName(_ name: String) -> Bool {
+        let trimmed = name.trimmingCharacters(in: .whitespaces)
+        if trimmed.hasPrefix(LearnerCoding.childNamePrefix) { return false }
+        let parts = trimmed.split(separator: ".", omittingEmptySubsequences: false)
+        if parts.count == 2, !parts[0].isEmpty, parts[0].allSatisfy({ $0.isLetter || $0 == "-" }), code(String(parts[1])) == String(parts[1]).uppercased(),
+            parts[1].count == codeLength
+        {
+            return false
+        }
+        return true
     }
 
     public static func className(_ text: String) throws(ClassError) -> String {
@@ -67,6 +89,21 @@ public enum ClassRules {
 
     /// A word counts as learned once its memory lasts three weeks (FSRS stability ≥ 21 days).
     public static let learnedStability = 21.0
+
+    /// An invitation code: ten letters and digits of the code alphabet (50 bits), in two groups.
+    public static func newInvitation<G: RandomNumberGenerator>(using generator: inout G) -> String {
+        let letters = String((0..<10).map { _ in codeAlphabet.randomElement(using: &generator)! })
+        return String(letters.prefix(5)) + "-" + String(letters.suffix(5))
+    }
+
+    /// An invitation code as typed: any case, spaces and dashes ignored; nil when it cannot be one.
+    public static func invitation(_ text: String) -> String? {
+        let cleaned = text.uppercased().filter { $0 != " " && $0 != "-" }
+        guard cleaned.count == 10, cleaned.allSatisfy(codeAlphabet.contains) else { return nil }
+        return cleaned
+    }
+
+    public static let invitationLifetime = 7 * 86_400.0
 }
 
 #if canImport(FoundationEssentials)

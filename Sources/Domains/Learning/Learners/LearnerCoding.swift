@@ -50,14 +50,19 @@ public enum LearnerCoding {
     }
 
     /// Names compare without case or surrounding spaces: "Anna" and "anna " are one learner.
+    /// A child's name (made by the classes, never typed) starts with `childNamePrefix`.
     public static func nameKey(_ name: String) throws -> String {
         let trimmed = name.trimmingCharacters(in: .whitespaces)
+        let body = trimmed.hasPrefix(childNamePrefix) ? String(trimmed.dropFirst(childNamePrefix.count)) : trimmed
         let ok =
-            (1...40).contains(trimmed.count)
-            && trimmed.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || " -_.".unicodeScalars.contains($0) }
+            (1...40).contains(body.count)
+            && body.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || " -_.".unicodeScalars.contains($0) }
         guard ok else { throw LearnerError.badName(name) }
         return trimmed.lowercased()
     }
+
+    /// What starts a child's learner name: a character no adult's name may have.
+    public static let childNamePrefix = "#"
 
     public static func card(json: String) -> Card {
         (try? JSONDecoder().decode(Card.self, from: Data(json.utf8))) ?? Card(due: 0)

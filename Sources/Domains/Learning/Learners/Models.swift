@@ -161,6 +161,8 @@ public enum LearnerError: Error, Sendable, Equatable, CustomStringConvertible {
     case unknownLearner(String)
     case nameTaken(String)
     case badName(String)
+    /// A name of the children's kind (`ClassRules.isAdultName`): refused alike whoever has it.
+    case reservedName(String)
     case unknownItem(Int64)
     /// The card changed since the client read it: its current record.
     case stale(current: CardRecord)
@@ -171,6 +173,8 @@ public enum LearnerError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unknownLearner(let name): return "there is no learner '\(name)'."
         case .nameTaken(let name): return "a learner '\(name)' exists already."
         case .badName(let name): return "'\(name)' is not a usable name: use 1-40 letters, digits, spaces, '-', '_' or '.'."
+        case .reservedName:
+            return "names of this kind (a name, a dot and six capitals, or one starting with #) are kept for children's sign-in; choose another."
         case .unknownItem(let id): return "there is no item \(id) in this library."
         case .stale(let current): return "the card changed since it was read (now at version \(current.version))."
         case .nothingToUndo: return "there is no rating to undo."
