@@ -97,6 +97,12 @@ struct ClassShowCommand: AsyncParsableCommand {
             if options.json { return try Output.json(details) }
             Output.line("\(details.name) (class code \(details.code))")
             Output.line("Children: " + (details.children.isEmpty ? "none yet" : details.children.map { "\($0.firstName) (\($0.id))" }.joined(separator: ", ")))
+            // What the sign-in guard saw: a locked child waits for --unlock or --new-pictures.
+            for child in details.children {
+                guard let report = child.signIn, report.failedThisWeek > 0 || report.lockedUntil != nil else { continue }
+                let lock = report.lockedUntil.map { _ in "; locked: 'vocab class child \(details.code) \"\(child.firstName)\" --unlock' lets them in" } ?? ""
+                Output.line("\(child.firstName): \(report.failedToday) wrong picture tries today, \(report.failedThisWeek) this week\(lock)")
+            }
             for a in details.assignments { Output.line("Assignment \(a.id.prefix(8)): \(a.title), \(a.entries.count) words") }
         }
     }
@@ -104,23 +110,26 @@ struct ClassShowCommand: AsyncParsableCommand {
 
 struct ClassChildCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "child", abstract: "Add a child by first name, or give a child new pictures, take them out or delete them.",
+        commandName: "child", abstract: "Add a child by first name, or give a child new pictures, let them in again, take them out or delete them.",
         discussion: "Without an option: adds the child and prints their picture password.")
     @Argument(help: "The class code.") var code: String
     @Argument(help: "The child's first name.") var name: String
     @Flag(name: .long, help: "Give the child a new picture password (the old one and their sessions stop working).") var newPictures = false
-    @Flag(name: .long, help: "Take the child out of this class (their words and history stay).") var remove = false
+    @Flag(name: .long, help: "Let a child locked out by wrong pictures sign in again with the pictures they have.") var unlock = false
+    @Flag(name: .long, help: "Take the child out of this class (their words and history stay; their sessions end).") var remove = false
     @Flag(name: .long, help: "Delete the child with all their data.") var erase = false
     @OptionGroup var learner: LearnerOption
     @OptionGroup var options: GlobalOptions
 
     func validate() throws {
-        guard [newPictures, remove, erase].filter({ $0 }).count <= 1 else { throw ValidationError("Give at most one of --new-pictures, --remove or --erase.") }
+        guard [newPictures, unlock, remove, erase].filter({ $0 }).count <= 1 else {
+            throw ValidationError("Give at most one of --new-pictures, --unlock, --remove or --erase.")
+        }
     }
 
     func run() async throws {
         try await options.withClasses(learner) { classes, adult in
-            guard newPictures || remove || erase else {
+            guard newPictures || unlock || remove || erase else {
                 return try ChildCards.print([try await classes.addChild(named: name, to: code, by: adult)], json: options.json)
             }
             let details = try await classes.details(code, by: adult)
@@ -128,6 +137,11 @@ struct ClassChildCommand: AsyncParsableCommand {
                 throw Failure(.unknownChild, "there is no child called \(Failure.quote(name)) in \(details.name).")
             }
             if newPictures { return try ChildCards.print([try await classes.resetPictures(of: child.id, in: code, by: adult)], json: options.json) }
+            if unlock {
+                let unlocked = try await classes.unlock(child.id, in: code, by: adult)
+                if options.json { return try Output.json(unlocked) }
+                return Output.line("\(child.firstName) can sign in again with their pictures.")
+            }
             if remove { try await classes.removeChild(child.id, from: code, by: adult) } else { try await classes.deleteChild(child.id, in: code, by: adult) }
             if !options.json { Output.line(remove ? "\(child.firstName) is no longer in \(details.name)." : "Deleted \(child.firstName) and all their data.") }
         }

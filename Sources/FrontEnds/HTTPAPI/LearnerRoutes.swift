@@ -14,6 +14,8 @@ import NIOCore
 /// client can name items but never another learner. Answers are never cached.
 struct LearnerRoutes: Sendable {
     let learning: LearningService
+    /// Who a child is to show: their first name, never their internal learner name.
+    let classes: ClassService
     let exports: ExportService
     let attempts: FailedAttempts
     /// Request bodies are small JSON objects.
@@ -25,7 +27,7 @@ struct LearnerRoutes: Sendable {
         let routes = RouteCollection(context: VocabRequestContext.self)
         // Only here: a public endpoint does not care what Authorization header a client sends.
         routes.add(middleware: LearnerAuthenticator(learning: learning, attempts: attempts))
-        routes.get("me") { _, context in try Self.json(learning.body(of: try context.learner())) }
+        routes.get("me") { _, context in try Self.json(try await body(of: try context.learner())) }
         routes.patch("me/settings") { request, context in try await settings(request, context: context) }
         routes.get("me/library") { _, context in try await library(context) }
         routes.post("me/library") { request, context in try await save(request, context: context) }
@@ -41,7 +43,13 @@ struct LearnerRoutes: Sendable {
     func settings(_ request: Request, context: VocabRequestContext) async throws -> Response {
         let learner = try context.learner()
         let change = try await Self.decode(SettingsChange.self, from: request, context: context)
-        return try Self.json(learning.body(of: try await learning.updateSettings(change, for: learner)))
+        return try Self.json(try await body(of: try await learning.updateSettings(change, for: learner)))
+    }
+
+    func body(of learner: Learner) async throws -> LearnerBody {
+        var body = learning.body(of: learner)
+        body.name = try await classes.displayName(of: learner)
+        return body
     }
 
     func library(_ context: VocabRequestContext) async throws -> Response {

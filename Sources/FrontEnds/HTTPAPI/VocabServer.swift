@@ -194,7 +194,8 @@ public struct VocabServer: Sendable {
         let classRoutes = ClassRoutes(classes: classes, learning: learning, attempts: attempts, childAttempts: childAttempts)
         router.addRoutes(classRoutes.publicCollection(), atPath: "/v1")
         router.addRoutes(classRoutes.collection(), atPath: "/v1")
-        router.addRoutes(LearnerRoutes(learning: learning, exports: ExportService(clips: clips), attempts: attempts).collection(), atPath: "/v1")
+        router.addRoutes(
+            LearnerRoutes(learning: learning, classes: classes, exports: ExportService(clips: clips), attempts: attempts).collection(), atPath: "/v1")
         allowed.load(router.routes.map { ($0.path.description, $0.method) })
         return router
     }

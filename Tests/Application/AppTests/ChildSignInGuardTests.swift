@@ -40,14 +40,17 @@ struct ChildSignInGuardTests {
             }
             #expect(nobody == outcomes)
 
-            // Someone who waits for the end of each lock: 30 days of guessing.
-            let other = try await classes.addChild(named: "Bảo", to: year3.code, by: teacher)
+            // Someone who waits for the end of each lock: 30 days of guessing at a child of a class of 30.
+            let year4 = try await classes.createClass(named: "Year 4", by: teacher)
+            let letters = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+            let roster = (0..<29).map { "Child \(letters[$0 / 26])\(letters[$0 % 26])" }.joined(separator: "\n")
+            let other = try await classes.importChildren(csv: "Bảo\n" + roster, to: year4.code, by: teacher)[0]
             let guesses = ClassRules.everyPictureSequence.filter { $0 != other.pictures }
             let end = clock.now + 30 * 86_400
             var checked = 0
             var next = 0
             while clock.now < end, next < guesses.count {
-                let answer = try await classes.signInChild(code: year3.code, firstName: "Bảo", pictures: guesses[next])
+                let answer = try await classes.signInChild(code: year4.code, firstName: "Bảo", pictures: guesses[next])
                 #expect(answer.kind != "signed in", "a wrong sequence signed in")
                 if let until = answer.lockedUntil {
                     clock.advance(by: until - clock.now)
@@ -57,16 +60,16 @@ struct ChildSignInGuardTests {
                 }
             }
             #expect(checked == PictureGuard.guesses(within: 30 * 86_400) && checked == 18)
-            _ = try await classes.signInChild(code: year3.code, firstName: "Bảo", pictures: guesses[next])
+            _ = try await classes.signInChild(code: year4.code, firstName: "Bảo", pictures: guesses[next])
             // The adult sees it, and the child, once the adult ends the lock, gets in with her pictures.
-            let details = try await classes.details(year3.code, by: teacher)
+            let details = try await classes.details(year4.code, by: teacher)
             let bao = try #require(details.children.first { $0.id == other.id }?.signIn)
             #expect(bao.failedThisWeek > 0 && bao.lockedUntil != nil)
             #expect(details.failedSignInsToday >= 1)
-            let whileLocked = try await classes.signInChild(code: year3.code, firstName: "Bảo", pictures: other.pictures)
+            let whileLocked = try await classes.signInChild(code: year4.code, firstName: "Bảo", pictures: other.pictures)
             #expect(whileLocked.kind == "locked", "a locked child got in")
-            _ = try await classes.unlock(other.id, in: year3.code, by: teacher)
-            #expect(try await classes.signInChild(code: year3.code, firstName: "Bảo", pictures: other.pictures).signedIn != nil)
+            _ = try await classes.unlock(other.id, in: year4.code, by: teacher)
+            #expect(try await classes.signInChild(code: year4.code, firstName: "Bảo", pictures: other.pictures).signedIn != nil)
         }
     }
 

@@ -95,14 +95,15 @@ struct BrowserTests {
             #expect(try db.scalar("SELECT count(*) FROM reviews WHERE client_id = ?", [.text(id)])?.intValue == 1)
         }
         // Classes: the three children who signed in with pictures made the answers their class page
-        // counted; the fourth child, deleted with all their data, left no account (a child's account is
-        // named FirstName.CODE).
+        // counted; the fourth child, deleted with all their data, left no account (children's accounts
+        // are the class's members; their learner names start with #).
         let code = try #require(result["classCode"] as? String)
         let classAnswers = Int64(try #require(result["classAnswers"] as? Int))
         #expect(classAnswers > 0)
-        let children = "(SELECT id FROM learners WHERE name LIKE ?)"
-        #expect(try db.scalar("SELECT count(*) FROM reviews WHERE learner_id IN \(children)", [.text("%." + code)])?.intValue == classAnswers)
-        #expect(try db.scalar("SELECT count(*) FROM learners WHERE name LIKE ?", [.text("%." + code)])?.intValue == 3)
+        let children = "(SELECT CAST(substr(id, 8) AS INTEGER) FROM documents WHERE collection = 'class_members' AND id LIKE ?)"
+        #expect(try db.scalar("SELECT count(*) FROM reviews WHERE learner_id IN \(children)", [.text(code + ":%")])?.intValue == classAnswers)
+        #expect(try db.scalar("SELECT count(*) FROM learners WHERE id IN \(children)", [.text(code + ":%")])?.intValue == 3)
+        #expect(try db.scalar("SELECT count(*) FROM learners WHERE name LIKE '#%'")?.intValue == 3)
         #expect(try db.scalar("SELECT count(*) FROM sessions")?.intValue == 0, "signing out ended the session")
     }
 }

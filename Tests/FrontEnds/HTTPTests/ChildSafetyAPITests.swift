@@ -161,6 +161,7 @@ struct ChildSafetyAPITests {
             let cookie = try #require(signedIn.sessionCookie)
             let me = try await s.send("GET", "/v1/session", headers: ["Cookie": cookie]).object()
             #expect(me["name"] as? String == "Anselmo")
+            #expect(try await s.send("GET", "/v1/me", headers: ["Cookie": cookie]).object()["name"] as? String == "Anselmo")
         }
     }
 

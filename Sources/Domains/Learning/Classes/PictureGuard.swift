@@ -23,11 +23,12 @@ public enum PictureGuard {
     public static let week = 7 * 86_400.0
     public static let day = 86_400.0
 
-    /// Failures in a class during a day that nobody forgave, beyond which every failure of the
-    /// class locks its identity at once: many children mistyping at the same moment (a class
-    /// signing in) stay under it, while a guesser who spreads guesses over every child of the
-    /// class does not.
+    /// Failures in a class within `classWindow` that nobody forgave, beyond which every failure
+    /// of the class locks its identity at once: many children mistyping at the same moment (a
+    /// class signing in) stay under it, and their own sign-ins forgive them; a guesser who
+    /// spreads guesses over every child of the class does not.
     public static func classBudget(children: Int) -> Int { 2 * children + 10 }
+    public static let classWindow = 30 * day
 
     /// One identity's record. Kept for children in the database (every instance and restart
     /// sees it); for names nobody has, in memory, so that they lock alike.
@@ -53,7 +54,7 @@ public enum PictureGuard {
         public func failures(since time: Double) -> Int { times.count { $0 >= time } }
     }
 
-    /// A class's failures of the last day that nobody forgave.
+    /// A class's failures of the last `classWindow` that nobody forgave.
     public struct ClassState: Sendable, Codable, Equatable {
         public var times: [Double]
         public init(times: [Double] = []) { self.times = times }
@@ -77,8 +78,9 @@ public enum PictureGuard {
         var classState = classState
         state.failures += 1
         state.times = Array((state.times.filter { $0 >= now - week } + [now]).suffix(keptFailures))
-        classState.times = Array((classState.times.filter { $0 >= now - day } + [now]).suffix(max(keptFailures, classBudget(children: children) * 4)))
-        let excess = classState.unforgiven(since: now - day) - classBudget(children: children)
+        classState.times = Array(
+            (classState.times.filter { $0 >= now - classWindow } + [now]).suffix(max(keptFailures, classBudget(children: children) * 4)))
+        let excess = classState.unforgiven(since: now - classWindow) - classBudget(children: children)
         if let seconds = lock(failures: state.failures, classExcess: excess) { state.lockedUntil = now + seconds }
         return (state, classState)
     }
@@ -98,18 +100,21 @@ public enum PictureGuard {
         return (state, classState)
     }
 
-    /// How many guesses one identity allows within `seconds`, for someone who guesses as soon
-    /// as each lock ends and is never forgiven (the figures docs/classes.md gives).
-    public static func guesses(within seconds: Double, classExcess: Int = 0) -> Int {
-        var state = State()
+    /// How many guesses a class of `classSize` allows within `seconds` at `targets` of its
+    /// children, for someone who knows their names and, from any number of addresses, guesses
+    /// at whichever one's lock ends first, never forgiven (the figures docs/classes.md gives).
+    public static func guesses(within seconds: Double, targets: Int = 1, classSize: Int = 30) -> Int {
+        let children = classSize
+        var states = Array(repeating: State(), count: max(1, min(targets, classSize)))
+        var classState = ClassState()
         var now = 0.0
         var count = 0
-        while now <= seconds {
+        while true {
+            let next = states.indices.min { (states[$0].lockedUntil ?? 0) < (states[$1].lockedUntil ?? 0) }!
+            now = max(now, states[next].lockedUntil ?? 0)
+            guard now <= seconds else { return count }
             count += 1
-            state.failures += 1
-            guard let lock = lock(failures: state.failures, classExcess: classExcess) else { continue }
-            now += lock
+            (states[next], classState) = failed(states[next], classState: classState, children: children, at: now)
         }
-        return count
     }
 }

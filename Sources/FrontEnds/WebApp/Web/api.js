@@ -94,6 +94,8 @@ export const classes = {
   addChildren: (code, body) => api(`/v1/classes/${enc(code)}/children`, { method: "POST", body }),
   removeChild: (code, id, erase) => api(`/v1/classes/${enc(code)}/children/${id}${erase ? "?erase=true" : ""}`, { method: "DELETE" }),
   newPictures: (code, id) => api(`/v1/classes/${enc(code)}/children/${id}/pictures`, { method: "POST" }),
+  unlock: (code, id) => api(`/v1/classes/${enc(code)}/children/${id}/unlock`, { method: "POST" }),
+  invite: (code, id) => api(`/v1/classes/${enc(code)}/children/${id}/invitation`, { method: "POST" }),
   assign: (code, body) => api(`/v1/classes/${enc(code)}/assignments`, { method: "POST", body }),
   unassign: (code, id) => api(`/v1/classes/${enc(code)}/assignments/${enc(id)}`, { method: "DELETE" }),
   progress: (code) => api(`/v1/classes/${enc(code)}/progress`),

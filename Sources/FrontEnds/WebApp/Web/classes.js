@@ -52,7 +52,8 @@ function ago(seconds) {
 
 // Kind words for what the server refused (its own message when there is nothing better).
 function explain(e) {
-  const keys = { name_taken: "signup.taken", short_password: "signup.short", bad_name: "class.badName", too_many: "class.tooMany" };
+  const keys = { name_taken: "signup.taken", short_password: "signup.short", bad_name: "class.badName", too_many: "class.tooMany",
+    bad_invitation: "class.badInvitation", child_name_taken: "class.nameTaken", not_creator: "class.notCreator", sign_in_locked: "kids.locked" };
   if (e.status === undefined) return t("error.offline");
   return keys[e.code] ? t(keys[e.code]) : e.message;
 }
@@ -169,17 +170,40 @@ async function classPage(ui, code) {
   // The children, each with their pictures when this page was just given them.
   const childCard = (c) => {
     const got = shown.get(c.id);
-    return h("li", { class: "card child", "data-child": c.id, "data-name": c.firstName, "data-pictures": got ? got.pictures.join(",") : undefined },
+    const signIn = c.signIn ?? { failedToday: 0, failedThisWeek: 0 };
+    const invitation = h("p", { class: "kind invitation", hidden: true, role: "status" });
+    return h("li", { class: "card child", "data-child": c.id, "data-name": c.firstName, "data-pictures": got ? got.pictures.join(",") : undefined,
+                     "data-locked": signIn.lockedUntil ? "true" : undefined },
       h("h3", {}, c.firstName),
       got ? pictureRow(ui, list, got.pictures) : null,
+      // What the guard saw: a locked child cannot sign in until the adult lets them in again.
+      signIn.lockedUntil ? h("p", { class: "locked", role: "status" }, t("class.locked", { name: c.firstName })) : null,
+      signIn.failedThisWeek > 0 ? h("p", { class: "hint failed" },
+        t("class.failedTries", { today: signIn.failedToday, week: signIn.failedThisWeek })) : null,
+      invitation,
       h("div", { class: "actions" },
-        h("button", { type: "button", "data-action": "pictures", "aria-label": t("class.newPicturesFor", { name: c.firstName }), onclick: async (e) => {
+        signIn.lockedUntil ? h("button", { type: "button", class: "primary", "data-action": "unlock", "aria-label": t("class.unlockFor", { name: c.firstName }),
+          onclick: async (e) => {
+            e.currentTarget.disabled = true;
+            await classes.unlock(code, c.id);
+            await again("children-title");
+            ui.say(t("class.unlocked", { name: c.firstName }));
+          } }, t("class.unlock")) : null,
+        c.addedByYou === false ? null : h("button", { type: "button", "data-action": "pictures", "aria-label": t("class.newPicturesFor", { name: c.firstName }), onclick: async (e) => {
           e.currentTarget.disabled = true;
           const fresh = await classes.newPictures(code, c.id);
           remember(code, [fresh]);
           await again("children-title");
           ui.say(t("class.newPicturesDone", { name: c.firstName }));
         } }, t("class.newPictures")),
+        c.addedByYou === false ? null : h("button", { type: "button", "data-action": "invite", "aria-label": t("class.inviteFor", { name: c.firstName }),
+          onclick: async (e) => {
+            e.currentTarget.disabled = true;
+            const made = await classes.invite(code, c.id);
+            invitation.textContent = t("class.invitation", { name: c.firstName, code: made.invitation });
+            invitation.hidden = false;
+            e.currentTarget.disabled = false;
+          } }, t("class.invite")),
         confirming(ui, t("class.takeOut"), t("class.takeOutAsk", { name: c.firstName }), t("class.takeOutYes"), async () => {
           await classes.removeChild(code, c.id, false);
           await again("children-title");
@@ -201,7 +225,8 @@ async function classPage(ui, code) {
       const result = await classes.addChildren(code, body);
       remember(code, result.added);
       await again("children-title");
-      ui.say(t("class.added", { count: result.added.length }));
+      ui.say(result.joined.length ? t("class.joined", { name: result.joined.map((c) => c.firstName).join(", ") })
+                                  : t("class.added", { count: result.added.length }));
     } catch (err) {
       addError.textContent = explain(err);
       addError.hidden = false;
@@ -209,6 +234,8 @@ async function classPage(ui, code) {
     }
   };
   const childName = h("input", { id: "child-name", required: true, maxlength: 30, autocomplete: "off" });
+  const joinCode = h("input", { id: "join-code", maxlength: 14, autocomplete: "off", autocapitalize: "characters", spellcheck: "false",
+                                "aria-describedby": "join-help" });
   const roster = h("textarea", { id: "roster", rows: 5, spellcheck: "false", "aria-describedby": "roster-help" });
   const file = h("input", { id: "roster-file", type: "file", accept: ".csv,.txt,text/csv,text/plain", onchange: async () => {
     const f = file.files?.[0];
@@ -282,6 +309,7 @@ async function classPage(ui, code) {
   ui.show(details.name,
     h("p", { class: "class-code" }, h("span", {}, t("class.code")), h("strong", { id: "class-code", lang: "en" }, details.code)),
     h("p", { class: "hint" }, t("class.codeHelp"), " ", h("a", { href: "#/kids" }, t("kids.link"))),
+    details.failedSignInsToday > 0 ? h("p", { class: "kind", id: "failed-sign-ins" }, t("class.failedToday", { count: details.failedSignInsToday })) : null,
     h("section", { "aria-labelledby": "children-title" },
       h("h2", { id: "children-title", tabindex: "-1" }, t("class.children", { count: details.children.length })),
       anyShown ? h("div", { class: "kind", id: "pictures-note" }, h("p", {}, t("class.picturesOnce")),
@@ -300,6 +328,14 @@ async function classPage(ui, code) {
         h("p", { id: "roster-help", class: "hint" }, t("class.rosterHelp")),
         h("label", { for: "roster-file" }, t("class.rosterFile"), file),
         h("button", { type: "submit", class: "primary" }, t("class.addAll"))),
+      // A child of another adult's class joins with the invitation that adult made.
+      h("form", { class: "signin", id: "join-child", onsubmit: (e) => {
+        e.preventDefault();
+        if (joinCode.value.trim()) added({ join: { invitation: joinCode.value.trim() } }, joinCode); else joinCode.focus();
+      } },
+        h("label", { for: "join-code" }, t("class.joinCode"), joinCode),
+        h("p", { id: "join-help", class: "hint" }, t("class.joinHelp")),
+        h("button", { type: "submit", class: "primary" }, t("class.join"))),
       addError),
     h("section", { "aria-labelledby": "assignments-title" },
       h("h2", { id: "assignments-title", tabindex: "-1" }, t("class.assignments")),
@@ -399,7 +435,7 @@ async function kidsPage(ui) {
       go.disabled = false;
       chosen.length = 0;
       draw();
-      tell(err.status === 401 ? t("kids.notMatched") : err.status === 429 ? t("kids.rest") : explain(err));
+      tell(err.status === 401 ? t("kids.notMatched") : err.code === "sign_in_locked" ? t("kids.locked") : err.status === 429 ? t("kids.rest") : explain(err));
       message.focus();
     }
   } },
