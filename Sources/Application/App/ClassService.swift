@@ -366,9 +366,16 @@ public struct ClassService: Sendable {
                 return .child(learner)
             }
             (state, classState) = PictureGuard.failed(state, classState: classState, children: children, at: now)
-            if let child { try await book.putGuardState(state, ofChild: child.learnerID) } else { ledger.keep(state, of: nameKey, at: now) }
-            if schoolClass != nil { try await book.putGuardState(classState, ofClass: key) } else { ledger.keep(classState, of: key, at: now) }
-            if child == nil { try await book.touchDecoy() }
+            // A record kept in memory is written to the decoy instead, so that every failure
+            // writes as much as a child's.
+            if let child { try await book.putGuardState(state, ofChild: child.learnerID) } else {
+                ledger.keep(state, of: nameKey, at: now)
+                try await book.touchDecoy(state)
+            }
+            if schoolClass != nil { try await book.putGuardState(classState, ofClass: key) } else {
+                ledger.keep(classState, of: key, at: now)
+                try await book.touchDecoy(classState)
+            }
             return .refused
         }
     }

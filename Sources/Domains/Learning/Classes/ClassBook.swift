@@ -136,10 +136,10 @@ public struct ClassBook: Sendable {
         try await documents.put([try Document(id: "class:" + code, encoding: state)], in: Self.guards)
     }
 
-    /// A read and a write of the same shape as a real identity's, for a name nobody has: the
-    /// answer then takes as long as for a child's.
-    public func touchDecoy() async throws {
-        _ = try await documents.get("decoy", in: Self.guards)
+    /// A write of the same shape as a real record's, for a name or class nobody has: the answer
+    /// then takes as long as for a child's.
+    public func touchDecoy(_ record: some Encodable) async throws {
+        try await documents.put([try Document(id: "decoy", encoding: record)], in: Self.guards)
     }
 
     public func forgetGuardState(ofChild learner: Int64) async throws {
