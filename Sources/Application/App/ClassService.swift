@@ -368,11 +368,15 @@ public struct ClassService: Sendable {
             (state, classState) = PictureGuard.failed(state, classState: classState, children: children, at: now)
             // A record kept in memory is written to the decoy instead, so that every failure
             // writes as much as a child's.
-            if let child { try await book.putGuardState(state, ofChild: child.learnerID) } else {
+            if let child {
+                try await book.putGuardState(state, ofChild: child.learnerID)
+            } else {
                 ledger.keep(state, of: nameKey, at: now)
                 try await book.touchDecoy(state)
             }
-            if schoolClass != nil { try await book.putGuardState(classState, ofClass: key) } else {
+            if schoolClass != nil {
+                try await book.putGuardState(classState, ofClass: key)
+            } else {
                 ledger.keep(classState, of: key, at: now)
                 try await book.touchDecoy(classState)
             }
