@@ -302,6 +302,47 @@ def adult_sees(w, code, answered, again_word, words):
     w.wait.until(lambda d: "Signed out" in status(w))
 
 
+def locked_then_let_in(w, code, name, pictures):
+    """Someone tries pictures for a child until the child is locked: the sign-in page then asks the
+    child kindly to get help, even for the right pictures; the adult sees the lock on the class
+    page, lets the child in again, and the child signs in."""
+    phone(w)
+    w.go("/kids")
+    box = w.wait.until(EC.visibility_of_element_located((By.ID, "kids-code")))
+    box.clear()
+    box.send_keys(code)
+    one(w, "#kids-name").send_keys(name)
+    wrong = [p for p in range(9) if p not in pictures][:3]
+    for attempt in range(4):
+        tap_pictures(w, pictures if attempt == 3 else wrong)
+        one(w, "#kids-go").click()
+        w.wait.until(lambda d: one(w, "#kids-message").is_displayed() and one(w, "#kids-go").is_enabled())
+    message = one(w, "#kids-message").text
+    w.check("ask your teacher" in message and not shown(w, ".error, [role=alert]"),
+            f"a locked child is asked kindly to get help, even with the right pictures: {message!r}")
+    shot_at(w, "kids-locked", "#kids-message")
+    errors = [e["message"] for e in w.driver.get_log("browser") if e["level"] == "SEVERE"]
+    w.check(all("/v1/session/child" in e and ("401" in e or "429" in e) for e in errors), f"only the refused sign-ins on the console: {errors}")
+    w.go("/signin")
+    one(w, "#name").send_keys(ADULT)
+    one(w, "#password").send_keys(PASSWORD + Keys.ENTER)
+    w.wait.until(lambda d: d.current_url.endswith("#/review"))
+    w.go(f"/class/{code}")
+    card = w.wait.until(lambda d: css(w, f'#children li.child[data-name="{name}"][data-locked="true"]'))[0]
+    w.check("cannot sign in now" in card.text and "3 today" in card.text, f"the adult sees the lock and the wrong tries: {card.text!r}")
+    looked_at(w, "class with a locked child")
+    shot_at(w, "class-locked", f'#children li.child[data-name="{name}"]')
+    card.find_element(By.CSS_SELECTOR, 'button[data-action="unlock"]').click()
+    w.wait.until(lambda d: css(w, f'#children li.child[data-name="{name}"]') and not css(w, f'#children li.child[data-name="{name}"][data-locked="true"]'))
+    w.check(name in status(w) and "sign in again" in status(w), f"the adult is told the child can sign in again: {status(w)!r}")
+    w.console_clean("letting a child in again")
+    w.driver.execute_script("document.getElementById('signout').click()")
+    w.wait.until(lambda d: "Signed out" in status(w))
+    child_signs_in(w, code, name, pictures, first=False)
+    w.driver.execute_script("document.getElementById('signout').click()")
+    w.wait.until(lambda d: "Signed out" in status(w))
+
+
 def walk(w, category, level, game_category):
     sign_up(w)
     code = make_class(w, "Year 3 Blue")
@@ -326,4 +367,5 @@ def walk(w, category, level, game_category):
         again_word = again_word or again
         answered[name] = count
     adult_sees(w, code, answered, again_word, words)
+    locked_then_let_in(w, code, "Khoa", pictures["Khoa"])
     return {"classCode": code, "classAnswers": sum(answered.values()), "classChildren": len(answered), "cardPages": pages}

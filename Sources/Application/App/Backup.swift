@@ -29,8 +29,12 @@ public struct Backup: Sendable {
         public var reviews: Int
     }
 
+    /// Writes the backup to `path` by `OutputPath`'s rule (a device, FIFO or `-` is written
+    /// into, never replaced), checked whole before it is put there.
     public func backup(to path: String) async throws -> Summary {
-        let temporary = TemporaryFile.path(beside: path, tag: "backup")
+        let destination = try OutputPath.resolve(path, tag: "backup")
+        let temporary = destination.temporary
+        let summary: Summary
         do {
             switch database {
             case .embedded:
@@ -44,13 +48,15 @@ public struct Backup: Sendable {
             case .postgres(let url, _):
                 try await Self.tool("pg_dump", ["--format=custom", "--no-owner", "--no-privileges", "--file=\(temporary)", url])
             }
-            try DurableFile.synchronize(temporary)
-            try DurableFile.replace(path, with: temporary)
+            var checked = try await self.summary(of: temporary)
+            checked.file = path
+            summary = checked
+            try destination.commit()
         } catch {
-            unlink(temporary)
+            destination.discard()
             throw error
         }
-        return try await summary(of: path)
+        return summary
     }
 
     /// Puts a backup back. `force` is needed when learners are there now: they are replaced.

@@ -3,6 +3,7 @@ import AppCore
 import Audio
 import AudioFile
 import Catalog
+import FileAccess
 import Foundation
 import Learners
 import Vocabulary
@@ -88,13 +89,21 @@ public struct ExportService: Sendable {
                     guid: AnkiGUID.stable(for: "vocab:" + item.key.description), fields: Self.fields(item.content, sound: sound),
                     tags: Self.tags(item), modified: Int64(item.modified)))
         }
-        switch format {
-        case .apkg:
-            let package = AnkiPackage(deckID: Self.deckID(deck), deckName: deck, noteType: Self.noteType, notes: notes, media: media)
-            try AnkiPackageWriter.write(package, to: path, now: Int64(Date().timeIntervalSince1970))
-        case .csv:
-            let text = AnkiCSVWriter.text(noteType: Self.noteType, deckName: deck, notes: notes)
-            try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+        // The file the person named, by `OutputPath`'s rule (a device, FIFO or `-` is written into).
+        let destination = try OutputPath.resolve(path, tag: "export")
+        do {
+            switch format {
+            case .apkg:
+                let package = AnkiPackage(deckID: Self.deckID(deck), deckName: deck, noteType: Self.noteType, notes: notes, media: media)
+                try AnkiPackageWriter.write(package, to: destination.temporary, now: Int64(Date().timeIntervalSince1970))
+            case .csv:
+                let text = AnkiCSVWriter.text(noteType: Self.noteType, deckName: deck, notes: notes)
+                try DurableFile.write(Array(text.utf8), to: destination.temporary)
+            }
+            try destination.commit()
+        } catch {
+            destination.discard()
+            throw error
         }
         return Summary(path: path, format: format.rawValue, deck: deck, notes: notes.count, clips: media.count, missingClips: missing)
     }

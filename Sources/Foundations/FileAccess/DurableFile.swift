@@ -129,7 +129,7 @@ public enum DurableFile {
 }
 
 #if canImport(Glibc)
-    private let systemWrite = Glibc.write
+    let systemWrite = Glibc.write
 #else
-    private let systemWrite = Darwin.write
+    let systemWrite = Darwin.write
 #endif

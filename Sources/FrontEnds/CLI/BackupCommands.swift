@@ -10,21 +10,26 @@ struct BackupCommand: AsyncParsableCommand {
         discussion: """
             On the embedded files the backup is a consistent copy of user.sqlite, made while the \
             server runs; on PostgreSQL it is pg_dump's custom format of the database (the \
-            postgresql-client tools). The file replaces FILE only once it is complete.
+            postgresql-client tools). The file replaces FILE only once it is complete and checked.
 
             Examples:
               vocab backup --out /var/backups/vocab-$(date +%F).sqlite
               vocab backup --out vocab.dump --database postgres://vocab@127.0.0.1:5432/vocab
             """)
-    @Option(name: .long, help: ArgumentHelp("Where to write the backup.", valueName: "file"), completion: .file()) var out: String
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Where to write the backup (- for standard output; a device or FIFO is written into, a link followed).", valueName: "file"),
+        completion: .file()) var out: String
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var options: GlobalOptions
 
     func run() async throws {
         let backup = Backup(database: try VocabApp.databaseChoice(flag: database.database, services: options.services), home: options.services.home)
         let summary = try await backup.backup(to: out)
-        if options.json { return try Output.json(summary) }
-        Output.line(BackupText.describe(summary, verb: "Backed up"))
+        // `--out -`: the backup goes to standard output, the report to standard error.
+        if options.json { return try Output.json(summary, toStandardError: out == "-") }
+        Output.line(BackupText.describe(summary, verb: "Backed up"), toStandardError: out == "-")
     }
 }
 

@@ -236,7 +236,8 @@ struct ExportCommand: AsyncParsableCommand {
     @Option(name: .long, help: "library (your saved items) or catalog (with --category/--level).") var from: From?
     @Option(name: .long, help: "Catalog words of this category.") var category: String?
     @Option(name: .long, help: "Catalog words of this level.") var level: LevelOption?
-    @Option(name: .long, help: "The file to write.") var out: String
+    @Option(name: .long, help: "The file to write (- for standard output, with --format; a device or FIFO is written into, a link followed).")
+    var out: String
     @OptionGroup var learner: LearnerOption
     @OptionGroup var options: GlobalOptions
 
@@ -262,15 +263,18 @@ struct ExportCommand: AsyncParsableCommand {
                 : "vocab::\(learner.name)"
             let services = options.services
             let exporter = ExportService(clips: ClipService(store: services.clipStore, pronouncer: services.pronouncer().pronouncer))
-            let summary = try await exporter.export(items, deck: deck, format: resolvedFormat!, to: URL(fileURLWithPath: out).standardizedFileURL.path)
+            // `--out -`: the file goes to standard output, the report to standard error.
+            let piped = out == "-"
+            let summary = try await exporter.export(
+                items, deck: deck, format: resolvedFormat!, to: piped ? out : URL(fileURLWithPath: out).standardizedFileURL.path)
             if options.json {
-                try Output.json(summary)
+                try Output.json(summary, toStandardError: piped)
                 return
             }
             Output.line(
                 "Exported \(summary.notes) note\(summary.notes == 1 ? "" : "s")"
                     + (summary.format == "apkg" ? " with \(summary.clips) clip\(summary.clips == 1 ? "" : "s")" : "")
-                    + " to \(summary.path) (deck \(summary.deck)).")
+                    + " to \(piped ? "standard output" : summary.path) (deck \(summary.deck)).", toStandardError: piped)
             for (item, reason) in summary.missingClips.sorted(by: { $0.key < $1.key }).prefix(10) { Output.error("  no clip for \(item): \(reason)") }
         }
     }

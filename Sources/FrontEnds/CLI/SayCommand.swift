@@ -5,6 +5,7 @@ import Audio
 import AudioFile
 import CLICore
 import Catalog
+import FileAccess
 import Foundation
 
 extension AudioFormat: ExpressibleByArgument {}
@@ -57,7 +58,9 @@ struct SayCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Mandarin: which reading, in pinyin with tone marks or numbers (default: the first).")
     var reading: String?
 
-    @Option(name: .shortAndLong, help: "Output file (default: the clip store in the vocab home, printed).")
+    @Option(
+        name: .shortAndLong,
+        help: "Output file, - for standard output (default: the clip store in the vocab home, printed). A device or FIFO is written into, a link followed.")
     var output: String?
 
     @Option(name: .long, help: "wav, flac or ogg (default: from the -o extension, else wav).")
@@ -74,7 +77,11 @@ struct SayCommand: AsyncParsableCommand {
 
     @OptionGroup var options: GlobalOptions
 
+    /// `-o -`: the clip itself goes to standard output, the report to standard error.
+    var toStandardOutput: Bool { output == "-" }
+
     func validate() throws {
+        if toStandardOutput, play { throw ValidationError("--play plays a file; with -o - the clip goes to standard output.") }
         // Before any synthesis: an empty, dot-only, control-laden or 10,000-character word is a
         // mistake, not something to speak.
         _ = try checked { () throws(Failure) in try InputRules.text(word, name: "word") }
@@ -118,7 +125,14 @@ struct SayCommand: AsyncParsableCommand {
                 tier: pronunciation.clip.tier, source: pronunciation.clip.source,
                 duration: (pronunciation.clip.pcm.duration * 1000).rounded() / 1000,
                 inputs: inputs, reading: request.reading)
-            try AudioFile.write(pronunciation.clip.pcm, to: output, format: format, comment: record.json)
+            let destination = try OutputPath.resolve(output)
+            do {
+                try AudioFile.write(pronunciation.clip.pcm, to: destination.temporary, format: format, comment: record.json)
+                try destination.commit(durable: false)
+            } catch {
+                destination.discard()
+                throw error
+            }
             clip = StoredClip(path: output, record: record)
         } else {
             clip = try services.clipStore.save(pronunciation, key: request.key(format: format), word: request.word, inputs: inputs)
@@ -147,16 +161,17 @@ struct SayCommand: AsyncParsableCommand {
                 Report(
                     word: request.word, entry: clip.record.entry, accent: accent, reading: request.reading,
                     tier: clip.record.tier, source: clip.record.source, duration: clip.record.duration, path: clip.path,
-                    format: format, skipped: skipped, played: player != nil))
+                    format: format, skipped: skipped, played: player != nil), toStandardError: toStandardOutput)
             if playFailure != nil { throw ExitCode(Failure.Kind.unavailable.exitCode) }
             return
         }
-        for skip in skipped { Output.line("  skipped \(skip.tier.rawValue): \(skip.reason)") }
+        for skip in skipped { Output.line("  skipped \(skip.tier.rawValue): \(skip.reason)", toStandardError: toStandardOutput) }
         let label = request.reading.map { "\(request.word) \($0)" } ?? request.word
         Output.line(
             String(
                 format: "%@ (%@): %@ from %@, %.2f s → %@", label, accent.rawValue,
-                clip.record.tier.rawValue, clip.record.source, clip.record.duration, clip.path))
+                clip.record.tier.rawValue, clip.record.source, clip.record.duration, clip.path),
+            toStandardError: toStandardOutput)
         if let player { Output.line("played with \(player)") }
         if playFailure != nil { throw ExitCode(Failure.Kind.unavailable.exitCode) }
     }

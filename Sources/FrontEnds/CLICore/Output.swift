@@ -11,12 +11,14 @@
 
 /// Writing results: human text or JSON, and diagnostics on standard error.
 public enum Output {
-    public static func json<T: Encodable>(_ value: T) throws {
+    /// `toStandardError`: when standard output carries the file itself (`-o -`), the report goes
+    /// beside it, on standard error.
+    public static func json<T: Encodable>(_ value: T, toStandardError: Bool = false) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         var data = try encoder.encode(value)
         data.append(UInt8(ascii: "\n"))
-        data.withUnsafeBytes { writeAll(STDOUT_FILENO, $0) }
+        data.withUnsafeBytes { writeAll(toStandardError ? STDERR_FILENO : STDOUT_FILENO, $0) }
     }
 
     /// One write for a whole listing: fewer system calls than a write per line.
@@ -25,8 +27,8 @@ public enum Output {
         text.withUTF8 { writeAll(STDOUT_FILENO, UnsafeRawBufferPointer($0)) }
     }
 
-    public static func line(_ text: String = "") {
-        write(text + "\n")
+    public static func line(_ text: String = "", toStandardError: Bool = false) {
+        if toStandardError { error(text) } else { write(text + "\n") }
     }
 
     public static func error(_ text: String) {
