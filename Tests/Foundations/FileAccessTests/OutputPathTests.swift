@@ -54,18 +54,14 @@ struct OutputPathTests {
     }
 
     @Test("a FIFO is written into while a reader reads it, and stays a FIFO")
-    func fifos() async throws {
+    func fifos() throws {
         let dir = try TemporaryDirectory("output")
         defer { dir.remove() }
         let fifo = dir.file("player")
         #expect(mkfifo(fifo, 0o600) == 0)
-        let reader = Task.detached { () -> String in
-            let handle = FileHandle(forReadingAtPath: fifo)!
-            defer { try? handle.close() }
-            return String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
-        }
+        let reader = ThreadReader { open(fifo, O_RDONLY) }
         try write("through the pipe", to: fifo)
-        #expect(await reader.value == "through the pipe")
+        #expect(reader.text() == "through the pipe")
         #expect(mode(fifo) == S_IFIFO)
     }
 
@@ -84,7 +80,7 @@ struct OutputPathTests {
     }
 
     @Test("a listening Unix socket gets the bytes; a folder is refused with a clear message")
-    func socketsAndFolders() async throws {
+    func socketsAndFolders() throws {
         let dir = try TemporaryDirectory("output")
         defer { dir.remove() }
         let path = dir.file("s")
@@ -96,23 +92,10 @@ struct OutputPathTests {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(server, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
         #expect(bound == 0 && listen(server, 1) == 0)
-        let received = Task.detached { () -> String in
-            let client = accept(server, nil, nil)
-            defer {
-                close(client)
-                close(server)
-            }
-            var bytes: [UInt8] = []
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            while true {
-                let n = read(client, &buffer, buffer.count)
-                if n <= 0 { break }
-                bytes += buffer[0..<n]
-            }
-            return String(decoding: bytes, as: UTF8.self)
-        }
+        let reader = ThreadReader { accept(server, nil, nil) }
         try write("to the socket", to: path)
-        #expect(await received.value == "to the socket")
+        #expect(reader.text() == "to the socket")
+        close(server)
         #expect(mode(path) == S_IFSOCK)
         #expect(throws: FileError.self) { try OutputPath.resolve(dir.path) }
     }

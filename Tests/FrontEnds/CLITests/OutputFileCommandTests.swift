@@ -51,14 +51,11 @@ struct OutputFileCommandTests {
         #expect(try vocab.run("library", "add", "cat", "--user", "anna").status == 0)
         let fifo = vocab.home.file("player")
         #expect(mkfifo(fifo, 0o600) == 0)
-        let reader = Task.detached { () -> String in
-            let handle = FileHandle(forReadingAtPath: fifo)!
-            defer { try? handle.close() }
-            return String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
-        }
-        let exported = try vocab.run("export", "--format", "csv", "--out", fifo, "--user", "anna")
+        let reader = ThreadReader { open(fifo, O_RDONLY) }
+        let exported = try await runProcessOnThread(
+            Repository.vocabExecutable, ["export", "--format", "csv", "--out", fifo, "--user", "anna"], environment: vocab.environment)
         #expect(exported.status == 0, "\(exported.stderr)")
-        #expect(await reader.value.hasPrefix("#separator:"))
+        #expect(reader.text().hasPrefix("#separator:"))
         #expect(mode(fifo) == S_IFIFO)
         let piped = try vocab.run("backup", "--out", "-")
         #expect(piped.status == 0 && piped.stdout.hasPrefix("SQLite format 3"), "\(piped.stderr)")

@@ -141,3 +141,29 @@ public func readAll(_ fd: Int32) -> Data {
         return data
     }
 }
+
+/// Reads a file (a FIFO, a socket's peer) to its end on a thread started at once: a reader
+/// waiting for one of Swift's cooperative threads could leave none for the writer the test
+/// starts (the two-core machine has two).
+public final class ThreadReader: @unchecked Sendable {
+    private let finished = DispatchSemaphore(value: 0)
+    private var data = Data()
+
+    /// `open` gives the descriptor to read (open(2) of a FIFO, accept(2) of a socket).
+    public init(_ open: @escaping @Sendable () -> Int32) {
+        Thread.detachNewThread { [self] in
+            let fd = open()
+            if fd >= 0 {
+                data = readAll(fd)
+                close(fd)
+            }
+            finished.signal()
+        }
+    }
+
+    /// What was read, once the writer closed its end.
+    public func text() -> String {
+        finished.wait()
+        return String(decoding: data, as: UTF8.self)
+    }
+}
