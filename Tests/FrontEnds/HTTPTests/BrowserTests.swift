@@ -33,8 +33,30 @@ struct BrowserTests {
             CatalogFixture.category(
                 "farm", name: "Farm", vi: "Nông trại", order: 3,
                 words: [
-                    ("cow", "🐄", "con bò"), ("duck", "🦆", "con vịt"), ("goat", "🐐", "con dê"), ("horse", "🐎", "con ngựa"), ("sheep", "🐑", "con cừu"),
-                ].map { CatalogFixture.word($0.0, category: "farm", vi: $0.2, extra: #", "picture": "\#($0.1)""#) }))
+                    ("cow", "🐄", "con bò"), ("duck", "🦆", "con vịt"), ("goat", "🐐", "con dê"), ("sheep", "🐑", "con cừu"),
+                ].map { CatalogFixture.word($0.0, category: "farm", vi: $0.2, extra: #", "picture": "\#($0.1)""#) }
+                    // An entry whose id is its key, not its headword's slug (farm/horse-riding): a
+                    // game answer about it must name that id, or the answer is lost.
+                    + [
+                        CatalogFixture.word(
+                            "horse", category: "farm", vi: "con ngựa",
+                            extra: #", "picture": "🐎", "key": "horse-riding", "sense": {"en": "riding", "vi": "cưỡi ngựa"}"#)
+                    ]))
+        // The Animals starter set at Starters: cat, dog and fish, and not fish · catch fish (a
+        // Movers entry of the same headword), which saving by headword would add too.
+        try dir.write(
+            "Categories/animals.json",
+            CatalogFixture.category(
+                "animals", name: "Animals", order: 1,
+                words: [
+                    CatalogFixture.word("cat", vi: "con mèo", extra: #", "picture": "🐈", "audio": {"british": {"recorded": "recorded/cat.wav"}}"#),
+                    CatalogFixture.word("dog", vi: "con chó"),
+                    CatalogFixture.word("elephant", levels: ["movers", "flyers"], vi: "con voi"),
+                    CatalogFixture.word("fish", vi: "con cá"),
+                    CatalogFixture.word(
+                        "fish", levels: ["movers", "flyers"], vi: "câu cá",
+                        extra: #", "key": "fish-catch", "sense": {"en": "catch fish", "vi": "câu cá"}"#),
+                ]))
         let env = [
             "VOCAB_HOME": dir.file("home"), "VOCAB_CATEGORIES": dir.file("Categories"), "VOCAB_AUDIO": dir.file("Audio"),
             // axe-core, installed by scripts/install-deps test; the script fails without it.

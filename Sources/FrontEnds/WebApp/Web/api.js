@@ -54,6 +54,13 @@ export const session = {
   signOut: () => api("/v1/session", { method: "DELETE" }),
 };
 
+// A catalog entry's id, as the catalog makes it (StoredWord.id): its first category and its key,
+// or else its word lower-cased with every character but letters and digits made a hyphen
+// ("animals/polar-bear", "places-and-directions/right-direction").
+export function entryId(w) {
+  return `${w.categories[0]}/${w.key ?? [...w.word.toLowerCase()].map((c) => (/[\p{L}\p{N}\p{M}]/u.test(c) ? c : "-")).join("")}`;
+}
+
 export const me = {
   get: () => api("/v1/me"),
   // The learner's interface language (en, vi), kept on the server for every device.
@@ -62,6 +69,8 @@ export const me = {
   setTimeZone: (timeZone) => api("/v1/me/settings", { method: "PATCH", body: { timeZone } }),
   library: () => api("/v1/me/library"),
   save: (word) => api("/v1/me/library", { method: "POST", body: { word, source: "catalog" } }),
+  // One entry of a catalog headword, the sense shown ("bat · animal"), and no other.
+  saveEntry: (w) => api("/v1/me/library", { method: "POST", body: { word: w.word, source: "catalog", entry: entryId(w) } }),
   // One reading of a Mandarin title, named by its pinyin (bopomofo where it has none).
   saveMandarin: (title, reading) => api("/v1/me/library", { method: "POST", body: { word: title, source: "moe", reading } }),
   saveAllReadings: (title) => api("/v1/me/library", { method: "POST", body: { word: title, source: "moe", allReadings: true } }),

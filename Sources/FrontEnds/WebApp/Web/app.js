@@ -1,6 +1,6 @@
 // The pages of the web app, routed by the URL's hash (#/category/animals), so the server
 // serves one page and the JSON API. Each view reads the API and shows what it answers.
-import { api, APIError, catalog, me, session, setCSRF, enc } from "./api.js";
+import { api, APIError, catalog, me, session, setCSRF, enc, entryId } from "./api.js";
 import { barChart, rowChart, meter } from "./charts.js";
 import { queueRating, flushQueue, pendingCount } from "./offline.js";
 import { t, language, setLanguage, translatePage } from "./i18n.js";
@@ -170,18 +170,20 @@ async function printPage(id) {
 
 async function wordPage(word) {
   const body = await catalog.word(word);
-  const saveButton = state.user
-    ? h("button", { type: "button", class: "primary", id: "save", onclick: async (e) => {
-        // currentTarget is only set while the event is dispatched: keep the button before awaiting.
-        const button = e.currentTarget;
-        button.disabled = true;
-        const r = await me.save(body.word);
-        say(r.added > 0 ? t("word.savedStatus", { word: body.word }) : t("word.already", { word: body.word }));
-        button.textContent = t("word.saved");
-      } }, t("word.save"))
-    : h("p", {}, h("a", { href: "#/signin" }, t("nav.signin")), t("word.signinToSave"));
+  // A Save for each sense the page shows ("bat · animal", "bat · sports"): it saves that entry
+  // and no other. One sense keeps the single button at the end of the page.
+  const saveButton = (w, id) => h("button", { type: "button", class: "primary", id, "data-entry": entryId(w), onclick: async (e) => {
+    // currentTarget is only set while the event is dispatched: keep the button before awaiting.
+    const button = e.currentTarget;
+    button.disabled = true;
+    const r = await me.saveEntry(w);
+    const label = w.sense ? `${body.word} · ${w.sense.en}` : body.word;
+    say(r.added > 0 ? t("word.savedStatus", { word: label }) : t("word.already", { word: label }));
+    button.textContent = t("word.saved");
+  } }, t("word.save"));
+  const several = body.entries.length > 1;
   show(body.word,
-    ...body.entries.map((w) => {
+    ...body.entries.map((w, i) => {
       const example = w.examples[state.level] ?? Object.values(w.examples)[0];
       return h("section", { class: "card" },
         picture(w, true),
@@ -191,9 +193,11 @@ async function wordPage(word) {
         h("p", {}, h("strong", {}, t("word.english")), h("span", { lang: "en" }, w.definition.en)),
         h("p", {}, h("strong", {}, t("word.vietnamese")), h("span", { lang: "vi" }, w.vi, w.definition.vi ? ` — ${w.definition.vi}` : "")),
         example ? h("p", {}, h("strong", {}, t("word.example")), h("q", { lang: "en" }, example)) : null,
-        h("p", { class: "pos" }, t("word.levels", { levels: w.levels.map((l) => LEVELS[l] ?? l).join(", ") })));
+        h("p", { class: "pos" }, t("word.levels", { levels: w.levels.map((l) => LEVELS[l] ?? l).join(", ") })),
+        several && state.user ? saveButton(w, i === 0 ? "save" : `save-${i}`) : null);
     }),
-    saveButton);
+    !state.user ? h("p", {}, h("a", { href: "#/signin" }, t("nav.signin")), t("word.signinToSave"))
+      : several ? null : saveButton(body.entries[0], "save"));
 }
 
 // MARK: search
@@ -397,7 +401,8 @@ async function startPanel() {
     const words = await catalog.words(c.id, level, 1000, 0);
     let done = 0;
     for (const w of words.words) {
-      await me.save(w.word);
+      // By entry: saving by headword would add its other senses too ("fish · catch fish").
+      await me.saveEntry(w);
       done += 1;
       progress.textContent = t("start.adding", { set: categoryName(c), done, count: words.words.length });
     }

@@ -7,7 +7,7 @@
 // are saved to the library as they are answered (me.answer); offline the rating waits in the same
 // queue as review's. A wrong answer is never punished: the right one is shown, and the round goes
 // on to a score and stars.
-import { catalog, me, enc } from "./api.js";
+import { catalog, me, enc, entryId } from "./api.js";
 import { t } from "./i18n.js";
 import { queueRating, pendingCount } from "./offline.js";
 
@@ -51,11 +51,6 @@ function levelOf(ui, query) {
 
 const levelSuffix = (level) => (level ? `?level=${level}` : "");
 
-// A catalog entry's id, as the catalog makes it (StoredWord.id): its first category and its word
-// lower-cased with every character but letters and digits made a hyphen ("animals/polar-bear").
-function entryId(w) {
-  return `${w.categories[0]}/${[...w.word.toLowerCase()].map((c) => (/[\p{L}\p{N}\p{M}]/u.test(c) ? c : "-")).join("")}`;
-}
 
 // The words a game can use: {word, picture, vi, sense, entry or item}, with the page's title.
 async function pool(ui, source, level) {
@@ -124,7 +119,7 @@ export async function gamePage(ui, game, source, query) {
   const usable = game === "spell" ? words.words.filter(spellable) : words.words;
   const round = {
     ui, game, source, level, words, usable, rated: !!ui.state.user,
-    right: 0, asked: 0, missed: [], pending: [], queued: 0, token: {},
+    right: 0, asked: 0, missed: [], pending: [], queued: 0, refused: 0, token: {},
   };
   current = round.token;
   if (usable.length < MINIMUM) return tooFew(round);
@@ -140,6 +135,7 @@ function start(round) {
   round.missed = [];
   round.pending = [];
   round.queued = 0;
+  round.refused = 0;
   round.token = {};
   current = round.token;
   round.area = ui.h("section", { class: "game", id: "game", "data-game": round.game });
@@ -182,8 +178,9 @@ function answer(round, w, right) {
     if (e.status === undefined) {
       await queueRating({ ...body, reviewedAt: Date.now() / 1000 });
       round.queued += 1;
-    } else if (e.status !== 409) {
-      round.ui.say(e.message);
+    } else {
+      // Refused by the server: never counted as added, and told in the child's language at the end.
+      round.refused += 1;
     }
   }));
 }
@@ -413,7 +410,7 @@ async function finish(round) {
   if (current !== round.token) return;
   const stars = round.right === round.asked ? 3 : round.right * 5 >= round.asked * 3 ? 2 : 1;
   const cheer = ["game.goodTry", "game.greatWork", "game.wellDone"][stars - 1];
-  const sent = round.asked - round.queued;
+  const sent = round.asked - round.queued - round.refused;
   const queued = round.queued ? await pendingCount().catch(() => round.queued) : 0;
   const heading = h("h2", { id: "cheer", tabindex: "-1" }, t(cheer));
   round.area.replaceChildren(h("div", { class: "result", id: "result", "data-score": round.right, "data-total": round.asked },
@@ -428,7 +425,8 @@ async function finish(round) {
         h("span", { class: "vi", lang: "vi" }, w.vi ?? ""),
         h("button", { type: "button", class: "play", "aria-label": t("play.british", { word: w.word }), onclick: (e) => ui.play(w.word, "british", e.currentTarget) }, "▶"))))) : null,
     h("p", { id: "rated", class: "rated" }, !round.rated ? ratedNote(ui, round.source)
-      : queued ? t("review.queued", { count: queued }) : t("game.sent", { count: sent })),
+      : [queued ? t("review.queued", { count: queued }) : t("game.sent", { count: sent }),
+         round.refused ? ` ${t("game.notAdded", { count: round.refused })}` : ""].join("")),
     h("p", { class: "actions" },
       h("button", { type: "button", class: "primary", id: "again", onclick: () => start({ ...round, usable: reshuffle(round) }) }, t("game.again")),
       h("a", { class: "button", href: `#/play/${enc(round.source)}${levelSuffix(round.level)}`, id: "other-games" }, t("game.others")),
