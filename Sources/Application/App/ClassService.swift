@@ -43,6 +43,13 @@ public struct ClassService: Sendable {
         return found
     }
 
+    /// A child of the class whom this adult added: only they change the child's sign-in.
+    func added(_ childID: Int64, of schoolClass: SchoolClass, by adult: Learner) async throws -> (Learner, ChildAccount) {
+        let (learner, account) = try await member(childID, of: schoolClass)
+        guard account.createdBy == adult.id else { throw ClassError.notCreator(account.firstName) }
+        return (learner, account)
+    }
+
     func member(_ childID: Int64, of schoolClass: SchoolClass) async throws -> (Learner, ChildAccount) {
         guard try await book.members(of: schoolClass.code).contains(where: { $0.learnerID == childID }),
             let account = try await book.child(childID), let learner = try await store.learner(id: childID)
@@ -158,8 +165,7 @@ public struct ClassService: Sendable {
     /// child may: an adult whose class the child joined cannot take the child's sign-in over.
     public func resetPictures(of childID: Int64, in code: String, by adult: Learner) async throws -> NewChild {
         let found = try await owned(code, by: adult)
-        var (learner, account) = try await member(childID, of: found)
-        guard account.createdBy == adult.id else { throw ClassError.notCreator(account.firstName) }
+        var (learner, account) = try await added(childID, of: found, by: adult)
         var generator = SystemRandomNumberGenerator()
         let pictures = ClassRules.randomPictures(using: &generator)
         account.pictureHash = try await pictureHash(pictures)
@@ -184,9 +190,7 @@ public struct ClassService: Sendable {
     /// The creating adult's consent for the child to join another adult's class: a code shown
     /// once, good for one join within a week.
     public func invite(_ childID: Int64, in code: String, by adult: Learner) async throws -> NewInvitation {
-        let found = try await owned(code, by: adult)
-        let (_, account) = try await member(childID, of: found)
-        guard account.createdBy == adult.id else { throw ClassError.notCreator(account.firstName) }
+        let (_, account) = try await added(childID, of: try await owned(code, by: adult), by: adult)
         var generator = SystemRandomNumberGenerator()
         let text = ClassRules.newInvitation(using: &generator)
         let expires = learning.now() + ClassRules.invitationLifetime

@@ -46,17 +46,10 @@ struct BrowserTests {
         // Movers entry of the same headword), which saving by headword would add too.
         try dir.write(
             "Categories/animals.json",
-            CatalogFixture.category(
-                "animals", name: "Animals", order: 1,
-                words: [
-                    CatalogFixture.word("cat", vi: "con mèo", extra: #", "picture": "🐈", "audio": {"british": {"recorded": "recorded/cat.wav"}}"#),
-                    CatalogFixture.word("dog", vi: "con chó"),
-                    CatalogFixture.word("elephant", levels: ["movers", "flyers"], vi: "con voi"),
-                    CatalogFixture.word("fish", vi: "con cá"),
-                    CatalogFixture.word(
-                        "fish", levels: ["movers", "flyers"], vi: "câu cá",
-                        extra: #", "key": "fish-catch", "sense": {"en": "catch fish", "vi": "câu cá"}"#),
-                ]))
+            ServerFixture.animals([
+                CatalogFixture.word(
+                    "fish", levels: ["movers", "flyers"], vi: "câu cá", extra: #", "key": "fish-catch", "sense": {"en": "catch fish", "vi": "câu cá"}"#)
+            ]))
         let env = [
             "VOCAB_HOME": dir.file("home"), "VOCAB_CATEGORIES": dir.file("Categories"), "VOCAB_AUDIO": dir.file("Audio"),
             // axe-core, installed by scripts/install-deps test; the script fails without it.

@@ -19,16 +19,7 @@ import TestSupport
 enum ServerFixture {
     /// Writes Categories/ and Audio/ into `dir`.
     static func write(in dir: TemporaryDirectory) throws {
-        try dir.write(
-            "Categories/animals.json",
-            CatalogFixture.category(
-                "animals", name: "Animals", order: 1,
-                words: [
-                    CatalogFixture.word("cat", vi: "con mèo", extra: #", "picture": "🐈", "audio": {"british": {"recorded": "recorded/cat.wav"}}"#),
-                    CatalogFixture.word("dog", vi: "con chó"),
-                    CatalogFixture.word("elephant", levels: ["movers", "flyers"], vi: "con voi"),
-                    CatalogFixture.word("fish", vi: "con cá"),
-                ]))
+        try dir.write("Categories/animals.json", animals())
         try dir.write(
             "Categories/food.json",
             CatalogFixture.category(
@@ -40,6 +31,18 @@ enum ServerFixture {
                 ]))
         try AudioFile.write(tone(440), to: dir.file("Audio/recorded/cat.wav"), format: .wav)
         try AudioFile.write(tone(330), to: dir.file("Audio/legacy/british/dog.wav"), format: .wav)
+    }
+
+    /// The animals file, with `more` entries after the four.
+    static func animals(_ more: [String] = []) -> String {
+        CatalogFixture.category(
+            "animals", name: "Animals", order: 1,
+            words: [
+                CatalogFixture.word("cat", vi: "con mèo", extra: #", "picture": "🐈", "audio": {"british": {"recorded": "recorded/cat.wav"}}"#),
+                CatalogFixture.word("dog", vi: "con chó"),
+                CatalogFixture.word("elephant", levels: ["movers", "flyers"], vi: "con voi"),
+                CatalogFixture.word("fish", vi: "con cá"),
+            ] + more)
     }
 
     /// A short, clearly audible tone: passes the clip plausibility checks.
