@@ -141,7 +141,8 @@ extension CatalogIndexer.Status {
         case .rebuilt(let reason, let categories, let words):
             return "indexed \(words) words in \(categories) categories (\(reason))."
         case .stale(let issues):
-            let first = issues.first.map { " First: \($0)." } ?? ""
+            // An issue may end its sentence itself: one full stop, never two.
+            let first = issues.first.map { issue in " First: \(issue)" + ("\(issue)".hasSuffix(".") ? "" : ".") } ?? ""
             return
                 "the category files have \(issues.count) problem(s), so the last good catalog is used until they are fixed.\(first) Run 'vocab validate' for the full list."
         case .noRoomToRebuild:

@@ -248,6 +248,7 @@ struct ReliabilityTests {
             let r = try await vocab.run(args)
             #expect(r.status == 0, "\(kind), \(args): \(r.stderr)")
             #expect(r.stderr.contains("last good catalog") && r.stderr.contains(named), "\(kind), \(args): \(r.stderr)")
+            #expect(!r.stderr.contains(".."), "one full stop at a sentence's end: \(r.stderr)")
         }
         let validate = try await vocab.run("validate")
         #expect(validate.status == 65 && validate.stdout.contains(named), "\(kind): \(validate.stdout) \(validate.stderr)")
