@@ -99,10 +99,7 @@ public struct ClassService: Sendable {
         for m in try await book.members(of: found.code) {
             guard let account = try await book.child(m.learnerID) else { continue }
             let state = try await book.guardState(ofChild: m.learnerID) ?? PictureGuard.State()
-            children.append(
-                ChildSummary(
-                    id: m.learnerID, firstName: account.firstName, signIn: SignInReport(state, at: now),
-                    addedByYou: account.createdBy == adult.id))
+            children.append(ChildSummary(account, signIn: SignInReport(state, at: now), asked: adult))
         }
         let classState = try await book.guardState(ofClass: found.code) ?? PictureGuard.ClassState()
         return ClassDetails(
@@ -182,9 +179,7 @@ public struct ClassService: Sendable {
         let found = try await owned(code, by: adult)
         let (_, account) = try await member(childID, of: found)
         try await book.forgetGuardState(ofChild: childID)
-        return ChildSummary(
-            id: childID, firstName: account.firstName, signIn: SignInReport(PictureGuard.State(), at: learning.now()),
-            addedByYou: account.createdBy == adult.id)
+        return ChildSummary(account, signIn: SignInReport(PictureGuard.State(), at: learning.now()), asked: adult)
     }
 
     /// The creating adult's consent for the child to join another adult's class: a code shown
@@ -211,8 +206,7 @@ public struct ClassService: Sendable {
             invitation.expiresAt > learning.now(), let account = try await book.child(invitation.learnerID),
             let learner = try await store.learner(id: invitation.learnerID)
         else { throw ClassError.badInvitation }
-        let summary = ChildSummary(
-            id: learner.id, firstName: account.firstName, signIn: nil, addedByYou: account.createdBy == adult.id)
+        let summary = ChildSummary(account, signIn: nil, asked: adult)
         if try await book.members(of: found.code).contains(where: { $0.learnerID == learner.id }) { return summary }
         if try await book.childID(named: account.firstName, in: found.code) != nil { throw ClassError.childNameTaken(account.firstName) }
         try await book.deleteInvitation(invitation.id)
@@ -347,8 +341,8 @@ public struct ClassService: Sendable {
             var schoolClass = if let normal { try await book.schoolClass(normal) } else { nil as SchoolClass? }
             if let found = schoolClass { schoolClass = try await indexed(found) }
             let childID = try await book.childID(named: firstName, in: key)
-            let account = try await book.child(schoolClass == nil ? 0 : childID ?? 0)
-            let child = schoolClass != nil ? account : nil
+            // Id 0 is nobody's: the read is made whether or not the class and name exist.
+            let child = try await book.child(schoolClass == nil ? 0 : childID ?? 0)
             let nameKey = key + ":" + ClassBook.nameKey(firstName)
             // The records: a child's and a class's in the database, a name nobody has in memory
             // (after the same reads).
@@ -486,6 +480,14 @@ public struct ChildSummary: Sendable, Codable, Equatable {
     public var signIn: SignInReport?
     /// Whether the asking adult added the child (and so may give new pictures or invite them).
     public var addedByYou: Bool?
+
+    /// The child as the adult `asked` sees them.
+    init(_ account: ChildAccount, signIn: SignInReport?, asked adult: Learner) {
+        id = account.learnerID
+        firstName = account.firstName
+        self.signIn = signIn
+        addedByYou = account.createdBy == adult.id
+    }
 }
 
 /// What the adult sees of a child's picture sign-ins: failures today and this week, and a lock.
