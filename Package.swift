@@ -75,7 +75,7 @@ let package = Package(
         .target(name: "Speech", dependencies: ["CEspeakNG", "EspeakShim", "SpawnShim", "FileAccess", "Usage"], path: "Sources/Foundations/Speech"),
         // EBU R128 loudness of word clips (libebur128), trimming and normalising to one target,
         // and the checks an imported recording must pass.
-        .target(name: "ClipProcessing", dependencies: ["AudioFile", "Ebur128Shim"], path: "Sources/Foundations/ClipProcessing"),
+        .target(name: "ClipProcessing", dependencies: ["AudioFile", "Ebur128Shim", "CEbur128"], path: "Sources/Foundations/ClipProcessing"),
         // Anki's legacy package (.apkg: a zip of a schema-11 collection and media) and its CSV import format.
         .target(
             name: "AnkiExport", dependencies: ["SQLiteDB", "JSONReading", .product(name: "Crypto", package: "swift-crypto")],
@@ -110,7 +110,7 @@ let package = Package(
         .target(name: "Mandarin", dependencies: ["SQLiteDB", "JSONReading", "FileAccess", "Offloading"], path: "Sources/Domains/Mandarin"),
         // Learning: remote definitions with offline fallback, saved words, quizzes.
         .target(name: "Definitions", dependencies: ["HTTPFetch", "Store", "Catalog"], path: "Sources/Domains/Learning/Definitions"),
-        .target(name: "Quiz", dependencies: ["Store", "Catalog", "SeededRandom"], path: "Sources/Domains/Learning/Quiz"),
+        .target(name: "Quiz", dependencies: ["Store", "Catalog"], path: "Sources/Domains/Learning/Quiz"),
         // FSRS-6 spaced repetition: memory states, intervals, learning steps, seeded fuzz.
         .target(name: "FSRS", dependencies: ["SeededRandom"], path: "Sources/Domains/Learning/FSRS"),
         // Learners, their tokens, one library across sources, cards and the review log, behind the
@@ -147,15 +147,15 @@ let package = Package(
         // kinds, JSON shapes of catalog and Mandarin answers) and catalog opening: FoundationEssentials
         // only, for the launcher.
         .target(
-            name: "AppCore", dependencies: ["Catalog", "Cache", "Store", "Vocabulary", "TextMatching", "FileAccess", "SQLiteDB", "Mandarin", "SeededRandom"],
+            name: "AppCore", dependencies: ["Catalog", "Cache", "Store", "TextMatching", "FileAccess", "SQLiteDB", "Mandarin", "SeededRandom"],
             path: "Sources/Application/AppCore"),
         // The composition root: builds the services for the CLI, the server and the tests.
         .target(
             name: "App",
             dependencies: [
                 "Classes",
-                "AppCore", "Catalog", "Cache", "Store", "Audio", "AudioFile", "ClipProcessing", "Speech", "HTTPFetch", "Mandarin",
-                "Definitions", "Quiz", "SQLiteDB", "FileAccess", "Offloading", "Vocabulary", "Learners", "FSRS", "SeededRandom", "TextMatching",
+                "AppCore", "Catalog", "Cache", "Store", "Audio", "AudioFile", "Speech", "HTTPFetch", "Mandarin",
+                "Definitions", "Quiz", "SQLiteDB", "FileAccess", "Offloading", "Vocabulary", "Learners", "FSRS", "TextMatching",
                 "AnkiExport", "PostgresStore", "PostgresLearners", "PostgresMandarin", "JSONReading", "Usage",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -166,7 +166,7 @@ let package = Package(
         // MARK: Front ends
         // What the launcher answers (`vocab words`, `categories`, `lookup`, `strokes`, `radical`,
         // reading searches), on FoundationEssentials only.
-        .target(name: "CLICore", dependencies: ["AppCore", "Catalog", "Cache", "Store", "Mandarin"], path: "Sources/FrontEnds/CLICore"),
+        .target(name: "CLICore", dependencies: ["AppCore", "Catalog", "Mandarin"], path: "Sources/FrontEnds/CLICore"),
         // HTTP/1 plumbing under the API: connection limits and timeouts, the repeated-request lane,
         // response representations (ETag, gzip), the response cache, logfmt logs.
         .target(
@@ -196,7 +196,9 @@ let package = Package(
         .target(
             name: "HTTPAPI",
             dependencies: [
-                "App", "AppCore", "HTTPTransport", "WebApp", "Catalog", "Mandarin", "AudioFile", "Audio", "Offloading", "Learners", "FSRS", "PostgresStore",
+                "App", "AppCore", "HTTPTransport", "WebApp", "Catalog", "Mandarin", "AudioFile", "Audio", "Offloading", "Learners", "Classes", "FSRS",
+                "PostgresStore",
+                "FileAccess",
                 "JSONReading", "Usage",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
@@ -218,7 +220,7 @@ let package = Package(
         // `vocab`: a small static launcher that answers `vocab words`, `vocab categories` and the Mandarin listings itself and otherwise
         // becomes `vocab-full`; start-up is most of a catalog command's time (see README).
         .executableTarget(
-            name: "vocab", dependencies: ["CLICore", "AppCore", "Catalog", "FileAccess"], path: "Sources/Executables/vocab",
+            name: "vocab", dependencies: ["CLICore", "Catalog", "FileAccess"], path: "Sources/Executables/vocab",
             linkerSettings: [
                 .unsafeFlags(["-static-executable"], .when(platforms: [.linux])),
                 // FoundationEssentials's own dependencies, which its autolink entries omit in static links.
@@ -246,8 +248,8 @@ let package = Package(
             path: "Tests/Foundations/ClipProcessingTests"),
         .testTarget(name: "SQLiteDBTests", dependencies: ["SQLiteDB", "TestSupport"], path: "Tests/Foundations/SQLiteDBTests"),
         .testTarget(name: "StoreTests", dependencies: ["Store", "PostgresStore", "SQLiteDB", "TestSupport"], path: "Tests/Storage/StoreTests"),
-        .testTarget(name: "CacheTests", dependencies: ["Cache", "Store", "SQLiteDB", "TestSupport"], path: "Tests/Storage/CacheTests"),
-        .testTarget(name: "CatalogTests", dependencies: ["Catalog", "Store", "SQLiteDB", "TestSupport"], path: "Tests/Domains/CatalogTests"),
+        .testTarget(name: "CacheTests", dependencies: ["Cache", "Store", "TestSupport"], path: "Tests/Storage/CacheTests"),
+        .testTarget(name: "CatalogTests", dependencies: ["Catalog", "Cache", "Store", "TestSupport"], path: "Tests/Domains/CatalogTests"),
         .testTarget(
             name: "MandarinTests", dependencies: ["Mandarin", "PostgresMandarin", "PostgresStore", "JSONReading", "SQLiteDB", "SeededRandom", "TestSupport"],
             path: "Tests/Domains/MandarinTests", resources: [.copy("Fixtures")]),
@@ -261,17 +263,22 @@ let package = Package(
             path: "Tests/Domains/LearnersTests"),
         .testTarget(
             name: "LearningTests",
-            dependencies: ["Definitions", "Quiz", "Learners", "Classes", "FSRS", "SeededRandom", "HTTPFetch", "Store", "Catalog", "TestSupport"],
+            dependencies: ["Definitions", "Quiz", "Classes", "SeededRandom", "HTTPFetch", "Store", "Catalog", "TestSupport"],
             path: "Tests/Domains/LearningTests"),
         .testTarget(name: "AppCoreTests", dependencies: ["AppCore", "Catalog", "TestSupport"], path: "Tests/Application/AppCoreTests"),
         .testTarget(
             name: "AppTests",
             dependencies: [
-                "App", "AppCore", "Classes", "Catalog", "Audio", "Speech", "Mandarin", "Learners", "FSRS", "SeededRandom", "Quiz", "FileAccess", "Store",
+                "App", "AppCore", "Classes", "Catalog", "Audio", "Speech", "Mandarin", "Learners", "FSRS", "SeededRandom", "Quiz", "FileAccess",
                 "SQLiteDB", "Offloading", "TestSupport",
             ],
             path: "Tests/Application/AppTests"),
-        .testTarget(name: "HTTPTransportTests", dependencies: ["HTTPTransport", "TestSupport"], path: "Tests/FrontEnds/HTTPTransportTests"),
+        .testTarget(
+            name: "HTTPTransportTests",
+            dependencies: [
+                "HTTPTransport", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ], path: "Tests/FrontEnds/HTTPTransportTests"),
         // CLITests and HTTPTests run the built `vocab` and `vocab-full` programs (swift build --build-tests builds them).
         .testTarget(name: "CLITests", dependencies: ["TestSupport", "SQLiteDB", "CLICore"], path: "Tests/FrontEnds/CLITests"),
         .testTarget(
@@ -281,6 +288,8 @@ let package = Package(
                 "Learners", "Classes", "FSRS", "SQLiteDB", "WebApp",
                 "TestSupport",
                 .product(name: "CompressNIO", package: "compress-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ], path: "Tests/FrontEnds/HTTPTests"),
     ]
 )

@@ -11,10 +11,10 @@ import Vocabulary
 /// surveying which tier answers for each entry, and the references category files make. The
 /// CLI's `audio` commands and `validate` come here.
 public struct AudioLibrary {
-    public let services: VocabServices
-    public var audioRoot: String { services.environment.audioDirectory }
+    public let app: VocabApp
+    public var audioRoot: String { app.environment.audioDirectory }
 
-    public init(services: VocabServices) { self.services = services }
+    public init(app: VocabApp) { self.app = app }
 
     // MARK: Import
 
@@ -22,7 +22,7 @@ public struct AudioLibrary {
     /// dictionary's titles (Mandarin; the dictionary must be imported).
     public func importTargets(accent: Accent, catalog: () async throws -> CatalogService) async throws -> (ImportTargets, MOEDictionary?) {
         if accent == .mandarin {
-            let dictionary = try services.mandarin()
+            let dictionary = try app.moe()
             return (
                 ImportTargets { title in
                     guard let entries = try? dictionary.lookup(title) else { return nil }
@@ -49,9 +49,9 @@ public struct AudioLibrary {
                         entry.word.audio(for: accent).map { (accent, $0) }
                     }))
         }
-        let speech: Tier = services.neuralSynthesizer().0 != nil ? .neural : .tts
+        let speech: Tier = app.audio.neuralSynthesizer().0 != nil ? .neural : .tts
         return ClipCoverage.survey(
-            subjects, accents: Accent.english, recorded: services.recordedSource(), legacy: services.legacySource(),
+            subjects, accents: Accent.english, recorded: app.audio.recordedSource(), legacy: app.audio.legacySource(),
             speech: speech)
     }
 

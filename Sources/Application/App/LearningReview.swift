@@ -178,7 +178,7 @@ extension LearningService {
         var learned: [String: Int] = [:]
         for (item, record) in cards where item.key.source == .catalog {
             guard let entry = try await catalog.entry(id: item.key.entry) else { continue }
-            let isLearned = (record.card.memory?.stability ?? 0) >= ProgressReport.learnedStability
+            let isLearned = record.isLearned
             for category in entry.word.categories {
                 for level in entry.word.levels {
                     saved["\(category)|\(level.rawValue)", default: 0] += 1

@@ -51,6 +51,26 @@ public struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
             }
         }
 
+        /// What the kind means at a terminal, for the exit-code table; nil for the kinds only
+        /// the HTTP API meets.
+        public var commandMeaning: String? {
+            switch self {
+            case .notFound: "not found (an unknown category, word, title, learner or saved item)"
+            case .badInput: "bad usage (an unknown option, a bad level, accent, number or text)"
+            case .invalidData: "invalid data (category files, dictionary JSON, config, a file from a newer vocab)"
+            case .missingInput: "missing input (no category folder, no imported dictionary, a missing file)"
+            case .unavailable: "a service is unavailable (speech synthesis, the database)"
+            case .internalError: "a broken installation"
+            case .io: "an I/O error"
+            case .conflict: "a conflict (a name taken, a card changed meanwhile)"
+            case .tooManyRequests: "too many attempts"
+            case .temporary: "a temporary failure (the disk is full: the same command works once there is space)"
+            case .unauthorized: "no valid credentials"
+            case .forbidden: "not allowed"
+            case .methodNotAllowed, .unsupportedMediaType, .uriTooLong: nil
+            }
+        }
+
         /// Seconds an HTTP client is asked to wait before the same request (`Retry-After`) when
         /// the kind passes by itself: a full disk waits for a person, so not every second.
         public var retryAfter: Int? {
@@ -76,6 +96,16 @@ public struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
             case .invalidData, .io, .internalError: 500
             }
         }
+    }
+
+    /// What a command's exit code means, in `vocab --help` and docs/reference.md: each code with
+    /// the kinds that end a command with it, made from `Kind` so that neither can drift.
+    public static var exitCodes: String {
+        let codes = Set(Kind.allCases.compactMap { $0.commandMeaning == nil ? nil : $0.exitCode }).sorted()
+        let parts = codes.map { code in
+            "\(code) " + Kind.allCases.filter { $0.exitCode == code }.compactMap(\.commandMeaning).joined(separator: " or ")
+        }
+        return "Exit codes: 0 ok, " + parts.joined(separator: ", ") + "."
     }
 
     /// Stable and documented in openapi.json; fixes the kind.

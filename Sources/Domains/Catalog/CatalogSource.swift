@@ -1,3 +1,5 @@
+import FileAccess
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -48,7 +50,7 @@ public struct CatalogSource: Sendable {
             var info = stat()
             guard stat(directory + "/" + name, &info) == 0 else {
                 // A link to nothing, or an entry that went away: named, not fatal.
-                return FileStamp(name: name, size: -1, modified: 0, problem: "cannot be read (\(String(cString: strerror(errno))))")
+                return FileStamp(name: name, size: -1, modified: 0, problem: Self.unreadable(errno))
             }
             let kind = info.st_mode & S_IFMT
             let problem: String? =
@@ -77,17 +79,23 @@ public struct CatalogSource: Sendable {
         var unreadable: [ValidationIssue] = []
         for stamp in try stamps() {
             if let problem = stamp.problem {
-                unreadable.append(ValidationIssue(file: stamp.name, message: "\(stamp.name) \(problem)."))
+                unreadable.append(ValidationIssue(file: stamp.name, message: "\(problem)."))
                 continue
             }
             do {
-                files.append((stamp.name, try Data(contentsOf: URL(fileURLWithPath: directory + "/" + stamp.name))))
+                files.append((stamp.name, Data(try ContainedFile.read(directory + "/" + stamp.name, limit: Self.maxFileBytes))))
+            } catch let error as FileError where error.code != 0 {
+                unreadable.append(ValidationIssue(file: stamp.name, message: Self.unreadable(error.code) + "."))
             } catch {
-                unreadable.append(ValidationIssue(file: stamp.name, message: "\(stamp.name) cannot be read: \(error)"))
+                unreadable.append(ValidationIssue(file: stamp.name, message: "cannot be read: \(error)."))
             }
         }
         return (files, unreadable)
     }
+
+    /// One wording for a file the system will not let vocab read, whether its `stat` or its
+    /// `read` fails: the system's reason ("Permission denied"), as every file error gives it.
+    static func unreadable(_ code: Int32) -> String { "cannot be read: \(String(cString: strerror(code)))" }
 
     /// FNV-1a over names and bytes: decides whether touched files really changed.
     public static func contentHash(_ files: [(name: String, data: Data)]) -> String {

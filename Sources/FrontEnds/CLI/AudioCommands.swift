@@ -83,10 +83,10 @@ struct AudioImportCommand: AsyncParsableCommand {
     @OptionGroup var options: GlobalOptions
 
     func run() async throws {
-        let services = options.services
-        let library = AudioLibrary(services: services)
+        let app = try options.app()
+        let library = AudioLibrary(app: app)
         let importer = try ClipImporter(audioRoot: library.audioRoot, tier: tier, accent: accent)
-        let (targets, _) = try await library.importTargets(accent: accent) { try await options.openCatalog() }
+        let (targets, _) = try await library.importTargets(accent: accent) { try await app.catalog() }
         let plan = try importer.plan(directory: directory, targets: targets, map: map)
         let json = options.json
         let outcomes = try importer.run(plan, directory: directory, dryRun: dryRun) { outcome in
@@ -263,9 +263,9 @@ struct SurveyReport: Encodable {
     var broken: [ClipCoverage.Broken]
 
     static func make(options: GlobalOptions, survey: SurveyOptions) async throws -> SurveyReport {
-        let services = options.services
-        let library = AudioLibrary(services: services)
-        let catalog = try await options.openCatalog()
+        let app = try options.app()
+        let library = AudioLibrary(app: app)
+        let catalog = try await app.catalog()
         let coverage = try await library.coverage(catalog: catalog, category: survey.category, level: survey.level?.level)
         let categories = try await catalog.categories()
         let accents = Accent.english
@@ -295,7 +295,7 @@ struct SurveyReport: Encodable {
         let (mandarinCounts, mandarinBroken) = library.mandarinClips()
         var broken = coverage.broken
         if survey.category == nil, survey.level == nil { broken += mandarinBroken }
-        let (neural, neuralUnavailable) = services.neuralSynthesizer()
+        let (neural, neuralUnavailable) = app.audio.neuralSynthesizer()
         let speech = neural != nil ? NeuralClipSource.label(.american) : "none: \(neuralUnavailable ?? "unavailable")"
         return SurveyReport(
             audio: library.audioRoot, speech: speech, accents: accents, total: group("all") { _ in true }, byCategory: byCategory,

@@ -25,8 +25,7 @@ struct BackupCommand: AsyncParsableCommand {
     @OptionGroup var options: GlobalOptions
 
     func run() async throws {
-        let backup = Backup(database: try VocabApp.databaseChoice(flag: database.database, services: options.services), home: options.services.home)
-        let summary = try await backup.backup(to: out)
+        let summary = try await options.app(database: try database.choice(options)).backup.backup(to: out)
         // `--out -`: the backup goes to standard output, the report to standard error.
         if options.json { return try Output.json(summary, toStandardError: out == "-") }
         Output.line(BackupText.describe(summary, verb: "Backed up"), toStandardError: out == "-")
@@ -52,8 +51,7 @@ struct RestoreCommand: AsyncParsableCommand {
     @OptionGroup var options: GlobalOptions
 
     func run() async throws {
-        let backup = Backup(database: try VocabApp.databaseChoice(flag: database.database, services: options.services), home: options.services.home)
-        let summary = try await backup.restore(from: file, force: force)
+        let summary = try await options.app(database: try database.choice(options)).backup.restore(from: file, force: force)
         if options.json { return try Output.json(summary) }
         Output.line(BackupText.describe(summary, verb: "Restored"))
     }

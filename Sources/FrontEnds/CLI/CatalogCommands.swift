@@ -27,7 +27,7 @@ struct CategoriesCommand: AsyncParsableCommand {
     @OptionGroup var options: GlobalOptions
 
     func run() async throws {
-        try await CategoriesListing(level: level?.level, json: options.json, verbose: options.verbose).run(in: options.environment)
+        try await CategoriesListing(level: level?.level, json: options.json, verbose: options.verbose).run(on: try await options.app().catalog())
     }
 }
 
@@ -59,7 +59,7 @@ struct WordsCommand: AsyncParsableCommand {
         try await WordsListing(
             category: category, level: level?.level, limit: page.limit, offset: page.offset,
             json: options.json, verbose: options.verbose
-        ).run(in: options.environment)
+        ).run(on: try await options.app().catalog())
     }
 }
 
@@ -83,8 +83,8 @@ struct ShowCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let catalog = try await options.openCatalog()
-        let words = try await CrossSource(catalog: catalog, dictionary: options.services.mandarinDictionary()).catalogWords(word)
+        let app = try options.app()
+        let words = try await CrossSource(catalog: try await app.catalog(), dictionary: app.dictionary).catalogWords(word)
         if options.json {
             try Output.json(WordEntries(word: words.first?.word ?? word, entries: words))
             return
@@ -181,33 +181,33 @@ struct SearchCommand: AsyncParsableCommand {
         if readings {
             let query = try ReadingQuery(pinyin: pinyin, bopomofo: bopomofo, tones: tones ? .exact : .ignore)
             return try MOEReadingSearch(query: query, limit: page.limit, offset: page.offset, readingStyle: readingStyle, json: options.json)
-                .run(in: options.services.mandarin())
+                .run(in: options.app().moe())
         }
         let request = try SearchRequest(text: text ?? "", source: source, limit: page.limit, offset: page.offset)
-        let catalog = try await options.openCatalog()
-        let service = SearchService(catalog: catalog, dictionary: options.services.mandarinDictionary())
-        let page = try await service.search(request, library: try await library())
-        if options.json {
-            try Output.json(page)
-        } else if page.results.isEmpty, page.total > 0 {
-            Output.line("No results past \(page.offset): \(MOEText.counted(page.total, "result")) match '\(Failure.quote(page.query))'.")
-        } else if !page.results.isEmpty {
-            SearchListing.print(page)
+        // Saved marks come from the learners wherever the rule keeps them, like every learning command.
+        try await options.withApp(database: nil) { app in
+            let service = try await app.search()
+            let page = try await service.search(request, library: try await library(in: app))
+            if options.json {
+                try Output.json(page)
+            } else if page.results.isEmpty, page.total > 0 {
+                Output.line("No results past \(page.offset): \(MOEText.counted(page.total, "result")) match '\(Failure.quote(page.query))'.")
+            } else if !page.results.isEmpty {
+                SearchListing.print(page)
+            }
+            if let miss = await service.miss(page) { throw miss }
         }
-        if let miss = await service.miss(page) { throw miss }
     }
 
     /// The saved items of the learner named, or of the command line's own learner: none,
     /// rather than a new user file, when nobody has saved anything yet.
-    private func library() async throws -> [SavedItem] {
-        let services = options.services
+    private func library(in app: VocabApp) async throws -> [SavedItem] {
         if let user {
-            var named = LearnerOption()
-            named.user = user
-            return try await options.withLearning(named) { learning, learner in try await learning.store.items(of: learner.id) }
+            let learning = try await app.learning()
+            return try await learning.store.items(of: try await learning.learner(named: user).id)
         }
-        guard FileManager.default.fileExists(atPath: services.home.userDatabase) else { return [] }
-        let store = try services.learnerStore()
+        guard app.hasLearners else { return [] }
+        let store = try await app.learning().store
         guard let me = try await store.learner(named: Learner.localName) else { return [] }
         return try await store.items(of: me.id)
     }
@@ -251,7 +251,7 @@ struct IndexCommand: AsyncParsableCommand {
 
     func run() async throws {
         let env = options.environment
-        let (catalog, _) = try await env.openCatalog(force: true)
+        let catalog = try await options.app().reindexCatalog()
         let categories = try await catalog.categories().count
         let words = try await catalog.wordCount()
         if options.json {
@@ -282,7 +282,7 @@ struct ValidateCommand: AsyncParsableCommand {
         let (files, unreadable) = try source.read()
         var (decoded, issues) = CatalogValidator().validate(files)
         issues = unreadable + issues
-        issues += AudioLibrary(services: options.services).referenceIssues(decoded, names: files.map(\.name))
+        issues += AudioLibrary(app: try options.app()).referenceIssues(decoded, names: files.map(\.name))
         if options.json {
             struct Report: Encodable {
                 let valid: Bool
@@ -355,7 +355,7 @@ struct StatsCommand: AsyncParsableCommand {
     }
 
     private func showPictures() async throws {
-        let catalog = try await options.openCatalog()
+        let catalog = try await options.app().catalog()
         let coverage = PictureCoverage(entries: try await catalog.allEntries(), categories: try await catalog.categories())
         if options.json { return try Output.json(coverage) }
         func line(_ row: PictureCoverage.Row) -> String {

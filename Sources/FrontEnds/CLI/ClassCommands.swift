@@ -38,7 +38,7 @@ extension GlobalOptions {
     /// The class service and the adult named by --user, on the database `serve` uses.
     func withClasses<T>(_ learner: LearnerOption, _ body: (ClassService, Learner) async throws -> T) async throws -> T {
         try await withApp(database: learner.database.database) { app in
-            try await body(app.classes, try await app.learning.learner(named: learner.user))
+            try await body(try await app.classes(), try await app.learning().learner(named: learner.user))
         }
     }
 }

@@ -31,15 +31,19 @@ struct DatabaseOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The PostgreSQL database (postgres://user@host:port/name).", valueName: "url"))
     var database: String?
 
+    /// The engine the rule chooses, `--database` first.
+    func choice(_ options: GlobalOptions) throws -> DatabaseChoice {
+        try VocabApp.databaseChoice(flag: database, environment: options.environment)
+    }
+
     /// Opens the database with its schema up to date; runs `body`, then closes the pool.
-    func withDatabase<T>(_ options: GlobalOptions, _ body: (ServerDatabase, [String]) async throws -> T) async throws -> T {
-        let services = options.services
-        guard case .postgres(let url, _) = try DatabaseChoice.resolve(flag: database, config: try services.config()) else {
+    func withDatabase<T>(_ options: GlobalOptions, _ body: (VocabApp, ServerDatabase, [String]) async throws -> T) async throws -> T {
+        let app = try options.app(database: try choice(options))
+        guard let server = app.postgres else {
             throw Failure(
                 .noDatabase, "no database named: use --database postgres://user@host:port/name, $\(DatabaseChoice.variable) or \"databaseURL\" in config.json.")
         }
-        let server = try ServerDatabase(url: url, maximumConnections: 4)
-        return try await server.whileRunning { applied in try await body(server, applied) }
+        return try await server.whileRunning { applied in try await body(app, server, applied) }
     }
 }
 
@@ -52,7 +56,7 @@ struct DatabaseMigrateCommand: AsyncParsableCommand {
     @OptionGroup var options: GlobalOptions
 
     func run() async throws {
-        try await database.withDatabase(options) { server, applied in
+        try await database.withDatabase(options) { _, server, applied in
             let versions = try await server.schemaVersions()
             if options.json {
                 struct Version: Encodable {
@@ -93,13 +97,12 @@ struct DatabasePushCommand: AsyncParsableCommand {
     @OptionGroup var options: GlobalOptions
 
     func run() async throws {
-        let services = options.services
-        try await database.withDatabase(options) { server, _ in
-            let (store, status) = try await services.catalogStore()
+        try await database.withDatabase(options) { app, server, _ in
+            let (store, status) = try await app.catalogFiles()
             if let notice = status.notice { Output.error("vocab: " + notice) }
             let (categories, words) = try await server.push(catalogFrom: store)
             let started = ContinuousClock.now
-            let moe = try await server.push(mandarinFrom: services.home.moeDatabase) { Output.error($0) }
+            let moe = try await server.push(mandarinFrom: app.environment.home.moeDatabase) { Output.error($0) }
             let elapsed = ContinuousClock.now - started
             let seconds = ((Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18) * 100).rounded() / 100
             if options.json {
@@ -129,7 +132,7 @@ struct DatabasePushCommand: AsyncParsableCommand {
                 )
             } else {
                 Output.error(
-                    "note: no Mandarin dictionary is imported (\(services.home.moeDatabase)), so none was pushed; 'vocab import moe PATH' imports one.")
+                    "note: no Mandarin dictionary is imported (\(app.environment.home.moeDatabase)), so none was pushed; 'vocab import moe PATH' imports one.")
             }
         }
     }
@@ -149,12 +152,12 @@ struct DatabaseCopyUsersCommand: AsyncParsableCommand {
     @OptionGroup var options: GlobalOptions
 
     func run() async throws {
-        let path = from ?? options.services.home.userDatabase
+        let path = from ?? options.environment.home.userDatabase
         guard FileManager.default.fileExists(atPath: path) else {
             throw Failure(.missingFile, "there is no learner file at \(Failure.quote(path)).")
         }
         let snapshot = try await SQLiteLearnerStore(path: path).snapshot()
-        try await database.withDatabase(options) { server, _ in
+        try await database.withDatabase(options) { _, server, _ in
             try await server.learners.copy(snapshot)
             let n = snapshot.counts
             if options.json {

@@ -51,10 +51,9 @@ struct DefineCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let catalog = try await options.openCatalog()
-        let store = try options.services.userStore()
-        let service = try dictionary.definitionService(options.services, store: store, verbose: options.verbose)
-        let result = try await WordDefiner(catalog: catalog, definitions: service).define(word, lang: lang, refresh: refresh)
+        let app = try options.app()
+        let service = try dictionary.definitionService(app, verbose: options.verbose)
+        let result = try await WordDefiner(catalog: try await app.catalog(), definitions: service).define(word, lang: lang, refresh: refresh)
         if options.json {
             try Output.datedJSON(DefinitionJSON(result))
             return
@@ -265,15 +264,16 @@ struct RandomCommand: AsyncParsableCommand {
 
     func run() async throws {
         if source == "moe" { return try randomMandarin() }
+        let app = try options.app()
         let endpoint = try Endpoint.resolve(
             flag: ("--random-url", randomURL), variable: "VOCAB_RANDOM_URL",
-            config: ("randomURL", try options.services.config().randomURL), fallback: RandomWordClient.defaultBaseURL)
+            config: ("randomURL", try app.config().randomURL), fallback: RandomWordClient.defaultBaseURL)
         if options.verbose && seed == nil { Output.error("vocab: random words from \(endpoint.url) (from \(endpoint.origin)).") }
         var requestOptions = DictionaryAPIClient.defaultOptions
         requestOptions.timeout = timeout
         requestOptions.connectTimeout = min(requestOptions.connectTimeout, timeout)
         let client = RandomWordClient(http: CurlHTTPClient(), baseURL: endpoint.url, options: requestOptions)
-        let catalog = try await options.openCatalog()
+        let catalog = try await app.catalog()
         let result = try await RandomWordService(client: client, catalog: catalog).words(count: count, lang: lang, page: page, seed: seed)
 
         var note: String?

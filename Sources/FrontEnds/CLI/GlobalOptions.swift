@@ -32,11 +32,16 @@ public struct GlobalOptions: ParsableArguments, Sendable {
 
     var environment: VocabEnvironment { VocabEnvironment(categories: categories, home: home) }
 
-    /// The services of this command, built by the composition root.
-    var services: VocabServices { VocabServices(environment: environment) }
-
-    func openCatalog(force: Bool = false) async throws -> CatalogService {
-        try await environment.openCatalog(verbose: verbose, force: force)
+    /// The running system of this command: one per command, its parts made as the command
+    /// touches them. Catalog, audio and Mandarin commands read the files in the home folder;
+    /// learning commands pass the engine the rule chose (`withApp`).
+    /// `quietCatalog`: say nothing about how the catalog was found (a command that opens it
+    /// only for a hint).
+    func app(database: DatabaseChoice = .embedded, quietCatalog: Bool = false) throws -> VocabApp {
+        let verbose = verbose
+        return try VocabApp(
+            environment: environment, database: database, use: .command,
+            onCatalog: { if !quietCatalog { CatalogOpening.report($0, verbose: verbose) } }, onDiskFull: { Output.error("vocab: \($0)") })
     }
 }
 

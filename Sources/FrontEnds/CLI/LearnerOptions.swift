@@ -18,16 +18,19 @@ extension GlobalOptions {
     /// The running system for one command, on the database the one rule chooses (`flag`, then
     /// $VOCAB_DATABASE_URL, then config.json, else the embedded files), as `vocab serve` finds it.
     func withApp<T>(database flag: String?, _ body: (VocabApp) async throws -> T) async throws -> T {
-        let services = self.services
-        let app = try await VocabApp.build(services: services, database: try VocabApp.databaseChoice(flag: flag, services: services), use: .command)
-        if let status = app.catalogStatus { CatalogOpening.report(status, verbose: verbose) }
-        return try await app.run(body)
+        try await app(database: try VocabApp.databaseChoice(flag: flag, environment: environment)).run(body)
     }
 
     /// The learning service of that system and the learner named.
     func withLearning<T>(_ learner: LearnerOption, _ body: (LearningService, Learner) async throws -> T) async throws -> T {
+        try await withLearning(learner) { _, learning, learner in try await body(learning, learner) }
+    }
+
+    /// The same with the system itself, for a learning command that also plays or exports clips.
+    func withLearning<T>(_ learner: LearnerOption, _ body: (VocabApp, LearningService, Learner) async throws -> T) async throws -> T {
         try await withApp(database: learner.database.database) { app in
-            try await body(app.learning, try await app.learning.learner(named: learner.user))
+            let learning = try await app.learning()
+            return try await body(app, learning, try await learning.learner(named: learner.user))
         }
     }
 }

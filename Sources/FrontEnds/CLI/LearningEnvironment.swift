@@ -34,17 +34,17 @@ struct DictionaryOptions: ParsableArguments, Sendable {
         return options
     }
 
-    func endpoint(_ services: VocabServices) throws -> Endpoint {
+    func endpoint(_ app: VocabApp) throws -> Endpoint {
         try Endpoint.resolve(
             flag: ("--dictionary-url", dictionaryURL), variable: "VOCAB_DICTIONARY_URL",
-            config: ("dictionaryURL", try services.config().dictionaryURL), fallback: DictionaryAPIClient.defaultBaseURL)
+            config: ("dictionaryURL", try app.config().dictionaryURL), fallback: DictionaryAPIClient.defaultBaseURL)
     }
 
-    /// The dictionary with its saved answers in the user's store.
-    func definitionService(_ services: VocabServices, store: any DocumentStore, verbose: Bool) throws -> DefinitionService {
-        let endpoint = try endpoint(services)
+    /// The dictionary with its saved answers in the learner's documents.
+    func definitionService(_ app: VocabApp, verbose: Bool) throws -> DefinitionService {
+        let endpoint = try endpoint(app)
         if verbose { Output.error("vocab: dictionary \(endpoint.url) (from \(endpoint.origin)).") }
-        return services.definitionService(endpoint: endpoint, options: requestOptions, store: store)
+        return try app.definitions(endpoint: endpoint, options: requestOptions)
     }
 }
 

@@ -67,14 +67,13 @@ struct LibraryAddCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await options.withLearning(self.learner) { service, learner in
+        try await options.withLearning(self.learner) { app, service, learner in
             // Built lazily: catalog words never need the network, nor a valid dictionary setting.
-            let services = options.services
             let dictionary = self.dictionary
             let verbose = options.verbose
             let saved = try await service.save(word, for: learner, source: source, entry: entry, reading: reading, allReadings: allReadings) { text in
                 do {
-                    let definitions = try dictionary.definitionService(services, store: try services.userStore(), verbose: verbose)
+                    let definitions = try dictionary.definitionService(app, verbose: verbose)
                     let answer = try await definitions.define(text)
                     guard let (pos, definition) = answer.entries.firstDefinition else { return .unknown }
                     return .known(

@@ -145,10 +145,10 @@ struct LookupCommand: AsyncParsableCommand {
     func run() async throws {
         let listing = MOELookupListing(
             title: title, compounds: compounds, readingStyle: readingStyle, limit: page.limit, offset: page.offset, json: options.json)
-        if compounds { return try listing.writeCompounds(from: options.services.mandarin()) }
-        let options = self.options
-        // Only for a miss's hint: a catalog rebuilt on the way is not worth a notice here.
-        let cross = CrossSource(catalog: { try await options.environment.openCatalog().0 }, dictionary: options.services.mandarinDictionary())
+        // The catalog only for a miss's hint: a catalog rebuilt on the way is not worth a notice here.
+        let app = try options.app(quietCatalog: true)
+        if compounds { return try listing.writeCompounds(from: app.moe()) }
+        let cross = CrossSource(catalog: { try await app.catalog() }, dictionary: app.dictionary)
         try listing.write(try await cross.mandarinEntries(title))
     }
 }
@@ -196,7 +196,7 @@ struct StrokesCommand: AsyncParsableCommand {
 
     func run() async throws {
         try MOEStrokesListing(strokes: strokes, radical: radical, limit: page.limit, offset: page.offset, json: options.json)
-            .run(in: options.services.mandarin())
+            .run(in: options.app().moe())
     }
 }
 
@@ -228,7 +228,7 @@ struct RadicalCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try MOERadicalListing(radical: radical, limit: page.limit, offset: page.offset, json: options.json).run(in: options.services.mandarin())
+        try MOERadicalListing(radical: radical, limit: page.limit, offset: page.offset, json: options.json).run(in: options.app().moe())
     }
 }
 
@@ -247,7 +247,7 @@ extension RandomCommand {
     func randomMandarin() throws {
         if today || date != nil { return try wordOfTheDay() }
         let seed = self.seed ?? UInt64.random(in: 0...UInt64.max)
-        let drawn = try MOERandomEntries(drawingFrom: options.services.mandarin(), seed: seed, count: count, page: page)
+        let drawn = try MOERandomEntries(drawingFrom: options.app().moe(), seed: seed, count: count, page: page)
         if options.json {
             try Output.json(drawn)
             return
@@ -269,7 +269,7 @@ extension RandomCommand {
     /// `--today` / `--date`: the day's entry, laid out as `vocab lookup` shows it.
     func wordOfTheDay() throws {
         let day = try date.map { text throws(Failure) in try CalendarDay(parsing: text) } ?? CalendarDay.today()
-        let picked = try MOEWordOfTheDay(drawingFrom: options.services.mandarin(), day: day)
+        let picked = try MOEWordOfTheDay(drawingFrom: options.app().moe(), day: day)
         if options.json {
             try Output.json(picked)
             return

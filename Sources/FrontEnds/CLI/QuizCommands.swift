@@ -69,22 +69,27 @@ struct QuizCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let store = try options.services.userStore()
-        let results = QuizHistory(store: store)
+        // Only a quiz from the library needs the learners, wherever the rule keeps them.
+        let database = from == .library ? try VocabApp.databaseChoice(flag: learner.database.database, environment: options.environment) : .embedded
+        try await options.app(database: database).run { app in try await quiz(in: app) }
+    }
+
+    private func quiz(in app: VocabApp) async throws {
+        let results = QuizHistory(store: try app.documents())
         if history {
             try HistoryText.show(try await results.recent(limit: limit), json: options.json)
             return
         }
-        let catalog = try await options.openCatalog()
+        let catalog = try await app.catalog()
         let language = AnswerLanguage(rawValue: answers.rawValue)!
         var source = QuizSource.catalog
         if from == .library {
-            source = try await options.withLearning(learner) { learning, learner in
-                let (items, distractors) = try await learning.quizItems(of: learner, answers: language)
-                return QuizSource.items(
-                    items, extraDistractors: distractors,
-                    label: "\(learner.name == Learner.localName ? "your" : learner.name + "'s") library has no saved words")
-            }
+            let learning = try await app.learning()
+            let learner = try await learning.learner(named: self.learner.user)
+            let (items, distractors) = try await learning.quizItems(of: learner, answers: language)
+            source = QuizSource.items(
+                items, extraDistractors: distractors,
+                label: "\(learner.name == Learner.localName ? "your" : learner.name + "'s") library has no saved words")
         }
         let builder = try await QuizPlanner(catalog: catalog)
             .builder(source: source, category: category, level: level?.level, answers: language)

@@ -118,7 +118,7 @@ struct RenderCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let services = options.services
+        let app = try options.app()
         let store = ClipStore(root: URL(fileURLWithPath: out).standardizedFileURL.path)
         let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         let renderer = BatchRenderer(
@@ -127,11 +127,11 @@ struct RenderCommand: AsyncParsableCommand {
                 executable, "render-worker", "--audio", options.environment.audioDirectory,
                 "--home", options.environment.home.root, "--parent", "\(getpid())",
             ],
-            planner: services.planner())
+            planner: app.audio.planner())
         // The workers start while the jobs are listed and planned; they wait for their first job.
         let started = try renderer.startWorkers()
         defer { started.finish() }
-        var jobs = isMandarin ? try mandarinJobs(services) : try await catalogJobs()
+        var jobs = isMandarin ? try mandarinJobs(app) : try await catalogJobs(app)
         if let speed {
             let pace = try InputRules.speed(speed)
             for i in jobs.indices { jobs[i].speed = pace }
@@ -186,8 +186,8 @@ struct RenderCommand: AsyncParsableCommand {
 
     /// One job per entry and accent: a word listed under two categories is one entry; the
     /// homographs `May` and `may` are two.
-    private func catalogJobs() async throws -> [RenderJob] {
-        let catalog = try await options.openCatalog()
+    private func catalogJobs(_ app: VocabApp) async throws -> [RenderJob] {
+        let catalog = try await app.catalog()
         let entries = try await catalog.allEntries(category: category, level: level?.level)
         return entries.flatMap { entry in
             accent.accents.map { accent in
@@ -197,8 +197,8 @@ struct RenderCommand: AsyncParsableCommand {
     }
 
     /// One job per title and reading (or first reading).
-    private func mandarinJobs(_ services: VocabServices) throws -> [RenderJob] {
-        let dictionary = try services.mandarin()
+    private func mandarinJobs(_ app: VocabApp) throws -> [RenderJob] {
+        let dictionary = try app.moe()
         var wanted: [(title: String, reading: String?)] = []
         if let moe {
             let text: String
@@ -287,10 +287,10 @@ struct RenderWorkerCommand: AsyncParsableCommand {
         sigaddset(&signals, SIGINT)
         sigaddset(&signals, SIGTERM)
         pthread_sigmask(SIG_UNBLOCK, &signals, nil)
-        let services = VocabServices(environment: VocabEnvironment(categories: nil, home: home))
-        let pronouncer = services.pronouncer(audioRoot: audio).pronouncer
+        let audio = try VocabApp(environment: VocabEnvironment(categories: nil, home: home), database: .embedded, use: .command).audio
+        let pronouncer = audio.pronouncer(audioRoot: self.audio).pronouncer
         // The model loads (about a second) while the parent lists and plans the jobs.
-        _ = await services.neuralSynthesizer().0?.warmUp()
+        _ = await audio.neuralSynthesizer().0?.warmUp()
         await BatchRenderer.work(input: STDIN_FILENO, store: ClipStore(root: out), pronouncer: pronouncer) { result in
             Output.write(RenderWire.line(result))
         }

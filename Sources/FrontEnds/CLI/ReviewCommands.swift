@@ -40,10 +40,10 @@ struct ReviewCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await options.withLearning(self.learner) { service, learner in
+        try await options.withLearning(self.learner) { app, service, learner in
             let screen = ReviewScreen(json: options.json, interactive: isatty(STDIN_FILENO) != 0)
             let input = LineReader()
-            let clips = play ? ClipService(store: options.services.clipStore, pronouncer: options.services.pronouncer().pronouncer) : nil
+            let clips = play ? app.audio.clips().service : nil
             var results: [RatingResult] = []
             var undone = 0
             var shown = 0
@@ -251,7 +251,7 @@ struct ExportCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await options.withLearning(self.learner) { service, learner in
+        try await options.withLearning(self.learner) { app, service, learner in
             let fromCatalog = from == .catalog || category != nil || level != nil
             let items = fromCatalog ? try await service.exportItems(category: category, level: level?.level) : try await service.exportItems(of: learner)
             guard !items.isEmpty else {
@@ -261,8 +261,7 @@ struct ExportCommand: AsyncParsableCommand {
                 fromCatalog
                 ? "vocab::" + ([category, level?.level.rawValue].compactMap { $0 }.joined(separator: " ").nonEmpty ?? "catalog")
                 : "vocab::\(learner.name)"
-            let services = options.services
-            let exporter = ExportService(clips: ClipService(store: services.clipStore, pronouncer: services.pronouncer().pronouncer))
+            let exporter = ExportService(clips: app.audio.clips().service)
             // `--out -`: the file goes to standard output, the report to standard error.
             let piped = out == "-"
             let summary = try await exporter.export(

@@ -93,16 +93,15 @@ struct SayCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let services = options.services
+        let app = try options.app()
         let text = try InputRules.text(word, name: "word")
         let pace = try speed.map { try InputRules.speed($0) } ?? 1
         var request: ClipRequest
-        if try await isMandarin(text, services: services) {
-            let dictionary = try services.mandarin()
+        if try await isMandarin(text, app: app) {
+            let dictionary = try app.moe()
             request = try MandarinClips.request(title: text, reading: reading, dictionary: dictionary)
         } else {
-            let catalog = try await options.openCatalog()
-            let (subject, inCatalog) = await services.clipSubject(text, accent: accent ?? .british, catalog: catalog)
+            let (subject, inCatalog) = await app.audio.subject(text, accent: accent ?? .british, catalog: try await app.catalog())
             if !inCatalog, !options.json {
                 Output.error("vocab: '\(Failure.quote(text))' is not in the catalog; trying legacy clips and speech.")
             }
@@ -111,7 +110,7 @@ struct SayCommand: AsyncParsableCommand {
         request.speed = pace
         let accent = request.accent
         let format = self.format ?? output.flatMap(AudioFormat.from(path:)) ?? .wav
-        let pronouncer = services.pronouncer().pronouncer
+        let pronouncer = app.audio.pronouncer().pronouncer
         let inputs = pronouncer.inputs(of: request)
         // Rendered every time (a fraction of a second), so the tiers' reasons are current.
         let pronunciation = try await pronouncer.pronounce(request, only: tier)
@@ -135,7 +134,7 @@ struct SayCommand: AsyncParsableCommand {
             }
             clip = StoredClip(path: output, record: record)
         } else {
-            clip = try services.clipStore.save(pronunciation, key: request.key(format: format), word: request.word, inputs: inputs)
+            clip = try app.audio.clipStore.save(pronunciation, key: request.key(format: format), word: request.word, inputs: inputs)
         }
 
         var player: String?
@@ -178,13 +177,13 @@ struct SayCommand: AsyncParsableCommand {
 
     /// Mandarin when asked for (--accent mandarin, --reading), or when Han text is not a
     /// catalog word and the dictionary is there to look it up.
-    private func isMandarin(_ text: String, services: VocabServices) async throws -> Bool {
+    private func isMandarin(_ text: String, app: VocabApp) async throws -> Bool {
         if accent == .mandarin || reading != nil { return true }
         // Chinese text that is no catalog word is Mandarin even before the dictionary is
         // imported: then its missing import is the answer, not the English voice reading
         // "Chinese letter" for each character.
         guard accent == nil, text.contains(where: ClipNaming.isHan) else { return false }
-        let catalog = try await options.openCatalog()
+        let catalog = try await app.catalog()
         return (try? await catalog.entries(for: text)) == nil
     }
 }

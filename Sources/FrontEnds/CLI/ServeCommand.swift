@@ -107,9 +107,9 @@ struct ServeCommand: AsyncParsableCommand {
         let settings = ServerSettings(
             host: host, port: port, logLevel: logLevel.level, version: Vocab.configuration.version,
             connections: connections, logFormat: logFormat, metricsPort: metricsPort, trustedProxies: trustedProxies)
-        let services = options.services
-        let choice = try VocabApp.databaseChoice(flag: database, services: services)
-        let server = try await VocabServer.make(services: services, settings: settings, database: choice)
+        let environment = options.environment
+        let choice = try VocabApp.databaseChoice(flag: database, environment: environment)
+        let server = try await VocabServer.make(environment: environment, settings: settings, database: choice)
         try await server.run()
     }
 }

@@ -36,7 +36,7 @@ extension GlobalOptions {
     /// The learning service where `vocab serve` finds learners: a learner added here is one
     /// `serve` can sign in.
     func withLearningService<T>(_ database: DatabaseOptions, _ body: (LearningService) async throws -> T) async throws -> T {
-        try await withApp(database: database.database) { app in try await body(app.learning) }
+        try await withApp(database: database.database) { app in try await body(try await app.learning()) }
     }
 }
 

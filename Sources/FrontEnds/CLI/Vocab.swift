@@ -11,11 +11,7 @@ public struct Vocab: AsyncParsableCommand {
         discussion: """
             Start with 'vocab categories', then 'vocab words <category> --level starters'. \
             Every command takes --json for scripts; 'vocab help <command>' explains one.
-
-            Exit codes: 0 ok, 1 not found (unknown category, word or title), 64 bad usage \
-            (bad option, level or text), 65 invalid data, 66 missing input, 69 a service is \
-            unavailable, 70 broken installation, 74 I/O error.
-            """,
+            """ + "\n\n" + Failure.exitCodes,
         version: "0.1.0",
         groupedSubcommands: [
             CommandGroup(

@@ -14,7 +14,8 @@ public enum CatalogOpening {
 }
 
 extension VocabEnvironment {
-    /// Opens the catalog for a command and reports how it was found.
+    /// Opens the catalog for the launcher's own commands and reports how it was found (the
+    /// full program's commands open it through `VocabApp`, which reports the same way).
     public func openCatalog(verbose: Bool, force: Bool = false) async throws -> CatalogService {
         let (catalog, status) = try await openCatalog(force: force, onOutOfSpace: { Output.error("vocab: \($0)") })
         CatalogOpening.report(status, verbose: verbose)

@@ -14,8 +14,7 @@ public struct CategoriesListing: Sendable {
         self.verbose = verbose
     }
 
-    public func run(in environment: VocabEnvironment) async throws {
-        let catalog = try await environment.openCatalog(verbose: verbose)
+    public func run(on catalog: CatalogService) async throws {
         let overview = try await catalog.overview(level: level)
         if verbose, let outcome = overview.cache {
             Output.error("vocab: cache \(outcome.rawValue) for (categories, \(level?.rawValue ?? "all levels")).")

@@ -24,8 +24,8 @@ public enum FastPath {
         public func run() async throws {
             let environment = VocabEnvironment(categories: categories, home: home)
             switch command {
-            case .words(let listing): try await listing.run(in: environment)
-            case .categories(let listing): try await listing.run(in: environment)
+            case .words(let listing): try await listing.run(on: try await environment.openCatalog(verbose: listing.verbose))
+            case .categories(let listing): try await listing.run(on: try await environment.openCatalog(verbose: listing.verbose))
             case .lookup(let listing): try listing.run(in: environment)
             case .strokes(let listing): try listing.run(in: environment)
             case .radical(let listing): try listing.run(in: environment)

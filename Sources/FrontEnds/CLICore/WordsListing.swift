@@ -29,8 +29,7 @@ public struct WordsListing: Sendable {
         self.verbose = verbose
     }
 
-    public func run(in environment: VocabEnvironment) async throws {
-        let catalog = try await environment.openCatalog(verbose: verbose)
+    public func run(on catalog: CatalogService) async throws {
         let page = try await catalog.words(in: category, level: level, limit: limit, offset: offset)
         if verbose, let outcome = page.cache {
             Output.error("vocab: cache \(outcome.rawValue) for (\(page.category.id), \(page.level?.rawValue ?? "all levels")).")

@@ -17,7 +17,6 @@ import Offloading
 /// with the tier in `X-Vocab-Tier`.
 struct AudioRoutes: Sendable {
     let catalog: CatalogService
-    let services: VocabServices
     /// The dictionary that gives a Mandarin title its readings (moe.sqlite, or PostgreSQL's copy).
     let dictionary: any MandarinDictionary
     /// Nil when the server has no audio tier at all.

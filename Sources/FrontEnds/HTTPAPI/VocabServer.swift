@@ -12,6 +12,7 @@ import NIOCore
 import Offloading
 import PostgresStore
 import ServiceLifecycle
+import Synchronization
 import Usage
 import WebApp
 
@@ -65,7 +66,6 @@ public struct ServerSettings: Sendable {
 /// the command line.
 public struct VocabServer: Sendable {
     public let settings: ServerSettings
-    let services: VocabServices
     let catalog: CatalogService
     let clips: ClipService?
     let speech: Bool
@@ -88,15 +88,23 @@ public struct VocabServer: Sendable {
     /// The Mandarin dictionary: moe.sqlite, or on PostgreSQL the one `vocab db push` loaded.
     let dictionary: any MandarinDictionary
 
-    /// The server of `services` on `database`: builds the running system (`VocabApp`) for a
-    /// server, its log going to `logSink`, and serves it.
+    /// The server of the environment on `database`: builds the running system (`VocabApp`) for
+    /// a server, its log going to `logSink`, and serves it.
     public static func make(
-        services: VocabServices, settings: ServerSettings, database: DatabaseChoice = .embedded,
+        environment: VocabEnvironment, settings: ServerSettings, database: DatabaseChoice = .embedded,
         logSink: @escaping @Sendable (String) -> Void = LogfmtLogHandler.standardError
     ) async throws -> VocabServer {
         let logger = Self.logger(settings, logSink: logSink)
-        let app = try await VocabApp.build(services: services, database: database, use: .server, logger: logger)
-        return try await make(app: app, settings: settings, logger: logger)
+        return try await make(app: app(environment: environment, database: database, logger: logger), settings: settings, logger: logger)
+    }
+
+    /// The running system as a server uses it: a pool with deadlines on PostgreSQL, answers in
+    /// memory, a voice process per core; a rebuilt or stale catalog is noted in the log.
+    public static func app(environment: VocabEnvironment, database: DatabaseChoice, logger: Logger) throws -> VocabApp {
+        try VocabApp(
+            environment: environment, database: database, use: .server, logger: logger,
+            onCatalog: { status in if let notice = status.notice { logger.notice("catalog", metadata: ["note": "\(notice)"]) } },
+            onDiskFull: { logger.warning("\($0)") })
     }
 
     public static func logger(_ settings: ServerSettings, logSink: @escaping @Sendable (String) -> Void = LogfmtLogHandler.standardError) -> Logger {
@@ -112,10 +120,12 @@ public struct VocabServer: Sendable {
     /// web app. Notices (a rebuilt or stale catalog, speech unavailable) go to the log. On
     /// PostgreSQL nothing is read here: the pool runs only once `run()` starts the services.
     public static func make(app: VocabApp, settings: ServerSettings, logger: Logger) async throws -> VocabServer {
-        let services = app.services
         let responses = ResponseCache()
         await PasswordRules.prepare()
-        if let notice = app.catalogStatus?.notice { logger.notice("catalog", metadata: ["note": "\(notice)"]) }
+        // Made now, so that no request waits for the index or the learners' file.
+        let catalog = try await app.catalog()
+        let learning = try await app.learning()
+        let classes = try await app.classes()
         // Another instance changed the catalog or pushed a dictionary, or this one may have
         // missed notifications: the answers kept in memory may be stale.
         let listener = app.postgres.map { server in
@@ -127,30 +137,30 @@ public struct VocabServer: Sendable {
         }
         // The neural voice's processes load in the background: a request that comes first waits
         // for its process in the voice's own queue, never on an event loop.
-        let (neural, neuralUnavailable) = services.neuralSynthesizer(processes: VocabServices.serverVoiceProcesses)
+        let audio = app.audio
+        let (neural, neuralUnavailable) = audio.neuralSynthesizer()
         if neural != nil {
-            Task { [logger, services] in
-                if let failure = await services.warmUpNeuralVoice() {
+            Task { [logger] in
+                if let failure = await audio.warmUpNeuralVoice() {
                     logger.warning("the neural voice did not start; English is spoken by espeak-ng", metadata: ["reason": "\(failure)"])
                 }
             }
         } else if let neuralUnavailable {
             logger.info("no neural voice; English is spoken by espeak-ng", metadata: ["reason": "\(neuralUnavailable)"])
         }
-        let (pronouncer, speechUnavailable) = services.pronouncer()
+        let (clips, speechUnavailable) = audio.clips()
         if let speechUnavailable {
             logger.warning("speech synthesis is unavailable; serving recorded and legacy clips only", metadata: ["reason": "\(speechUnavailable)"])
         }
-        let speechPools = [services.synthesizer().0?.use, neural?.use].compactMap { $0 }
+        let databaseUse = try await app.databaseUse()
         let metrics =
             settings.metricsPort == nil
-            ? nil : ServerMetrics(pools: app.databaseUse.pools + speechPools, commitTimes: app.databaseUse.commitTimes)
+            ? nil : ServerMetrics(pools: databaseUse.pools + audio.speechPools, commitTimes: databaseUse.commitTimes)
         let addresses = ClientAddresses(trustedProxies: settings.trustedProxies)
-        let clock = services.environment.clock.now
+        let clock = app.environment.clock.now
         return VocabServer(
-            settings: settings, services: services, catalog: app.catalog,
-            clips: ClipService(store: services.clipStore, pronouncer: pronouncer), speech: speechUnavailable == nil,
-            learning: app.learning, classes: app.classes, search: app.search,
+            settings: settings, catalog: catalog, clips: clips, speech: speechUnavailable == nil,
+            learning: learning, classes: classes, search: SearchService(catalog: catalog, dictionary: app.dictionary),
             attempts: FailedAttempts(.adults, addresses: addresses, metrics: metrics, now: clock),
             childAttempts: FailedAttempts(.children, addresses: addresses, metrics: metrics, now: clock), metrics: metrics, web: try await WebAssets.load(),
             logger: logger,
@@ -185,7 +195,7 @@ public struct VocabServer: Sendable {
         router.addRoutes(CatalogRoutes(catalog: catalog, cache: cache).collection(), atPath: "/v1")
         router.addRoutes(
             AudioRoutes(
-                catalog: catalog, services: services, dictionary: dictionary, clips: clips, cache: cache,
+                catalog: catalog, dictionary: dictionary, clips: clips, cache: cache,
                 freshness: UInt64(max(0, settings.audioFreshness) * 1e9)
             ).collection(), atPath: "/v1")
         router.addRoutes(MandarinRoutes(dictionary: dictionary, cache: cache).collection(), atPath: "/v1")
@@ -215,6 +225,7 @@ public struct VocabServer: Sendable {
         let listener = self.listener
         let postgres = self.postgres
         let learning = self.learning
+        let lastMOE = LastKnown()
         return {
             // Health has a deadline of its own: a database that does not answer within a second is
             // reported unavailable (a frozen server keeps its connections open and answers nothing).
@@ -231,7 +242,14 @@ public struct VocabServer: Sendable {
                 // Reads go on when the disk is full; writes are refused (503) until one succeeds again.
                 database = .init(engine: "sqlite", state: learning.store.outOfSpace ? "full" : "up")
             }
-            let moe = database.state != "unavailable" ? ((try? await withDeadline(seconds: deadline) { await dictionary.isAvailable() }) ?? false) : false
+            // A database that cannot be reached has not lost its dictionary: say what it had.
+            let moe: Bool
+            if database.state != "unavailable", let answer = try? await withDeadline(seconds: deadline, { await dictionary.isAvailable() }) {
+                moe = answer
+                lastMOE.value.withLock { $0 = answer }
+            } else {
+                moe = lastMOE.value.withLock { $0 }
+            }
             let reason: String? =
                 switch database.state {
                 case "up": nil
@@ -244,6 +262,11 @@ public struct VocabServer: Sendable {
                 moe: moe, tts: tts, database: database)
             return try .json(body, cacheControl: CachePolicy.none)
         }
+    }
+
+    /// What /healthz last found about the dictionary, for when it cannot look.
+    private final class LastKnown: Sendable {
+        let value = Mutex(false)
     }
 
     /// Runs until SIGTERM or SIGINT (when `handleSignals`) or until the task is cancelled, then

@@ -237,7 +237,7 @@ final class RequestDeadlines: ChannelDuplexHandler, RemovableChannelHandler {
 
     private func arm(_ context: ChannelHandlerContext, _ delay: TimeAmount) {
         guard !ending else { return }
-        let due = NIODeadline.now() + delay
+        let due = context.eventLoop.now + delay
         deadline = due
         if let timerFires, timerFires <= due { return }
         schedule(context.eventLoop, context.channel, at: due)
@@ -262,7 +262,7 @@ final class RequestDeadlines: ChannelDuplexHandler, RemovableChannelHandler {
             self.timer = nil
             self.timerFires = nil
             guard let deadline = self.deadline else { return }
-            if deadline <= .now() {
+            if deadline <= eventLoop.now {
                 channel.close(promise: nil)
             } else {
                 self.schedule(eventLoop, channel, at: deadline)

@@ -57,6 +57,9 @@ public final class PostgresLearnerStore: LearnerStore {
                         created_at double precision NOT NULL, expires_at double precision NOT NULL);
                     CREATE INDEX sessions_learner ON sessions(learner_id, expires_at);
                     """),
+            // As user.sqlite's step 4: no query reads cards through it, and every rating moved the
+            // card's entry in it.
+            .init(3, "drops the unused index of cards by learner and due time", sql: "DROP INDEX IF EXISTS cards_due;"),
         ])
 
     /// The payload of the notification a learner's change sends on `PostgresDocumentStore.channel`.
@@ -108,27 +111,28 @@ public final class PostgresLearnerStore: LearnerStore {
         ).first.map(Self.learner)
     }
 
-    public func revokeTokens(of learner: Int64, at time: Double) async throws -> Int {
+    public func change(_ change: CredentialChange, of learner: Int64, at time: Double) async throws -> CredentialChange.Outcome {
         try await database.transaction { tx in
-            let revoked = try await tx.rows("UPDATE tokens SET revoked_at = \(time) WHERE learner_id = \(learner) AND revoked_at IS NULL RETURNING 1").count
-            try await tx.run("DELETE FROM sessions WHERE learner_id = \(learner)")
-            return revoked
-        }
-    }
-
-    public func deleteLearner(_ learner: Int64) async throws -> Bool {
-        try await database.transaction { tx in
-            for table in LearnerCoding.ownedTables { try await tx.run("DELETE FROM \(unescaped: table) WHERE learner_id = \(learner)") }
-            let deleted = try await tx.rows("DELETE FROM learners WHERE id = \(learner) RETURNING 1").count > 0
-            try await Self.notify(learner: learner, in: tx)
-            return deleted
-        }
-    }
-
-    public func setPasswordHash(_ hash: String?, of learner: Int64) async throws {
-        try await database.transaction { tx in
-            try await tx.run("UPDATE learners SET password_hash = \(hash) WHERE id = \(learner)")
-            try await tx.run("DELETE FROM sessions WHERE learner_id = \(learner)")
+            var outcome = CredentialChange.Outcome()
+            for step in change.steps {
+                switch step {
+                case .revokeLiveTokens:
+                    outcome.tokensRevoked = try await tx.rows(
+                        "UPDATE tokens SET revoked_at = \(time) WHERE learner_id = \(learner) AND revoked_at IS NULL RETURNING 1"
+                    ).count
+                case .endSessions:
+                    try await tx.run("DELETE FROM sessions WHERE learner_id = \(learner)")
+                case .setPasswordHash(let hash):
+                    try await tx.run("UPDATE learners SET password_hash = \(hash) WHERE id = \(learner)")
+                case .deleteOwnedRows(let tables):
+                    for table in tables { try await tx.run("DELETE FROM \(unescaped: table) WHERE learner_id = \(learner)") }
+                case .deleteLearnerRow:
+                    outcome.learnerDeleted = try await tx.rows("DELETE FROM learners WHERE id = \(learner) RETURNING 1").count > 0
+                    // Other instances drop what they keep of this learner.
+                    try await Self.notify(learner: learner, in: tx)
+                }
+            }
+            return outcome
         }
     }
 

@@ -46,7 +46,7 @@ public final class PostgresDocumentStore: DocumentStore {
     // MARK: writes
 
     public func ensureIndex(on field: String, in collection: String) async throws {
-        try Self.checkField(field)
+        try FieldPath.check(field)
         if try await indexedFields().contains(key(collection, field)) { return }
         let name = "documents_order_" + Self.hash("\(space)\u{1}\(collection)\u{1}\(field)")
         try await database.transaction { [self] tx in
@@ -149,7 +149,7 @@ public final class PostgresDocumentStore: DocumentStore {
     }
 
     public func select(_ fields: [String], matching query: Query) async throws -> [Projection] {
-        for field in fields { try Self.checkField(field) }
+        for field in fields { try FieldPath.check(field) }
         let picks = fields.map { "jsonb_typeof(d.data #> '\(Self.pathArray($0))'), d.data #>> '\(Self.pathArray($0))'" }
         let rows = try await database.rows(try compile(query, select: (["d.id", "d.body"] + picks).joined(separator: ", ")))
         return try rows.map { row in
@@ -235,7 +235,7 @@ public final class PostgresDocumentStore: DocumentStore {
             return "$\(binds.count)::\(type)"
         }
         for filter in query.filters {
-            try Self.checkField(filter.field)
+            try FieldPath.check(filter.field)
             switch filter {
             case .equal(let f, let v):
                 sql += " AND d.data @> " + bind(Self.nested(f, v.json), as: "jsonb")
@@ -254,7 +254,7 @@ public final class PostgresDocumentStore: DocumentStore {
         }
         if !query.order.isEmpty {
             let terms = try query.order.map { o -> String in
-                try Self.checkField(o.field)
+                try FieldPath.check(o.field)
                 return "(d.data #> '\(Self.pathArray(o.field))')\(o.descending ? " DESC" : "")"
             }
             sql += " ORDER BY " + terms.joined(separator: ", ") + ", d.id"
@@ -268,16 +268,6 @@ public final class PostgresDocumentStore: DocumentStore {
     }
 
     private func key(_ collection: String, _ field: String) -> String { "\(collection)\u{1}\(field)" }
-
-    /// Field paths are spliced into SQL, so only plain dotted names are allowed.
-    static func checkField(_ field: String) throws {
-        let ok =
-            !field.isEmpty
-            && field.split(separator: ".", omittingEmptySubsequences: false).allSatisfy { part in
-                !part.isEmpty && part.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
-            }
-        if !ok { throw StoreError("invalid field name '\(field)': use letters, digits, _ and dots") }
-    }
 
     /// "owner.city" → {owner,city}, for #> and #>>.
     static func pathArray(_ field: String) -> String { "{" + field.split(separator: ".").joined(separator: ",") + "}" }

@@ -133,3 +133,16 @@ public protocol DocumentStore: Sendable {
     /// Changes whenever the content changes; caches compare it to know they are stale.
     func revision() async throws -> String
 }
+
+/// The rule for field paths every engine follows: they are spliced into SQL (an ORDER BY, a
+/// JSON path), so only plain dotted names of letters, digits and `_` are allowed.
+public enum FieldPath {
+    public static func check(_ field: String) throws {
+        let ok =
+            !field.isEmpty
+            && field.split(separator: ".", omittingEmptySubsequences: false).allSatisfy { part in
+                !part.isEmpty && part.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
+            }
+        if !ok { throw StoreError("invalid field name '\(field)': use letters, digits, _ and dots") }
+    }
+}

@@ -60,7 +60,7 @@ public actor SQLiteDocumentStore: DocumentStore {
     // MARK: writes
 
     public func ensureIndex(on field: String, in collection: String) throws {
-        try Self.checkField(field)
+        try FieldPath.check(field)
         guard !indexed.contains(key(collection, field)) else { return }
         try db.transaction {
             try db.run("INSERT OR IGNORE INTO indexed_fields VALUES (?, ?)", [.text(collection), .text(field)])
@@ -137,7 +137,7 @@ public actor SQLiteDocumentStore: DocumentStore {
     }
 
     public func select(_ fields: [String], matching query: Query) throws -> [Projection] {
-        for field in fields { try Self.checkField(field) }
+        for field in fields { try FieldPath.check(field) }
         let picks = fields.map { "json_extract(d.body, '\(Self.jsonPath($0))')" }
         let (sql, values) = try compile(query, select: (["d.id", "d.body"] + picks).joined(separator: ", "))
         return try db.query(sql, values) { row in
@@ -204,7 +204,7 @@ public actor SQLiteDocumentStore: DocumentStore {
         var sql = "SELECT \(select) FROM documents d WHERE d.collection = ?"
         var values: [SQLValue] = [.text(query.collection)]
         for filter in query.filters {
-            try Self.checkField(filter.field)
+            try FieldPath.check(filter.field)
             let isIndexed = indexed.contains(key(query.collection, filter.field))
             let path = Self.jsonPath(filter.field)
             switch (filter, isIndexed) {
@@ -234,7 +234,7 @@ public actor SQLiteDocumentStore: DocumentStore {
         }
         if !query.order.isEmpty {
             let terms = try query.order.map { o -> String in
-                try Self.checkField(o.field)
+                try FieldPath.check(o.field)
                 return "json_extract(d.body, '\(Self.jsonPath(o.field))')\(o.descending ? " DESC" : "")"
             }
             sql += " ORDER BY " + terms.joined(separator: ", ") + ", d.id"
@@ -250,16 +250,6 @@ public actor SQLiteDocumentStore: DocumentStore {
     }
 
     private func key(_ collection: String, _ field: String) -> String { "\(collection)\u{1}\(field)" }
-
-    /// Field paths are spliced into SQL (ORDER BY), so only plain dotted names are allowed.
-    static func checkField(_ field: String) throws {
-        let ok =
-            !field.isEmpty
-            && field.split(separator: ".", omittingEmptySubsequences: false).allSatisfy { part in
-                !part.isEmpty && part.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
-            }
-        if !ok { throw StoreError("invalid field name '\(field)': use letters, digits, _ and dots") }
-    }
 
     static func jsonPath(_ field: String) -> String { "$." + field }
 }

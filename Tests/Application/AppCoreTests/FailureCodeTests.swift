@@ -23,6 +23,15 @@ struct FailureCodeTests {
         #expect(found.isEmpty, "\(found)")
     }
 
+    @Test("the exit-code table of --help and docs/reference.md names every code a command can end with, once, in order")
+    func exitCodeTable() {
+        let table = Failure.exitCodes
+        let shown = table.matches(of: #/(?:^Exit codes: |, )(\d+) /#).map { Int32($0.1)! }
+        let commandCodes = Set(Failure.Kind.allCases.filter { $0.commandMeaning != nil }.map(\.exitCode))
+        #expect(shown == [0] + commandCodes.sorted(), "\(table)")
+        #expect(table.contains("75 a conflict") && table.contains("77 no valid credentials or not allowed"), "\(table)")
+    }
+
     @Test(
         "a code decides its kind, and so the exit code and the HTTP status",
         arguments: [

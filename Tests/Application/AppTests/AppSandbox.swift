@@ -10,7 +10,7 @@ import TestSupport
 /// sample dictionary imported, as the CLI and the server see it.
 struct AppSandbox {
     let dir: TemporaryDirectory
-    let services: VocabServices
+    let environment: VocabEnvironment
     let catalog: CatalogService
     let learning: LearningService
     let app: VocabApp
@@ -23,14 +23,19 @@ struct AppSandbox {
         try write(dir)
         try FileManager.default.createDirectory(atPath: dir.file("home"), withIntermediateDirectories: true)
         if mandarin { _ = try MOEImporter(databasePath: dir.file("home/moe.sqlite")).importFile(at: Repository.moeSample) }
-        services = VocabServices(
-            environment: VocabEnvironment(
-                categoriesDirectory: dir.file("Categories"), audioDirectory: dir.file("Audio"),
-                home: HomeLayout(root: dir.file("home")), clock: clock.map { WallClock($0.read) } ?? .system))
+        environment = VocabEnvironment(
+            categoriesDirectory: dir.file("Categories"), audioDirectory: dir.file("Audio"),
+            home: HomeLayout(root: dir.file("home")), clock: clock.map { WallClock($0.read) } ?? .system)
         // Built as the server builds it: one application value over the embedded files.
-        let app = try await VocabApp.build(services: services, database: .embedded, use: .server)
-        catalog = app.catalog
-        learning = app.learning
+        let app = try VocabApp(environment: environment, database: .embedded, use: .server)
+        catalog = try await app.catalog()
+        learning = try await app.learning()
         self.app = app
+    }
+
+    /// Another application value over the same home on `database`, as another process of
+    /// vocab (or a new version of it) would build it.
+    func app(on database: DatabaseChoice, use: VocabApp.Use = .command) throws -> VocabApp {
+        try VocabApp(environment: environment, database: database, use: use)
     }
 }

@@ -20,7 +20,7 @@ struct ChildSignInGuardTests {
     func everySequenceMeetsTheLock(_ engine: StorageEngine) async throws {
         let clock = TestClock()
         try await ClassServiceTests.withApp(engine, clock: clock) { app in
-            let classes = app.classes
+            let classes = try await app.classes()
             let (teacher, _) = try await classes.signUp(name: "Ms Lan", password: "correct horse battery")
             let year3 = try await classes.createClass(named: "Year 3", by: teacher)
             let an = try await classes.addChild(named: "An", to: year3.code, by: teacher)
@@ -79,7 +79,7 @@ struct ChildSignInGuardTests {
     func aClassSigningIn(_ engine: StorageEngine) async throws {
         let clock = TestClock()
         try await ClassServiceTests.withApp(engine, clock: clock) { app in
-            let classes = app.classes
+            let classes = try await app.classes()
             let (teacher, _) = try await classes.signUp(name: "Ms Lan", password: "correct horse battery")
             let year3 = try await classes.createClass(named: "Year 3", by: teacher)
             var children: [NewChild] = []
@@ -112,7 +112,7 @@ struct ChildSignInGuardTests {
         arguments: StorageEngine.allCases)
     func sessionsEndWithTheClass(_ engine: StorageEngine) async throws {
         try await ClassServiceTests.withApp(engine) { app in
-            let classes = app.classes
+            let classes = try await app.classes()
             let (teacher, _) = try await classes.signUp(name: "Ms Lan", password: "correct horse battery")
             let year3 = try await classes.createClass(named: "Year 3", by: teacher)
             let an = try await classes.addChild(named: "Anselmo", to: year3.code, by: teacher)
@@ -121,17 +121,17 @@ struct ChildSignInGuardTests {
             }
             let first = try await session(an, year3.code)
             try await classes.removeChild(an.id, from: year3.code, by: teacher)
-            #expect(try await app.learning.learner(session: first) == nil, "taken out: the session ends")
+            #expect(try await app.learning().learner(session: first) == nil, "taken out: the session ends")
             let again = try await classes.addChild(named: "Anselmo", to: year3.code, by: teacher)
             #expect(again.id != an.id)
             let second = try await session(again, year3.code)
             let reset = try await classes.resetPictures(of: again.id, in: year3.code, by: teacher)
-            #expect(try await app.learning.learner(session: second) == nil, "new pictures: the session ends")
+            #expect(try await app.learning().learner(session: second) == nil, "new pictures: the session ends")
             let third = try await session(reset, year3.code)
             try await classes.deleteClass(year3.code, by: teacher)
-            #expect(try await app.learning.learner(session: third) == nil, "class deleted: the session ends")
+            #expect(try await app.learning().learner(session: third) == nil, "class deleted: the session ends")
             // The learner names of children are their own kind, never shown.
-            let learner = try #require(try await app.learning.store.learner(id: again.id))
+            let learner = try #require(try await app.learning().store.learner(id: again.id))
             #expect(learner.name.hasPrefix(LearnerCoding.childNamePrefix))
             #expect(try await classes.displayName(of: learner) == "Anselmo")
         }
@@ -142,11 +142,11 @@ struct ChildSignInGuardTests {
         arguments: StorageEngine.allCases)
     func namesInTheirOwnSpaces(_ engine: StorageEngine) async throws {
         try await ClassServiceTests.withApp(engine) { app in
-            let classes = app.classes
+            let classes = try await app.classes()
             let (teacher, _) = try await classes.signUp(name: "Ms Lan", password: "correct horse battery")
             let year3 = try await classes.createClass(named: "Year 3", by: teacher)
             let lan = try await classes.addChild(named: "Lan", to: year3.code, by: teacher)
-            let child = try #require(try await app.learning.store.learner(id: lan.id))
+            let child = try #require(try await app.learning().store.learner(id: lan.id))
             var answers: [String] = []
             for name in ["Lan.\(year3.code)", "Hoa.\(year3.code)", child.name, "#" + String(repeating: "a", count: 16)] {
                 do {

@@ -19,10 +19,10 @@ struct ClassServiceTests {
             try await body(box.app)
         case .postgres:
             let url = try TestPostgres.shared().createDatabase("classes")
-            let app = try await VocabApp.build(services: box.services, database: .postgres(url: url, origin: "test"), use: .command)
+            let app = try box.app(on: .postgres(url: url, origin: "test"))
             // A whole test run shares one PostgreSQL server: its first connection may wait.
             try await app.run(reachableWithin: .seconds(60)) { app in
-                let (catalog, _) = try await box.services.catalogStore()
+                let (catalog, _) = try await app.catalogFiles()
                 _ = try await app.postgres!.push(catalogFrom: catalog)
                 try await body(app)
             }
@@ -41,7 +41,7 @@ struct ClassServiceTests {
         arguments: StorageEngine.allCases)
     func classLife(_ engine: StorageEngine) async throws {
         try await Self.withApp(engine) { app in
-            let classes = app.classes
+            let classes = try await app.classes()
             let (teacher, session) = try await classes.signUp(name: "Ms Lan", password: "correct horse battery")
             #expect(!session.isEmpty)
             let year3 = try await classes.createClass(named: "Year 3 Blue", by: teacher)
@@ -58,7 +58,7 @@ struct ClassServiceTests {
             // A child added later gets the class's words too.
             let late = try await classes.addChild(named: "Khoa", to: year3.code, by: teacher)
             for child in [an, late] {
-                let words = try await app.learning.library(of: try #require(try await app.learning.store.learner(id: child.id))).map(\.item.word)
+                let words = try await app.learning().library(of: try #require(try await app.learning().store.learner(id: child.id))).map(\.item.word)
                 #expect(Set(words) == ["cat", "dog", "fish", "bird", "horse"], "\(child.firstName): \(words)")
             }
 
@@ -69,7 +69,7 @@ struct ClassServiceTests {
             #expect(try await classes.signInChild(code: "ZZZZZZ", firstName: "An", pictures: an.pictures) == .refused)
             let signed = try #require(try await classes.signInChild(code: year3.code.lowercased(), firstName: " an ", pictures: an.pictures).signedIn)
             #expect(signed.learner.id == an.id)
-            #expect(try await app.learning.learner(session: signed.session)?.id == an.id)
+            #expect(try await app.learning().learner(session: signed.session)?.id == an.id)
             // A child is not an adult: no class pages.
             #expect(await Self.refused(.adultsOnly) { try await classes.classes(of: signed.learner) })
             #expect(await Self.refused(.adultsOnly) { try await classes.createClass(named: "Mine", by: signed.learner) })
@@ -78,7 +78,7 @@ struct ClassServiceTests {
 
             // New pictures: the old ones and the child's sessions stop working.
             let reset = try await classes.resetPictures(of: an.id, in: year3.code, by: teacher)
-            #expect(try await app.learning.learner(session: signed.session) == nil)
+            #expect(try await app.learning().learner(session: signed.session) == nil)
             if reset.pictures != an.pictures {
                 #expect(try await classes.signInChild(code: year3.code, firstName: "An", pictures: an.pictures) == .refused)
             }
@@ -86,10 +86,10 @@ struct ClassServiceTests {
 
             // Removing the assignment keeps the words; removing a child from the class keeps the child.
             try await classes.unassign(assignment.id, from: year3.code, by: teacher)
-            let anLearner = try #require(try await app.learning.store.learner(id: an.id))
-            #expect(try await app.learning.library(of: anLearner).count == 5)
+            let anLearner = try #require(try await app.learning().store.learner(id: an.id))
+            #expect(try await app.learning().library(of: anLearner).count == 5)
             try await classes.removeChild(late.id, from: year3.code, by: teacher)
-            #expect(try await app.learning.store.learner(id: late.id) != nil)
+            #expect(try await app.learning().store.learner(id: late.id) != nil)
             #expect(try await classes.details(year3.code, by: teacher).children.map(\.firstName) == ["An", "Minh Anh", "Bảo"])
         }
     }
@@ -99,7 +99,7 @@ struct ClassServiceTests {
         arguments: StorageEngine.allCases)
     func confinement(_ engine: StorageEngine) async throws {
         try await Self.withApp(engine) { app in
-            let classes = app.classes
+            let classes = try await app.classes()
             let (teacher, _) = try await classes.signUp(name: "teacher", password: "correct horse battery")
             let (parent, _) = try await classes.signUp(name: "parent", password: "correct horse battery")
             let school = try await classes.createClass(named: "School", by: teacher)
@@ -146,10 +146,10 @@ struct ClassServiceTests {
 
             // Progress counts answers: a wrong first answer is Again.
             _ = try await classes.assign(to: school.code, category: "animals", level: .starters, words: [], dueAt: nil, by: teacher)
-            let lan = try #require(try await app.learning.store.learner(id: child.id))
-            let items = try await app.learning.library(of: lan)
-            _ = try await app.learning.rate(item: items[0].item.id, rating: .again, for: lan)
-            _ = try await app.learning.rate(item: items[1].item.id, rating: .good, for: lan)
+            let lan = try #require(try await app.learning().store.learner(id: child.id))
+            let items = try await app.learning().library(of: lan)
+            _ = try await app.learning().rate(item: items[0].item.id, rating: .again, for: lan)
+            _ = try await app.learning().rate(item: items[1].item.id, rating: .good, for: lan)
             let report = try await classes.progress(of: school.code, by: teacher)
             #expect(report.children.first?.answers == 2 && report.children.first?.accuracy == 0.5 && report.children.first?.daysPractised == 1)
             #expect(report.hardWords.first?.word == items[0].item.word && report.hardWords.first?.again == 1)
@@ -158,8 +158,8 @@ struct ClassServiceTests {
 
             // Deleting the child: nothing of theirs is left.
             try await classes.deleteChild(child.id, in: school.code, by: teacher)
-            #expect(try await app.learning.store.learner(id: child.id) == nil)
-            #expect(try await app.learning.store.reviews(of: child.id, since: 0).isEmpty)
+            #expect(try await app.learning().store.learner(id: child.id) == nil)
+            #expect(try await app.learning().store.reviews(of: child.id, since: 0).isEmpty)
             #expect(try await classes.details(school.code, by: teacher).children.isEmpty)
             #expect(try await classes.signInChild(code: school.code, firstName: "Lan", pictures: child.pictures) == .refused)
         }

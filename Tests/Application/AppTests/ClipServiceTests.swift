@@ -12,17 +12,18 @@ import Testing
 @Suite("Clip service: freshness and Mandarin readings", .serialized)
 struct ClipServiceTests {
     let dir: TemporaryDirectory
-    let services: VocabServices
+    let app: VocabApp
 
     init() throws {
         // One speech engine per process, on a data folder that outlives this test's home.
         _ = try EspeakSynthesizer(dataDirectory: NSTemporaryDirectory() + "vocab-audio-tests-speech")
         dir = try TemporaryDirectory("clip-service")
         try CatalogFixture.small(in: dir)
-        services = VocabServices(
+        app = try VocabApp(
             environment: VocabEnvironment(
                 categoriesDirectory: dir.file("Categories"), audioDirectory: dir.file("Audio"),
-                home: HomeLayout(root: dir.file("home"))))
+                home: HomeLayout(root: dir.file("home"))),
+            database: .embedded, use: .command)
     }
 
     /// A recording made by the espeak-ng program (another voice than vocab's own).
@@ -34,9 +35,9 @@ struct ClipServiceTests {
     }
 
     @Test func aClipIsMadeAgainWhenASourceIsAddedReplacedOrRemoved() async throws {
-        let (catalog, _) = try await services.environment.openCatalog()
-        let clips = ClipService(store: services.clipStore, pronouncer: services.pronouncer().pronouncer)
-        let (cat, _) = await services.clipSubject("cat", accent: .british, catalog: catalog)
+        let catalog = try await app.catalog()
+        let clips = app.audio.clips().service
+        let (cat, _) = await app.audio.subject("cat", accent: .british, catalog: catalog)
 
         let first = try await clips.clip(for: cat, format: .wav)
         #expect(first.rendered && first.clip.record.tier == .tts)
@@ -58,7 +59,7 @@ struct ClipServiceTests {
         #expect(removed.rendered && removed.clip.record.tier == .tts)
 
         // Another word's clip is not touched by any of this.
-        let (dog, _) = await services.clipSubject("dog", accent: .british, catalog: catalog)
+        let (dog, _) = await app.audio.subject("dog", accent: .british, catalog: catalog)
         _ = try await clips.clip(for: dog, format: .wav)
         try record("cat", at: "legacy/british/cat.wav", pitch: 20)
         #expect(try await !clips.clip(for: dog, format: .wav).rendered)
@@ -67,8 +68,8 @@ struct ClipServiceTests {
     @Test func mandarinTitlesAreSpokenInTheReadingAskedFor() async throws {
         let sample = Repository.root + "/Tests/Domains/MandarinTests/Fixtures/dict-revised-sample.json"
         try FileManager.default.createDirectory(atPath: dir.file("home"), withIntermediateDirectories: true)
-        _ = try MOEImporter(databasePath: services.home.moeDatabase).importFile(at: sample)
-        let dictionary = try services.mandarin()
+        _ = try MOEImporter(databasePath: app.environment.home.moeDatabase).importFile(at: sample)
+        let dictionary = try app.moe()
 
         let first = try MandarinClips.request(title: "行", reading: nil, dictionary: dictionary)
         #expect(first.reading == "xíng" && first.spoken == "xíng" && first.isFirstReading)
@@ -85,7 +86,7 @@ struct ClipServiceTests {
             #expect(failure.suggestions == ["xíng", "háng", "xìng", "hàng"])
         }
 
-        let clips = ClipService(store: services.clipStore, pronouncer: services.pronouncer().pronouncer)
+        let clips = app.audio.clips().service
         let spoken = try await clips.clip(for: hang, format: .wav)
         #expect(spoken.clip.record.tier == .tts)
         #expect(spoken.clip.record.source == "espeak-ng cmn-latn-pinyin")

@@ -43,18 +43,18 @@ struct EntrySplitTests {
         case .sqlite:
             try await first(box.app)
             try after(box.dir)
-            try await then(try await VocabApp.build(services: box.services, database: .embedded, use: .server))
+            try await then(try box.app(on: .embedded, use: .server))
         case .postgres:
             let url = try TestPostgres.shared().createDatabase("split")
-            let old = try await VocabApp.build(services: box.services, database: .postgres(url: url, origin: "test"), use: .command)
+            let old = try box.app(on: .postgres(url: url, origin: "test"))
             try await old.run(reachableWithin: .seconds(60)) { app in
-                _ = try await app.postgres!.push(catalogFrom: try await box.services.catalogStore().store)
+                _ = try await app.postgres!.push(catalogFrom: try await app.catalogFiles().store)
                 try await first(app)
             }
             try after(box.dir)
-            let new = try await VocabApp.build(services: box.services, database: .postgres(url: url, origin: "test"), use: .command)
+            let new = try box.app(on: .postgres(url: url, origin: "test"))
             try await new.run(reachableWithin: .seconds(60)) { app in
-                _ = try await app.postgres!.push(catalogFrom: try await box.services.catalogStore().store)
+                _ = try await app.postgres!.push(catalogFrom: try await app.catalogFiles().store)
                 try await then(app)
             }
         }
@@ -73,48 +73,48 @@ struct EntrySplitTests {
         try await Self.acrossTheSplit(
             engine,
             first: { app in
-                let me = try await app.learning.learner(named: nil)
-                let saved = try #require(try await app.learning.save("right", for: me).first)
+                let me = try await app.learning().learner(named: nil)
+                let saved = try #require(try await app.learning().save("right", for: me).first)
                 #expect(saved.item.key == ItemKey(.catalog, "places/right"))
-                _ = try await app.learning.rate(item: saved.item.id, rating: .good, for: me)
-                _ = try await app.learning.rate(item: saved.item.id, rating: .again, for: me)
+                _ = try await app.learning().rate(item: saved.item.id, rating: .good, for: me)
+                _ = try await app.learning().rate(item: saved.item.id, rating: .again, for: me)
                 item = saved.item
-                card = try await app.learning.store.card(of: saved.item.id, learner: me.id)
-                history = "\(try await app.learning.store.reviews(of: me.id, since: 0))"
+                card = try await app.learning().store.card(of: saved.item.id, learner: me.id)
+                history = "\(try await app.learning().store.reviews(of: me.id, since: 0))"
 
-                let (teacher, _) = try await app.classes.signUp(name: "Ms Lan", password: "correct horse battery")
-                let year3 = try await app.classes.createClass(named: "Year 3", by: teacher)
-                let an = try await app.classes.addChild(named: "An", to: year3.code, by: teacher)
-                let assignment = try await app.classes.assign(to: year3.code, category: nil, level: nil, words: ["right"], dueAt: nil, by: teacher)
+                let (teacher, _) = try await app.classes().signUp(name: "Ms Lan", password: "correct horse battery")
+                let year3 = try await app.classes().createClass(named: "Year 3", by: teacher)
+                let an = try await app.classes().addChild(named: "An", to: year3.code, by: teacher)
+                let assignment = try await app.classes().assign(to: year3.code, category: nil, level: nil, words: ["right"], dueAt: nil, by: teacher)
                 #expect(assignment.entries == ["places/right"])
-                let child = try #require(try await app.learning.store.learner(id: an.id))
-                let given = try #require(try await app.learning.library(of: child).first)
-                _ = try await app.learning.rate(item: given.item.id, rating: .good, for: child)
+                let child = try #require(try await app.learning().store.learner(id: an.id))
+                let given = try #require(try await app.learning().library(of: child).first)
+                _ = try await app.learning().rate(item: given.item.id, rating: .good, for: child)
                 classCode = year3.code
                 childID = an.id
                 teacherID = teacher.id
             },
             then: { app in
-                let me = try await app.learning.learner(named: nil)
-                let library = try await app.learning.library(of: me)
+                let me = try await app.learning().learner(named: nil)
+                let library = try await app.learning().library(of: me)
                 #expect(library.count == 1)
                 let now = try #require(library.first)
                 #expect(now.item.id == item?.id, "the same item")
                 #expect(now.item.key == ItemKey(.catalog, "school/right"), "the sense it was saved as: correct")
                 #expect(now.card == card, "the same card")
-                #expect("\(try await app.learning.store.reviews(of: me.id, since: 0))" == history, "the same history")
-                let front = await app.learning.content(of: now.item, level: nil)
+                #expect("\(try await app.learning().store.reviews(of: me.id, since: 0))" == history, "the same history")
+                let front = try await app.learning().content(of: now.item, level: nil)
                 #expect(front.front == "right" && front.sense?.en == "correct", "\(front)")
-                #expect(try await app.learning.save("right", for: me, entry: "school/right").map(\.inserted) == [false], "saved once")
-                #expect(try await app.learning.save("right", for: me, entry: "places/right-direction").map(\.inserted) == [true])
+                #expect(try await app.learning().save("right", for: me, entry: "school/right").map(\.inserted) == [false], "saved once")
+                #expect(try await app.learning().save("right", for: me, entry: "places/right-direction").map(\.inserted) == [true])
 
                 // The class: its assignment names the new entry, and the child's answer counts.
-                let teacher = try #require(try await app.learning.store.learner(id: teacherID))
-                let report = try await app.classes.progress(of: classCode, by: teacher)
+                let teacher = try #require(try await app.learning().store.learner(id: teacherID))
+                let report = try await app.classes().progress(of: classCode, by: teacher)
                 #expect(report.assignments.first?.finished == [childID], "\(report.assignments)")
-                #expect(try await app.classes.details(classCode, by: teacher).assignments.first?.entries == ["school/right"])
-                let child = try #require(try await app.learning.store.learner(id: childID))
-                #expect(try await app.classes.assignments(for: child).first?.answered == 1)
+                #expect(try await app.classes().details(classCode, by: teacher).assignments.first?.entries == ["school/right"])
+                let child = try #require(try await app.learning().store.learner(id: childID))
+                #expect(try await app.classes().assignments(for: child).first?.answered == 1)
             })
     }
 
@@ -122,10 +122,10 @@ struct EntrySplitTests {
     func searchNamesTheSenses() async throws {
         let box = try await AppSandbox(mandarin: false, catalog: Self.after)
         defer { box.dir.remove() }
-        let page = try await box.app.search.search(try SearchRequest(text: "right", source: "catalog", limit: 10, offset: 0), library: [])
+        let page = try await box.app.search().search(try SearchRequest(text: "right", source: "catalog", limit: 10, offset: 0), library: [])
         let found = page.results.map { "\($0.reference) \($0.sense?.en ?? "-") \($0.sense?.vi ?? "-")" }
         #expect(found == ["catalog:places/right-direction direction bên phải", "catalog:school/right correct đúng"], "\(found)")
-        let pen = try await box.app.search.search(try SearchRequest(text: "pen", source: "catalog", limit: 10, offset: 0), library: [])
+        let pen = try await box.app.search().search(try SearchRequest(text: "pen", source: "catalog", limit: 10, offset: 0), library: [])
         #expect(pen.results.first?.sense == nil, "a word of one entry has no label")
     }
 

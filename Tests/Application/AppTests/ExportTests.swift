@@ -26,7 +26,7 @@ struct ExportTests {
         for word in ["cat", "ice cream"] { _ = try await box.learning.save(word, for: me) }
         _ = try await box.learning.save("行", for: me, reading: "háng")
         _ = try await box.learning.save("行", for: me, reading: "xíng")
-        let exporter = ExportService(clips: ClipService(store: box.services.clipStore, pronouncer: box.services.pronouncer().pronouncer))
+        let exporter = ExportService(clips: box.app.audio.clips().service)
         let file = box.dir.file("me.apkg")
         let summary = try await exporter.export(try await box.learning.exportItems(of: me), deck: "vocab::me", format: .apkg, to: file)
         #expect(summary.notes == 4 && summary.clips == 4, "\(summary.missingClips)")
@@ -78,7 +78,7 @@ struct ExportTests {
         defer { box.dir.remove() }
         let me = try await box.learning.learner(named: nil)
         for word in ["cat", "ice cream", "apple"] { _ = try await box.learning.save(word, for: me) }
-        let exporter = ExportService(clips: ClipService(store: box.services.clipStore, pronouncer: box.services.pronouncer().pronouncer))
+        let exporter = ExportService(clips: box.app.audio.clips().service)
         let items = try await box.learning.exportItems(of: me)
         let apkg = box.dir.file("me.apkg")
         let csv = box.dir.file("me.csv")

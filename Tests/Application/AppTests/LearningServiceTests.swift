@@ -116,9 +116,11 @@ struct LearningServiceTests {
             "Categories/animals.json",
             try String(contentsOfFile: box.dir.file("Categories/animals.json"), encoding: .utf8)
                 .replacingOccurrences(of: "con mèo", with: "mèo nhà"))
-        let (rebuilt, status) = try await box.services.environment.openCatalog(force: true, cache: .none)
+        // A new process after the files changed: its catalog is rebuilt before learning reads it.
+        let app = try box.app(on: .embedded)
+        let (_, status) = try await app.catalogFiles()
         #expect(status != .upToDate)
-        let learning = box.services.learning(catalog: rebuilt, store: try box.services.learnerStore())
+        let learning = try await app.learning()
         let (item, _) = try #require(try await learning.library(of: me).first)
         #expect(await learning.content(of: item, level: nil).vi == "mèo nhà")
     }

@@ -21,7 +21,7 @@ struct SearchServiceTests {
         _ box: AppSandbox, _ text: String, source: String? = nil, limit: Int = 30, offset: Int = 0,
         library: [SavedItem]? = []
     ) async throws -> SearchPage {
-        try await box.app.search.search(
+        try await box.app.search().search(
             try SearchRequest(text: text, source: source, limit: limit, offset: offset),
             library: library)
     }
@@ -154,7 +154,7 @@ struct SearchServiceTests {
     func miss() async throws {
         let box = try await AppSandbox()
         defer { box.dir.remove() }
-        let service = box.app.search
+        let service = try await box.app.search()
         let page = try await Self.search(box, "catt")
         #expect(page.total == 0 && page.suggestions.contains("cat"))
         let failure = try #require(await service.miss(page))

@@ -24,12 +24,12 @@ struct DatabaseCommandTests {
         #expect(first.status == 0, "\(first.stderr)")
         #expect(
             first.stdout.contains("applied documents 1") && first.stdout.contains("applied learners 1") && first.stdout.contains("applied learners 2")
-                && first.stdout.contains("applied moe 1"), "\(first.stdout)")
-        #expect(try sql("SELECT component || ' ' || version FROM schema_migrations ORDER BY 1") == "documents 1\nlearners 1\nlearners 2\nmoe 1")
+                && first.stdout.contains("applied learners 3") && first.stdout.contains("applied moe 1"), "\(first.stdout)")
+        #expect(try sql("SELECT component || ' ' || version FROM schema_migrations ORDER BY 1") == "documents 1\nlearners 1\nlearners 2\nlearners 3\nmoe 1")
         let again = try runner.json("db", "migrate", "--database", url) as? [String: Any]
         #expect((again?["applied"] as? [String])?.isEmpty == true)
         let versions = again?["versions"] as? [[String: Any]] ?? []
-        #expect(versions.map { $0["version"] as? Int } == [1, 2, 1] && versions.allSatisfy { $0["version"] as? Int == $0["latest"] as? Int })
+        #expect(versions.map { $0["version"] as? Int } == [1, 3, 1] && versions.allSatisfy { $0["version"] as? Int == $0["latest"] as? Int })
         // The URL may also come from the environment.
         var environment = runner.environment
         environment["VOCAB_DATABASE_URL"] = url

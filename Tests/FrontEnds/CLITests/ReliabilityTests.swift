@@ -254,6 +254,25 @@ struct ReliabilityTests {
         #expect(validate.status == 65 && validate.stdout.contains(named), "\(kind): \(validate.stdout) \(validate.stderr)")
     }
 
+    /// Issue 43: a category file vocab may not read (mode 000) was reported as a raw Foundation
+    /// error, and as another sentence when its `stat` failed; now as any file error, once. Root
+    /// reads every file, so as root the check runs as `nobody`.
+    @Test func aFileVocabMayNotReadIsNamedWithTheSystemsReason() async throws {
+        let vocab = try EditableCatalog()
+        defer { vocab.dir.remove() }
+        let colours = vocab.categories + "/colours.json"
+        #expect(chmod(colours, 0) == 0)
+        #expect(chmod(vocab.dir.path, 0o755) == 0 && chmod(vocab.categories, 0o755) == 0)
+        let arguments = ["validate", "--categories", vocab.categories, "--home", vocab.home]
+        let validate =
+            getuid() == 0
+            ? try await runProcessOnThread("/usr/sbin/runuser", ["-u", "nobody", "--", Repository.vocabExecutable] + arguments)
+            : try await runProcessOnThread(Repository.vocabExecutable, arguments)
+        #expect(validate.status == 65, "\(validate.stdout) \(validate.stderr)")
+        #expect(validate.stdout.contains("colours.json: cannot be read: Permission denied."), "\(validate.stdout) \(validate.stderr)")
+        #expect(!validate.stdout.contains("NSCocoaErrorDomain") && !validate.stdout.contains("colours.json: colours.json"), "\(validate.stdout)")
+    }
+
     /// Issue 32 item 4: a 64 MB translation passed `validate`, and every later command re-indexed
     /// it for 20 s. A field has at most 1,000 characters (the longest real one has 116); a longer
     /// one is named, and the last good catalog is served meanwhile.

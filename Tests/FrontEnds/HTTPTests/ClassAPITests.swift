@@ -175,12 +175,12 @@ struct ClassAPITests {
 
     static func matrix(_ s: TestServer, database: DatabaseChoice, engine: StorageEngine) async throws {
         // The test's own way into the same database, built as the server builds it.
-        let app = try await VocabApp.build(services: TestServer.services(s.dir), database: database, use: .command)
+        let app = try VocabApp(environment: TestServer.environment(s.dir), database: database, use: .command)
         // A whole test run shares one PostgreSQL server: its first connection may wait.
         try await app.run(reachableWithin: .seconds(60)) { app in
-            let classes = app.classes
+            let classes = try await app.classes()
             func adult(_ name: String) async throws -> TestLearner {
-                let (learner, token) = try await app.learning.addLearner(named: name)
+                let (learner, token) = try await app.learning().addLearner(named: name)
                 return TestLearner(learner: learner, token: token)
             }
             let owner = try await adult("teacher")
@@ -196,7 +196,7 @@ struct ClassAPITests {
                 let json = #"{"code":"\#(code)","name":"\#(child.firstName)","pictures":[\#(child.pictures.map(String.init).joined(separator: ","))]}"#
                 return try Self.session(try await s.send("POST", "/v1/session/child", json: json)).headers
             }
-            try await app.learning.setPassword("correct horse battery", for: other.learner)
+            try await app.learning().setPassword("correct horse battery", for: other.learner)
             let signIn = try await s.send("POST", "/v1/session", json: #"{"name":"parent","password":"correct horse battery"}"#)
             let otherWeb = try Self.session(signIn).headers
             let callers: [(column: String, headers: [String: String], expected: Int, code: String)] = [
@@ -208,8 +208,8 @@ struct ClassAPITests {
             ]
             func snapshot() async throws -> String {
                 let details = try await classes.details(mine.code, by: owner.learner)
-                let pupilLearner = try #require(try await app.learning.store.learner(id: pupil.id))
-                let words = try await app.learning.library(of: pupilLearner).map(\.item.word).sorted()
+                let pupilLearner = try #require(try await app.learning().store.learner(id: pupil.id))
+                let words = try await app.learning().library(of: pupilLearner).map(\.item.word).sorted()
                 let owned = try await classes.classes(of: owner.learner).map(\.name)
                 return "\(details) \(words) \(owned) \(try await classes.classes(of: other.learner).map(\.name))"
             }

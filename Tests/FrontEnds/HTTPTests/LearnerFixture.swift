@@ -40,8 +40,8 @@ struct LearnerData: Sendable {
     var store: any LearnerStore { learning.store }
 
     static func open(_ server: TestServer) async throws -> LearnerData {
-        let app = try await VocabApp.build(services: TestServer.services(server.dir), database: .embedded, use: .server)
-        return LearnerData(learning: app.learning)
+        let app = try VocabApp(environment: TestServer.environment(server.dir), database: .embedded, use: .server)
+        return LearnerData(learning: try await app.learning())
     }
 
     func add(_ name: String) async throws -> TestLearner {

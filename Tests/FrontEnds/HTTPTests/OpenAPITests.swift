@@ -20,7 +20,7 @@ struct OpenAPITests {
         let dir = try TemporaryDirectory("vocab-routes")
         defer { dir.remove() }
         try ServerFixture.write(in: dir)
-        let server = try await VocabServer.make(services: TestServer.services(dir), settings: ServerSettings(port: 0), logSink: { _ in })
+        let server = try await VocabServer.make(environment: TestServer.environment(dir), settings: ServerSettings(port: 0), logSink: { _ in })
         let registered = Set(try await server.routeList())
         let documented = Set(doc.operations.map { "\($0.method) \($0.path)" })
         #expect(registered == documented, "only in server: \(registered.subtracting(documented)); only in document: \(documented.subtracting(registered))")

@@ -1,4 +1,5 @@
 import Foundation
+import Mandarin
 import TestSupport
 import Testing
 
@@ -21,10 +22,12 @@ struct PostgresServeTests {
     }
 
     /// A catalog and a learner made with the command line, then moved into a fresh database.
-    static func setUp(on server: TestPostgres? = nil) async throws -> Setup {
+    /// `moe`: the sample dictionary imported first, so that `db push` loads it too.
+    static func setUp(on server: TestPostgres? = nil, moe: Bool = false) async throws -> Setup {
         let dir = try TemporaryDirectory("serve-pg")
         try ServerFixture.write(in: dir)
         try FileManager.default.createDirectory(atPath: dir.file("home"), withIntermediateDirectories: true)
+        if moe { _ = try MOEImporter(databasePath: dir.file("home") + "/moe.sqlite").importFile(at: ServerFixture.moeSample) }
         let url = try (server ?? TestPostgres.shared()).createDatabase("serve")
         var setup = Setup(dir: dir, url: url, token: "")
         let added = try await setup.vocab(["users", "add", "anna", "--json"])
@@ -294,20 +297,24 @@ struct PostgresFaultTests {
         #expect(try await b.stop(signal: SIGTERM) == 0)
     }
 
-    @Test("PostgreSQL frozen (every process stopped): /healthz still answers, within its own deadline, degraded and unavailable; thawed, up again")
+    @Test(
+        "PostgreSQL frozen (every process stopped): /healthz still answers, within its own deadline, degraded and unavailable, and still says the dictionary is there; thawed, up again"
+    )
     func frozenDatabase() async throws {
         let server = try TestPostgres.startPrivate()
         defer { server.stop() }
-        let setup = try await PostgresServeTests.setUp(on: server)
+        let setup = try await PostgresServeTests.setUp(on: server, moe: true)
         defer { setup.dir.remove() }
         let a = try await ServeProcess.start(environment: setup.environment, arguments: ["--database", setup.url])
-        #expect(try await RawHTTP.get(port: a.port, "/healthz").text.contains("\"state\":\"up\""))
+        let up = try await RawHTTP.get(port: a.port, "/healthz").text
+        #expect(up.contains("\"state\":\"up\"") && up.contains("\"moe\":true"), "\(up)")
         try server.freeze()
         // Each answer comes (no timing claim beyond the client's own limit); it says degraded.
         let frozen = try await RawHTTP.get(port: a.port, "/healthz")
         try server.thaw()
         #expect(frozen.status == 200, "\(frozen.status) \(frozen.text)")
         #expect(frozen.text.contains("\"status\":\"degraded\"") && frozen.text.contains("\"state\":\"unavailable\""), "\(frozen.text)")
+        #expect(frozen.text.contains("\"moe\":true"), "a database out of reach has not lost its dictionary: \(frozen.text)")
         var after = ""
         for _ in 0..<100 {
             after = try await RawHTTP.get(port: a.port, "/healthz").text

@@ -107,11 +107,11 @@ final class TestServer: Sendable {
         let logs = LogLines()
         if case .postgres(let url, _) = database {
             let shared = try ServerDatabase(url: url, maximumConnections: 2)
-            let (catalog, _) = try await services(dir).catalogStore()
+            let (catalog, _) = try await VocabApp(environment: environment(dir), database: .embedded, use: .command).catalogFiles()
             _ = try await shared.whileRunning(reachableWithin: .seconds(60)) { _ in try await shared.push(catalogFrom: catalog) }
         }
         let server = try await VocabServer.make(
-            services: services(dir, neural: neural, clock: clock), settings: settings, database: database,
+            environment: environment(dir, neural: neural, clock: clock), settings: settings, database: database,
             logSink: { logs.append($0) })
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         let task = Task {
@@ -129,17 +129,16 @@ final class TestServer: Sendable {
         return TestServer(dir: dir, port: port, server: server, logs: logs, task: task)
     }
 
-    /// The services the server is built from, over the fixture in `dir`.
-    static func services(_ dir: TemporaryDirectory, neural: Bool = false, clock: TestClock? = nil) -> VocabServices {
+    /// The environment the server is built from, over the fixture in `dir`.
+    static func environment(_ dir: TemporaryDirectory, neural: Bool = false, clock: TestClock? = nil) -> VocabEnvironment {
         // The speech engine is one per process and keeps the data folder of whoever starts it
         // first: start it on a folder that outlives every test's temporary home.
         _ = try? EspeakSynthesizer(dataDirectory: NSTemporaryDirectory() + "vocab-audio-tests-speech")
-        return VocabServices(
-            environment: VocabEnvironment(
-                categoriesDirectory: dir.file("Categories"), audioDirectory: dir.file("Audio"),
-                home: HomeLayout(root: dir.file("home")),
-                neuralVoice: neural ? .directory(Repository.root + "/neural-voice") : .off,
-                clock: clock.map { WallClock($0.read) } ?? .system))
+        return VocabEnvironment(
+            categoriesDirectory: dir.file("Categories"), audioDirectory: dir.file("Audio"),
+            home: HomeLayout(root: dir.file("home")),
+            neuralVoice: neural ? .directory(Repository.root + "/neural-voice") : .off,
+            clock: clock.map { WallClock($0.read) } ?? .system)
     }
 
     func get(_ target: String, headers: [String: String] = [:]) async throws -> RawResponse {

@@ -55,7 +55,7 @@ public enum ClassProgress {
         return ChildProgress(
             id: data.id, firstName: data.firstName,
             daysPractised: Set(data.reviews.map { days.number(of: $0.reviewedAt) }).count,
-            wordsLearned: data.cards.count { ($0.card.card.memory?.stability ?? 0) >= ClassRules.learnedStability },
+            wordsLearned: data.cards.count(where: \.card.isLearned),
             words: data.cards.count, answers: data.reviews.count,
             accuracy: data.reviews.isEmpty ? nil : Double(data.reviews.count - again) / Double(data.reviews.count),
             lastActive: data.reviews.map(\.reviewedAt).max())

@@ -87,9 +87,6 @@ public enum ClassRules {
     public static let maxChildrenPerClass = 60
     public static let maxAssignmentWords = 200
 
-    /// A word counts as learned once its memory lasts three weeks (FSRS stability ≥ 21 days).
-    public static let learnedStability = 21.0
-
     /// An invitation code: ten letters and digits of the code alphabet (50 bits), in two groups.
     public static func newInvitation<G: RandomNumberGenerator>(using generator: inout G) -> String {
         let letters = String((0..<10).map { _ in codeAlphabet.randomElement(using: &generator)! })

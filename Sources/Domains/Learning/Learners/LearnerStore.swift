@@ -16,14 +16,9 @@ public protocol LearnerStore: Sendable {
     func addToken(hash: [UInt8], label: String, for learner: Int64, at time: Double) async throws
     /// The learner whose live token has this hash.
     func learner(tokenHash: [UInt8]) async throws -> Learner?
-    /// Ends every credential of a learner: revokes their live tokens (returns how many) and ends
-    /// their browser sessions, in one step.
-    func revokeTokens(of learner: Int64, at time: Double) async throws -> Int
-    /// Deletes a learner and everything of theirs (`LearnerCoding.ownedTables`), in one step;
-    /// false when there was none.
-    func deleteLearner(_ learner: Int64) async throws -> Bool
-    /// Sets (or clears) a learner's password hash and ends every session of theirs, in one step.
-    func setPasswordHash(_ hash: String?, of learner: Int64) async throws
+    /// Carries out `change.steps` in order, in one transaction (`CredentialChange` decides
+    /// what a revocation, a new password or a deletion does).
+    func change(_ change: CredentialChange, of learner: Int64, at time: Double) async throws -> CredentialChange.Outcome
     func passwordHash(of learner: Int64) async throws -> String?
     /// Stores a browser session's hash (never the session token) until `expires`; sessions of
     /// the learner that have expired are forgotten at the same time.

@@ -121,6 +121,13 @@ public struct CardRecord: Sendable, Codable, Equatable, Hashable {
         self.card = card
         self.version = version
     }
+
+    /// A word counts as learned once it would still be recalled 9 times in 10 three weeks on:
+    /// FSRS stability of at least `learnedStability` days. Every report (a learner's progress,
+    /// a class's, the catalog's coverage) asks this one question.
+    public var isLearned: Bool { (card.memory?.stability ?? 0) >= Self.learnedStability }
+
+    public static let learnedStability = 21.0
 }
 
 /// One rating as the review log keeps it: the state before and after, so it can be undone and

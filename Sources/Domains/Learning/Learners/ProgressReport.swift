@@ -17,7 +17,7 @@ public struct ProgressReport: Sendable, Codable, Equatable {
     /// Cards not yet seen.
     public var new: Int
     public var items: Int
-    /// Stability of at least `learnedStability` days.
+    /// Cards `CardRecord.isLearned`.
     public var learned: Int
     /// The last 30 local days, oldest first, today last.
     public var reviewsPerDay: [Day]
@@ -27,9 +27,6 @@ public struct ProgressReport: Sendable, Codable, Equatable {
     /// Days in a row with at least one review, up to today (or yesterday when today has none yet).
     public var streak: Int
 
-    /// A word counts as learned when it would still be recalled 9 times in 10 three weeks on.
-    public static let learnedStability = 21.0
-
     public static func make(cards: [(item: SavedItem, card: CardRecord)], reviews: [ReviewEntry], now: Double, days: LocalDays) -> ProgressReport {
         let today = days.number(of: now)
         func day(_ time: Double) -> Int { days.number(of: time) }
@@ -37,7 +34,7 @@ public struct ProgressReport: Sendable, Codable, Equatable {
         let dueToday = scheduled.filter { day($0.due) <= today }.count
         let dueTomorrow = scheduled.filter { day($0.due) == today + 1 }.count
         let next7 = scheduled.filter { (today + 1...today + 7).contains(day($0.due)) }.count
-        let learned = cards.filter { ($0.card.card.memory?.stability ?? 0) >= learnedStability }.count
+        let learned = cards.filter(\.card.isLearned).count
 
         let recent = reviews.filter { day($0.reviewedAt) > today - 30 }
         var perDay: [Int: Int] = [:]

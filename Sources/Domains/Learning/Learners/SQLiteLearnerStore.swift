@@ -95,27 +95,26 @@ public final class SQLiteLearnerStore: LearnerStore {
         }
     }
 
-    public func revokeTokens(of learner: Int64, at time: Double) async throws -> Int {
+    public func change(_ change: CredentialChange, of learner: Int64, at time: Double) async throws -> CredentialChange.Outcome {
         try await write { db in
-            try db.run("UPDATE tokens SET revoked_at = ? WHERE learner_id = ? AND revoked_at IS NULL", [.real(time), .integer(learner)])
-            let revoked = db.changes
-            try db.run("DELETE FROM sessions WHERE learner_id = ?", [.integer(learner)])
-            return revoked
-        }
-    }
-
-    public func deleteLearner(_ learner: Int64) async throws -> Bool {
-        try await write { db in
-            for table in LearnerCoding.ownedTables { try db.run("DELETE FROM \(table) WHERE learner_id = ?", [.integer(learner)]) }
-            try db.run("DELETE FROM learners WHERE id = ?", [.integer(learner)])
-            return db.changes > 0
-        }
-    }
-
-    public func setPasswordHash(_ hash: String?, of learner: Int64) async throws {
-        try await write { db in
-            try db.run("UPDATE learners SET password_hash = ? WHERE id = ?", [hash.map { .text($0) } ?? .null, .integer(learner)])
-            try db.run("DELETE FROM sessions WHERE learner_id = ?", [.integer(learner)])
+            var outcome = CredentialChange.Outcome()
+            for step in change.steps {
+                switch step {
+                case .revokeLiveTokens:
+                    try db.run("UPDATE tokens SET revoked_at = ? WHERE learner_id = ? AND revoked_at IS NULL", [.real(time), .integer(learner)])
+                    outcome.tokensRevoked = db.changes
+                case .endSessions:
+                    try db.run("DELETE FROM sessions WHERE learner_id = ?", [.integer(learner)])
+                case .setPasswordHash(let hash):
+                    try db.run("UPDATE learners SET password_hash = ? WHERE id = ?", [hash.map { .text($0) } ?? .null, .integer(learner)])
+                case .deleteOwnedRows(let tables):
+                    for table in tables { try db.run("DELETE FROM \(table) WHERE learner_id = ?", [.integer(learner)]) }
+                case .deleteLearnerRow:
+                    try db.run("DELETE FROM learners WHERE id = ?", [.integer(learner)])
+                    outcome.learnerDeleted = db.changes > 0
+                }
+            }
+            return outcome
         }
     }
 

@@ -46,6 +46,11 @@ public enum UserDatabase {
             Migrator.Step(4, "drops the unused index of cards by learner and due time") { db in
                 try db.execute("DROP INDEX IF EXISTS cards_due")
             },
+            // Revoking a learner's tokens found them by scanning every token; PostgreSQL had
+            // this index from its first step.
+            Migrator.Step(5, "an index of tokens by learner, as on PostgreSQL") { db in
+                try db.execute("CREATE INDEX IF NOT EXISTS tokens_learner ON tokens(learner_id)")
+            },
         ])
 
     static let sessionTable = """

@@ -1,0 +1,48 @@
+import AppCore
+import Foundation
+import TestSupport
+import Testing
+
+/// The web app turns the server's failure codes into kind words of its own: every code it names
+/// is one the server can send, and every word it shows for one exists in both languages.
+@Suite("the web app names only failure codes the server has")
+struct WebFailureCodeTests {
+    static let web = Repository.root + "/Sources/FrontEnds/WebApp/Web"
+
+    static func source(_ file: String) throws -> String { try String(contentsOfFile: web + "/" + file, encoding: .utf8) }
+
+    /// Codes compared with `code === "…"` anywhere, and the keys of each code → message table
+    /// (`const keys = { code: "i18n.key", … }`), with the message key each maps to.
+    static func namedCodes() throws -> (compared: [String], table: [(code: String, message: String)]) {
+        var compared: [String] = []
+        var table: [(String, String)] = []
+        for file in try FileManager.default.contentsOfDirectory(atPath: web) where file.hasSuffix(".js") {
+            let text = try source(file)
+            for match in text.matches(of: /code\s*[!=]==?\s*"([a-z_]+)"/) { compared.append(String(match.1)) }
+            for block in text.matches(of: /const keys = \{([^}]*)\}/) {
+                for pair in String(block.1).matches(of: /([a-z_]+):\s*"([\w.]+)"/) { table.append((String(pair.1), String(pair.2))) }
+            }
+        }
+        return (compared, table)
+    }
+
+    @Test("every code the web app compares or translates is a FailureCode")
+    func codesExist() throws {
+        let (compared, table) = try Self.namedCodes()
+        #expect(table.count >= 8, "the class pages' table was found: \(table)")
+        #expect(compared.contains("sign_in_locked"))
+        let known = Set(FailureCode.allCases.map(\.rawValue))
+        let unknown = (compared + table.map(\.code)).filter { !known.contains($0) }
+        #expect(unknown.isEmpty, "codes the server never sends: \(unknown)")
+    }
+
+    @Test("every message a code maps to is written in English and in Vietnamese")
+    func messagesInBothLanguages() throws {
+        let strings = try Self.source("i18n.js")
+        let (_, table) = try Self.namedCodes()
+        for (code, message) in table {
+            let times = strings.matches(of: try Regex("\"\(NSRegularExpression.escapedPattern(for: message))\":")).count
+            #expect(times == 2, "\(code) → \(message) appears \(times) times in i18n.js")
+        }
+    }
+}
