@@ -231,20 +231,27 @@ def child_practises(w, name, level, game_category, category, words, wrong_first,
         w.wait.until(lambda d: css(w, "#games a.tile") or css(w, "#too-few") or css(w, "#game"))
         w.check(f"#/play/{category}?level={level}" in w.driver.current_url, f"Play leads to the {category} games at {level}")
         w.go("/week")
-    # Review this week's words (a batch of at most 10): the first card Again for one child, every other Good.
+    # Review this week's words (a batch of at most 10): the first card "Not yet" for one child,
+    # every other "I knew it". Each card says its word before its answer; a child has two big
+    # choices. A card that is due again before the end comes back in the session.
     one(w, "#week li.assignment a[data-review]").click()
-    again, reviewed = None, min(words, 10)
-    for n in range(reviewed):
+    again, reviewed, n = None, min(words, 10), 0
+    while not css(w, "#done"):
         shown_text = w.wait.until(EC.visibility_of_element_located((By.ID, "front"))).text
         word = shown_text.split(" · ")[0]
+        w.wait.until(lambda d: d.execute_script("return document.getElementById('player').dataset.word") == word)
         w.driver.find_element(By.TAG_NAME, "body").send_keys(Keys.SPACE)
         w.wait.until(EC.visibility_of_element_located((By.ID, "back")))
-        rating = "1" if wrong_first and n == 0 else "3"
-        if rating == "1":
+        choices = [b.get_attribute("data-rating") for b in w.driver.find_elements(By.CSS_SELECTOR, ".ratings button")]
+        if n == 0:
+            w.check(choices == ["again", "good"] and not css(w, ".ratings small"), f"{name} has two choices, no intervals: {choices}")
+        rating = "again" if wrong_first and n == 0 else "good"
+        if rating == "again":
             again = word
-        w.driver.switch_to.active_element.send_keys(rating)
+        one(w, f'.ratings button[data-rating="{rating}"]').click()
+        n += 1
         w.wait.until(lambda d: css(w, "#done") or css(w, "#reveal"))
-    w.wait.until(lambda d: css(w, "#done"))
+    w.check(n >= reviewed, f"{name} answered {n} cards")
     w.go("/week")
     item = one(w, "#week li.assignment")
     w.check(item.get_attribute("data-answered") == str(reviewed) and f"{reviewed} of {words}" in item.text,
@@ -258,7 +265,7 @@ def child_practises(w, name, level, game_category, category, words, wrong_first,
     w.wait.until(lambda d: d.current_url.endswith("#/kids") and "Signed out" in status(w))
     w.check(not [c for c in w.driver.get_cookies() if c["name"] == "vocab_session"], f"{name} signed out: the next child signs in here")
     w.console_clean(f"while {name} practised")
-    return again, reviewed + total
+    return again, n + total
 
 
 def adult_sees(w, code, answered, again_word, words):

@@ -18,6 +18,8 @@ import base64
 import re
 import json, os, shutil, signal, socket, subprocess, sys, tempfile, time, types, urllib.request
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts", "lib"))
+from ports import free_port  # noqa: E402
 import classes
 import games
 
@@ -32,10 +34,6 @@ from selenium.webdriver.support.ui import WebDriverWait
 PHONE, DESKTOP = (390, 844), (1280, 900)
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class Server:
@@ -288,14 +286,21 @@ def main():
         wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "ul.cards li")) == before + 2)
         check(True, "my library lists them")
 
-        # Review with the keyboard alone: Space shows the answer (and plays it), 3 rates Good.
+        # Review with the keyboard alone. The card says its word before its answer is shown (a
+        # child who cannot read answers by ear), with buttons to hear it again and slowly; Space
+        # shows the answer, 3 rates Good.
         go("/review")
         front = wait.until(EC.visibility_of_element_located((By.ID, "front"))).text
+        wait.until(lambda d: d.execute_script("const p = document.getElementById('player'); return p.dataset.word === arguments[0] && p.readyState >= 1 && p.duration > 0", front))
+        check(not driver.find_elements(By.ID, "back"), f"the card said {front} before its answer was shown")
+        plays = driver.find_elements(By.CSS_SELECTOR, "section.review button.play")
+        check(len(plays) == 3 and any("slow" in (b.get_attribute("class") or "") for b in plays) and all(b.rect["height"] >= 44 for b in plays),
+              f"the front has buttons to hear it again and slowly: {[b.text for b in plays]}")
+        check(driver.find_element(By.ID, "card-sound").is_selected(), "an adult's switch for the card's sound is there, on")
         body = driver.find_element(By.TAG_NAME, "body")
         body.send_keys(Keys.SPACE)
         wait.until(EC.visibility_of_element_located((By.ID, "back")))
-        wait.until(lambda d: d.execute_script("return document.getElementById('player').dataset.word") == front)
-        check(True, f"Space revealed {front} and played its clip")
+        check(True, f"Space revealed {front}")
         labels = [b.text.split("\n")[0] for b in driver.find_elements(By.CSS_SELECTOR, ".ratings button")]
         check([l.split(" ", 1)[1] for l in labels] == ["Try again", "Tricky", "Got it", "Easy"], f"the ratings in a child's words: {labels}")
         shot("review")
@@ -392,19 +397,19 @@ def main():
             size = float(driver.execute_script("return parseFloat(getComputedStyle(document.getElementById('front')).fontSize)"))
             check(size >= 48, f"its characters are big: {size:.0f} px")
             check("null" not in driver.find_element(By.TAG_NAME, "main").text, "a card without a picture prints no 'null'")
-            driver.execute_script("document.getElementById('player').removeAttribute('src'); document.getElementById('player').load()")
+            # The card says its reading as it appears, before the answer.
+            wait.until(lambda d: d.execute_script("const p = document.getElementById('player'); return p.readyState >= 1 && p.duration > 0"))
+            src = driver.execute_script("return document.getElementById('player').currentSrc")
+            check(f"/v1/moe/" in src and "/audio" in src and "reading=" in src and not driver.find_elements(By.ID, "back"),
+                  f"the card said its reading before the answer: {src}")
+            buttons = driver.find_elements(By.CSS_SELECTOR, "section.review button.play")
+            check(len(buttons) == 2 and all(b.rect["height"] >= 44 for b in buttons), f"▶ and 🐢 buttons replay it: {[b.text for b in buttons]}")
             driver.find_element(By.TAG_NAME, "body").send_keys(Keys.SPACE)
             back = wait.until(EC.visibility_of_element_located((By.ID, "back")))
             pinyin = driver.find_element(By.ID, "pinyin").text
             senses = [e.text for e in back.find_elements(By.CSS_SELECTOR, 'p[lang="zh-Hant"]')]
             check(chosen in pinyin and re.search("[\u3105-\u312f]", pinyin) and senses and all(senses),
                   f"the answer shows pinyin and bopomofo ({pinyin}) and {len(senses)} sense(s): {senses[0] if senses else None}")
-            wait.until(lambda d: d.execute_script("const p = document.getElementById('player'); return p.readyState >= 1 && p.duration > 0"))
-            src = driver.execute_script("return document.getElementById('player').currentSrc")
-            duration = driver.execute_script("return document.getElementById('player').duration")
-            check(f"/v1/moe/" in src and "/audio" in src and "reading=" in src, f"showing the answer played its speech: {duration:.2f} s from {src}")
-            buttons = back.find_elements(By.CSS_SELECTOR, "button.play")
-            check(len(buttons) == 2 and all(b.rect["height"] >= 44 for b in buttons), f"▶ and 🐢 buttons replay it: {[b.text for b in buttons]}")
             shot("review-mandarin")
             fits_phone("Mandarin review")
             driver.switch_to.active_element.send_keys("3")

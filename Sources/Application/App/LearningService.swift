@@ -11,17 +11,22 @@ import TextMatching
 import Vocabulary
 
 /// What a learner may change about themselves (`PATCH /v1/me/settings`, `vocab users
-/// settings`): the interface language, the time zone and the hour a day starts.
+/// settings`): the interface language, the time zone, the hour a day starts, and whether a card
+/// says its word as it appears.
 public struct SettingsChange: Sendable, Decodable {
     public var language: String?
     public var timeZone: String?
     public var dayStartsAt: Int?
+    public var cardSound: Bool?
 
-    public init(language: String? = nil, timeZone: String? = nil, dayStartsAt: Int? = nil) {
+    public init(language: String? = nil, timeZone: String? = nil, dayStartsAt: Int? = nil, cardSound: Bool? = nil) {
         self.language = language
         self.timeZone = timeZone
         self.dayStartsAt = dayStartsAt
+        self.cardSound = cardSound
     }
+
+    var isEmpty: Bool { language == nil && timeZone == nil && dayStartsAt == nil && cardSound == nil }
 
     /// An IANA zone name, matched without regard to case ("asia/ho_chi_minh" is
     /// "Asia/Ho_Chi_Minh"), or UTC. Abbreviations and bare offsets ("EST", "GMT+7") are refused:
@@ -94,8 +99,8 @@ public struct LearningService: Sendable {
     /// Changes what a learner may set about themselves; fields left out stay as they are.
     /// Everything is checked before anything is stored. Returns the learner as stored.
     public func updateSettings(_ change: SettingsChange, for learner: Learner) async throws -> Learner {
-        guard change.language != nil || change.timeZone != nil || change.dayStartsAt != nil else {
-            throw Failure(.missingParameter, "give at least one of language, timeZone and dayStartsAt.")
+        guard !change.isEmpty else {
+            throw Failure(.missingParameter, "give at least one of language, timeZone, dayStartsAt and cardSound.")
         }
         var settings = learner.settings
         if let language = change.language {
@@ -116,6 +121,7 @@ public struct LearningService: Sendable {
             }
             settings.dayStartsAt = hour
         }
+        if let sound = change.cardSound { settings.cardSound = sound }
         try await store.updateSettings(settings, of: learner.id)
         var updated = learner
         updated.settings = settings

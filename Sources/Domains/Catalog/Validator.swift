@@ -87,6 +87,7 @@ public struct CatalogValidator: Sendable {
                 former += names.map { ($0, name, headword) }
             }
         }
+        issues += Self.checkSenses(parsed)
         // A former id names one entry for ever: never an entry of today, never two entries.
         var claimed: Set<String> = []
         for (id, file, word) in former {
@@ -108,6 +109,46 @@ public struct CatalogValidator: Sendable {
             }
         }
         return (decoded.sorted { $0.order < $1.order }, issues)
+    }
+
+    /// A headword with more than one entry in the catalog (in any files, compared without case):
+    /// each entry says which sense it is, in both languages, and no two say the same (within one
+    /// file, the key rule of `checkWord` asks for the sense). A learner
+    /// picking `bat` must see which bat, and a card must show the one saved.
+    static func checkSenses(_ parsed: [(String, [String: JSONValue])]) -> [ValidationIssue] {
+        var byHeadword: [String: [(file: String, word: String, sense: [String: JSONValue]?)]] = [:]
+        for (file, object) in parsed {
+            for item in object["words"]?.array ?? [] {
+                guard let word = item.object, let headword = word["word"]?.string, !headword.isEmpty else { continue }
+                byHeadword[headword.lowercased(), default: []].append((file, headword, word["sense"]?.object))
+            }
+        }
+        var issues: [ValidationIssue] = []
+        for (headword, entries) in byHeadword.sorted(by: { $0.key < $1.key }) where entries.count > 1 {
+            var labels: [String: [String: [String]]] = ["en": [:], "vi": [:]]
+            for entry in entries {
+                guard let sense = entry.sense else {
+                    // Two entries in one file are the file's own rule (a key, and a sense on it).
+                    if entries.count(where: { $0.file == entry.file }) > 1 { continue }
+                    issues.append(
+                        ValidationIssue(file: entry.file, word: entry.word, message: "'\(headword)' has \(entries.count) entries: each needs a sense {en, vi}"))
+                    continue
+                }
+                for lang in ["en", "vi"] {
+                    let text = String((sense[lang]?.string ?? "").lowercased().split(separator: " ").joined(separator: " "))
+                    if !text.isEmpty { labels[lang]![text, default: []].append(entry.file) }
+                }
+            }
+            for lang in ["en", "vi"] {
+                for (text, files) in labels[lang]!.sorted(by: { $0.key < $1.key }) where files.count > 1 {
+                    issues.append(
+                        ValidationIssue(
+                            file: files.joined(separator: ", "), word: headword,
+                            message: "\(files.count) entries share the sense.\(lang) '\(text)'"))
+                }
+            }
+        }
+        return issues
     }
 
     private func checkHeader(_ o: [String: JSONValue], file: String, orders: inout [Int: String]) -> [ValidationIssue] {

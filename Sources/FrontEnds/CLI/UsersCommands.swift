@@ -167,6 +167,7 @@ struct UsersSettingsCommand: AsyncParsableCommand {
               vocab users settings anna
               vocab users settings anna --time-zone Asia/Ho_Chi_Minh
               vocab users settings anna --day-starts-at 5 --json
+              vocab users settings anna --card-sound off
             """)
     @Argument(help: "The learner's name.") var name: String
     @Option(name: .customLong("time-zone"), help: ArgumentHelp("An IANA time zone name, e.g. Asia/Ho_Chi_Minh or Europe/London.", valueName: "ZONE"))
@@ -174,14 +175,20 @@ struct UsersSettingsCommand: AsyncParsableCommand {
     @Option(name: .customLong("day-starts-at"), help: ArgumentHelp("The hour (0-23) at which a day starts.", valueName: "HOUR"))
     var dayStartsAt: Int?
     @Option(help: ArgumentHelp("The web app's language: en or vi.", valueName: "CODE")) var language: String?
+    @Option(
+        name: .customLong("card-sound"),
+        help: ArgumentHelp(
+            "on: a review card says its word as it appears (the default, for children who cannot read yet); off: only when its answer is shown.",
+            valueName: "on|off"))
+    var cardSound: OnOff?
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var options: GlobalOptions
 
     func run() async throws {
         try await options.withLearningService(database) { service in
             var learner = try await service.learner(named: name)
-            let change = SettingsChange(language: language, timeZone: timeZone, dayStartsAt: dayStartsAt)
-            if language != nil || timeZone != nil || dayStartsAt != nil {
+            let change = SettingsChange(language: language, timeZone: timeZone, dayStartsAt: dayStartsAt, cardSound: cardSound.map { $0 == .on })
+            if language != nil || timeZone != nil || dayStartsAt != nil || cardSound != nil {
                 learner = try await service.updateSettings(change, for: learner)
             }
             let body = service.body(of: learner)
@@ -189,10 +196,15 @@ struct UsersSettingsCommand: AsyncParsableCommand {
             let day = body.day
             Output.line("\(learner.name): a day starts at \(day.startsAt):00 in \(day.timeZone)\(day.chosen ? "" : " (this machine's zone)").")
             Output.line(
-                "New cards a day: \(learner.settings.newPerDay); retention aimed at: \(Int((learner.settings.desiredRetention * 100).rounded())) %; language: \(learner.settings.language ?? "not chosen")."
+                "New cards a day: \(learner.settings.newPerDay); retention aimed at: \(Int((learner.settings.desiredRetention * 100).rounded())) %; language: \(learner.settings.language ?? "not chosen"); cards say their word: \(learner.settings.cardSound == false ? "when the answer is shown" : "as they appear")."
             )
         }
     }
+}
+
+/// A switch a person types: on or off.
+enum OnOff: String, ExpressibleByArgument, Sendable {
+    case on, off
 }
 
 struct UsersPasswdCommand: AsyncParsableCommand {

@@ -33,14 +33,18 @@ struct LearningServiceTests {
                 CatalogFixture.category(
                     "animals", order: 1,
                     words: [
-                        CatalogFixture.word("bat", vi: "con dơi", definition: "an animal that flies at night"), CatalogFixture.word("cat"),
+                        CatalogFixture.word(
+                            "bat", vi: "con dơi", definition: "an animal that flies at night", extra: #", "sense": {"en": "animal", "vi": "con dơi"}"#),
+                        CatalogFixture.word("cat"),
                     ]))
             try dir.write(
                 "Categories/sport.json",
                 CatalogFixture.category(
                     "sport", order: 2,
                     words: [
-                        CatalogFixture.word("bat", category: "sport", vi: "gậy", definition: "a stick to hit a ball")
+                        CatalogFixture.word(
+                            "bat", category: "sport", vi: "gậy", definition: "a stick to hit a ball", extra: #", "sense": {"en": "for sport", "vi": "cây gậy"}"#
+                        )
                     ]))
         }
         defer { box.dir.remove() }

@@ -94,6 +94,24 @@ struct ValidatorTests {
         CatalogValidator().validate(files.map { ($0.0, Data($0.1.utf8)) }).issues.map(\.description)
     }
 
+    @Test("a headword with entries in two files needs a sense on each, in both languages, and no two alike")
+    func entriesOfOneHeadwordSayWhichSense() {
+        func catalog(_ animal: String, _ sport: String) -> [String] {
+            issues([
+                ("animals.json", CatalogFixture.category("animals", order: 1, words: [CatalogFixture.word("bat", extra: animal)])),
+                ("sports.json", CatalogFixture.category("sports", order: 2, words: [CatalogFixture.word("Bat", category: "sports", extra: sport)])),
+            ])
+        }
+        let animal = #", "sense": {"en": "animal", "vi": "con dơi"}"#
+        #expect(catalog(animal, #", "sense": {"en": "for cricket", "vi": "cây gậy"}"#) == [])
+        #expect(catalog(animal, "") == ["sports.json: word 'Bat': 'bat' has 2 entries: each needs a sense {en, vi}"], "compared without case")
+        #expect(
+            catalog(animal, #", "sense": {"en": "Animal", "vi": "cây gậy"}"#) == [
+                "animals.json, sports.json: word 'bat': 2 entries share the sense.en 'animal'"
+            ])
+        #expect(issues([("animals.json", CatalogFixture.category("animals", order: 1, words: [CatalogFixture.word("cat")]))]) == [], "one entry needs no sense")
+    }
+
     @Test func aPictureMustBeOneFullyQualifiedEmojiThatTheFontDraws() {
         func picture(_ value: String) -> [String] {
             let word = CatalogFixture.word("cat").replacingOccurrences(of: #""vi": "con vật","#, with: #""vi": "con vật", "picture": "\#(value)","#)

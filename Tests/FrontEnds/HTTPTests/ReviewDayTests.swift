@@ -63,6 +63,25 @@ struct ReviewDayTests {
         }
     }
 
+    @Test("a card says its word as it appears unless the learner turns it off; the choice is kept and refused values change nothing")
+    func cardSound() async throws {
+        try await withServer { s in
+            let data = try await LearnerData.open(s)
+            let anna = try await data.add("anna")
+            let before = try #require(try await s.send("GET", "/v1/me", token: anna.token).object()["settings"] as? [String: Any])
+            #expect(before["cardSound"] == nil, "not chosen: the web app says the word")
+            let off = try await s.send("PATCH", "/v1/me/settings", token: anna.token, json: #"{"cardSound":false}"#)
+            let offSettings = try off.object()["settings"] as? [String: Any]
+            #expect(off.status == 200 && offSettings?["cardSound"] as? Bool == false, "\(off.text)")
+            let refused = try await s.send("PATCH", "/v1/me/settings", token: anna.token, json: #"{"cardSound":"loud"}"#)
+            #expect(refused.status == 400, "\(refused.status) \(refused.text)")
+            #expect(try await data.store.learner(named: "anna")?.settings.cardSound == false)
+            let on = try await s.send("PATCH", "/v1/me/settings", token: anna.token, json: #"{"cardSound":true}"#)
+            #expect(on.status == 200)
+            #expect(try await data.store.learner(named: "anna")?.settings.cardSound == true)
+        }
+    }
+
     @Test("cards answered at 9 am and at 11 pm fall due at the start of a day (4 am in the learner's zone); 11 pm then 5 am is one elapsed day")
     func dueAtTheStartOfTheLearnersDay() async throws {
         try await withServer { s in

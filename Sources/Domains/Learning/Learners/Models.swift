@@ -34,11 +34,15 @@ public struct LearnerSettings: Sendable, Codable, Equatable, Hashable {
     public var timeZone: String?
     /// The hour (0–23) at which the learner's day starts; nil: 4, Anki's default.
     public var dayStartsAt: Int?
+    /// Whether a card says its word as it appears (nil: yes): a child who cannot read yet
+    /// answers by ear; an adult who reads may turn it off.
+    public var cardSound: Bool?
 
     public init(
         desiredRetention: Double = 0.9, newPerDay: Int = 20, level: String? = nil, language: String? = nil,
-        timeZone: String? = nil, dayStartsAt: Int? = nil
+        timeZone: String? = nil, dayStartsAt: Int? = nil, cardSound: Bool? = nil
     ) {
+        self.cardSound = cardSound
         self.desiredRetention = desiredRetention
         self.newPerDay = newPerDay
         self.level = level

@@ -67,6 +67,8 @@ export const me = {
   setLanguage: (language) => api("/v1/me/settings", { method: "PATCH", body: { language } }),
   // The learner's time zone (an IANA name): their review days start at 4 am in it.
   setTimeZone: (timeZone) => api("/v1/me/settings", { method: "PATCH", body: { timeZone } }),
+  // Whether a review card says its word as it appears (it does unless turned off).
+  setCardSound: (cardSound) => api("/v1/me/settings", { method: "PATCH", body: { cardSound } }),
   library: () => api("/v1/me/library"),
   save: (word) => api("/v1/me/library", { method: "POST", body: { word, source: "catalog" } }),
   // One entry of a catalog headword, the sense shown ("bat · animal"), and no other.

@@ -10,7 +10,9 @@ const status = document.getElementById("status");
 const player = document.getElementById("player");
 const PAGE = 24;
 const LEVELS = { starters: "Starters", movers: "Movers", flyers: "Flyers" };   // the exams' own names, in both languages
-const state = { user: null, level: localStorage.getItem("vocab.level") ?? "" };
+// A first visit starts at Starters, the youngest children's level, never all levels at once
+// (`cat` would show a Flyers sentence to a six-year-old); "" is all levels, chosen in the header.
+const state = { user: null, level: localStorage.getItem("vocab.level") ?? "starters" };
 
 // Elements without innerHTML: text from the API is never parsed as markup.
 function h(tag, attrs = {}, ...children) {
@@ -431,8 +433,23 @@ function when(seconds) {
   return t("when.days", { n: Math.round(hours / 24) });
 }
 
-// Words a child knows for FSRS's four ratings (Again, Hard, Good, Easy: the same meaning).
-const RATINGS = [["again", "review.again"], ["hard", "review.hard"], ["good", "review.good"], ["easy", "review.easy"]];
+// Words a child knows for FSRS's four ratings (Again, Hard, Good, Easy: the same meaning), with
+// the rating each sends. A child signed in with pictures gets two big choices: Again and Good.
+const RATINGS = [["again", "review.again", 1], ["hard", "review.hard", 2], ["good", "review.good", 3], ["easy", "review.easy", 4]];
+const CHILD_RATINGS = [["again", "review.notYet", 1], ["good", "review.knewIt", 3]];
+
+// A card's word, spoken: the catalog's clip in the card's accent, or the Mandarin reading.
+function sayCard(c, button) {
+  if (c.source === "catalog") return play(c.front, c.audio === "american" ? "american" : "british", button, undefined, true);
+  if (c.source === "moe") return playMandarin(c.front, c.pinyin, button);
+}
+
+// The buttons that say a card's word again, at its pace and slower.
+function cardSoundButtons(c) {
+  if (c.source === "catalog") return playButtons(c.front);
+  if (c.source === "moe") return mandarinButtons(c.front, c.pinyin);
+  return null;
+}
 // The keys of the page shown (review, a game); cleared by every navigation.
 let pageKeys = null;
 
@@ -452,11 +469,35 @@ async function reviewPage() {
     if (!batch) throw e;
     say(t("review.offline"));
   }
-  const cards = batch.cards;
+  let cards = batch.cards;
   let i = 0;
+  const child = !!state.user?.child;
+  // A card says its word as it appears, so that a child who cannot read yet can answer by ear,
+  // unless the learner turned it off (an adult, below).
+  const settings = state.user?.settings ?? (await me.get().catch(() => null))?.settings;
+  let sound = settings?.cardSound !== false;
   const area = h("section", { class: "review", "aria-live": "polite" });
-  show(t("review.title"), area);
+  const soundSwitch = child ? null : h("label", { class: "switch", id: "card-sound-switch" },
+    h("input", { type: "checkbox", id: "card-sound", checked: sound, onchange: async (e) => {
+      sound = e.currentTarget.checked;
+      if (state.user) state.user.settings = { ...(state.user.settings ?? {}), cardSound: sound };
+      await me.setCardSound(sound).catch(() => {});
+    } }), " ", t("review.cardSound"));
+  show(t("review.title"), soundSwitch ?? "", area);
+  // The session's cards: one rated "try again" that is due again comes back in it, new ones wait.
+  const session = new Set(cards.map((c) => c.item));
   const done = async () => {
+    const more = await me.next(10).catch(() => null);
+    const back = more?.cards.filter((c) => session.has(c.item)) ?? [];
+    if (back.length) {
+      batch = { ...more, cards: back };
+      cards = back;
+      i = 0;
+      localStorage.setItem("vocab.queue", JSON.stringify(batch));
+      return showCard();
+    }
+    // When the next card is due, asked now: not "nothing is due" while one returns in a minute.
+    if (more) batch = more;
     // Nothing reviewed yet and nothing waiting: a new learner, who needs a way in, not "all done".
     if (cards.length === 0 && !batch.nextDue && (await me.library()).items.length === 0) {
       area.replaceChildren(await startPanel());
@@ -474,17 +515,20 @@ async function reviewPage() {
     if (i >= cards.length) return done();
     const card = cards[i];
     const c = card.content;
-    const reveal = h("button", { type: "button", class: "primary", id: "reveal", onclick: () => back() }, t("review.show"), h("kbd", {}, "Space"));
+    const reveal = h("button", { type: "button", class: "primary big", id: "reveal", onclick: () => back() }, t("review.show"), h("kbd", {}, "Space"));
     area.replaceChildren(
-      h("p", {}, t("review.toGo", { count: cards.length - i, phase: card.phase })),
+      h("p", {}, t("review.toGo", { count: cards.length - i, phase: t(`phase.${card.phase}`) })),
       // replaceChildren would print a card without a picture's null as "null".
       picture({ picture: c.picture, word: c.front }, true) ?? "",
       // Mandarin characters big, like the entry's page; a catalog word with its sense.
       c.source === "moe" ? h("p", { class: "front han", id: "front", lang: "zh-Hant" }, c.front)
         : h("p", { class: "front", id: "front", lang: "en" }, c.front, senseLabel(c.sense)),
+      // Sound first: the word again, and slowly, before the answer.
+      cardSoundButtons(c) ?? "",
       reveal);
     reveal.focus();
     state.revealed = false;
+    if (sound) sayCard(c);
   };
   const back = () => {
     if (state.revealed || i >= cards.length) return;
@@ -497,16 +541,15 @@ async function reviewPage() {
       c.vi ? h("p", { lang: "vi" }, c.vi) : null,
       ...(c.senses ?? []).map((s) => h("p", { lang: c.source === "moe" ? "zh-Hant" : "en" },
         s.partOfSpeech ? h("span", { class: "pos", lang: "en" }, `(${s.partOfSpeech}) `) : null, s.text)),
-      c.example ? h("p", {}, h("q", {}, c.example)) : null,
-      c.source === "catalog" ? playButtons(c.front) : null,
-      c.source === "moe" ? mandarinButtons(c.front, c.pinyin) : null);
-    const buttons = h("div", { class: "ratings", role: "group", "aria-label": t("review.howWell") },
-      RATINGS.map(([key, label], n) => h("button", { type: "button", "data-rating": key, onclick: () => rate(n + 1) },
-        h("span", {}, h("kbd", {}, String(n + 1)), ` ${t(label)}`), h("small", {}, when(card.next[key])))));
+      c.example ? h("p", {}, h("q", {}, c.example)) : null);
+    // Two big choices for a child, without the intervals; FSRS's four for an adult.
+    const buttons = h("div", { class: child ? "ratings two" : "ratings", role: "group", "aria-label": t("review.howWell") },
+      (child ? CHILD_RATINGS : RATINGS).map(([key, label, value]) => h("button", { type: "button", "data-rating": key, onclick: () => rate(value) },
+        h("span", {}, child ? null : h("kbd", {}, String(value)), ` ${t(label)}`), child ? null : h("small", {}, when(card.next[key])))));
     area.querySelector("#reveal").replaceWith(details, buttons);
     buttons.querySelector('[data-rating="good"]').focus();
-    if (c.source === "catalog") play(c.front, c.audio === "american" ? "american" : "british");
-    else if (c.source === "moe") playMandarin(c.front, c.pinyin);
+    // Heard already when the card said it; otherwise now, with its answer.
+    if (!sound) sayCard(c);
   };
   const rate = async (rating) => {
     if (!state.revealed) return;
@@ -529,7 +572,7 @@ async function reviewPage() {
     if (e.target.closest("input, textarea")) return;
     if ((e.key === " " || e.key === "Enter") && !state.revealed && e.target.id !== "reveal") { e.preventDefault(); back(); }
     else if (e.key === " " && e.target.id === "reveal") { e.preventDefault(); back(); }
-    else if (["1", "2", "3", "4"].includes(e.key) && state.revealed) { e.preventDefault(); rate(Number(e.key)); }
+    else if (["1", "2", "3", "4"].includes(e.key) && state.revealed && !child) { e.preventDefault(); rate(Number(e.key)); }
   };
   showCard();
 }
