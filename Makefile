@@ -39,6 +39,7 @@ demo: build
 # and PostgreSQL when the full MOE dictionary is there) are this build's output
 # (it fails on a difference).
 # gen-emoji-table --check: the table of emoji a picture may be is what python3-emoji lists.
+# node --test: the web app's modules on their own (strings, plurals), with Node's test runner.
 # Then the checks that once ran only by hand, each on a small budget so that they run every time:
 # kills mid-write (crash-safety), generated requests against openapi.json (fuzz-serve: no 5xx),
 # and the Mandarin routes on both engines (check-moe-engines, on the committed sample).
@@ -48,6 +49,7 @@ test: deps
 	$(SWIFT) build --build-tests $(QUIET_STATIC_LINK)
 	scripts/refresh-readme --check
 	scripts/gen-emoji-table --check
+	node --test Tests/Web/
 	$(SWIFT) test --skip-build
 	TRIALS=3 VOCAB=$(CURDIR)/.build/debug/vocab scripts/crash-safety
 	FUZZ_EXAMPLES=5 FUZZ_TIME=45 scripts/fuzz-serve

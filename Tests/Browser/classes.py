@@ -135,6 +135,13 @@ def new_pictures(w, name, before):
 
 
 def assign(w, code, category, level):
+    # Each level's radio button sits beside its name at its own size (a text box's styles once drew
+    # them as 40 px circles over the names).
+    for radio in css(w, 'input[name="assign-level"]'):
+        label = radio.find_element(By.XPATH, "ancestor::label")
+        w.check(radio.rect["width"] <= 32 and radio.rect["x"] + radio.rect["width"] <= label.rect["x"] + label.rect["width"]
+                and label.rect["width"] > radio.rect["width"] + 20,
+                f"the {radio.get_attribute('value')} radio is {radio.rect['width']:.0f} px wide, inside its label of {label.rect['width']:.0f} px")
     one(w, f'input[name="assign-level"][value="{level}"]').click()
     w.wait.until(lambda d: one(w, f'#assign-category option[value="{category}"]'))
     Select(one(w, "#assign-category")).select_by_value(category)
@@ -151,6 +158,12 @@ def assign(w, code, category, level):
 def print_cards(w, code, names):
     one(w, "#print-cards").click()
     w.wait.until(lambda d: len(css(w, "#signin-cards li.signin-card")) == len(names))
+    # "…tap your pictures in this order:" comes right before the pictures, the address after them;
+    # opened at 127.0.0.1, the adult is told the children's devices cannot reach that address.
+    parts = w.driver.execute_script("return [...document.querySelector('li.signin-card').children].map((e) => e.className)")
+    w.check(parts.index("card-help") + 1 == next(i for i, c in enumerate(parts) if "pic" in c) and parts[-1] == "card-help card-where",
+            f"a card reads name, code, how, the pictures in order, then the address: {parts}")
+    w.check("127.0.0.1" in one(w, "#cards-loopback").text, f"the loopback address is pointed out: {one(w, '#cards-loopback').text!r}")
     looked_at(w, "sign-in cards")
     shot_at(w, "class-cards", "main")
     pdf = base64.b64decode(w.driver.execute_cdp_cmd("Page.printToPDF", {"paperWidth": 8.27, "paperHeight": 11.69})["data"])

@@ -51,5 +51,7 @@ public struct UnavailableClipSource: ClipSource {
 
     public func clip(for request: ClipRequest) async throws -> ResolvedClip { throw ClipUnavailable(reason, absent: true) }
 
-    public func fingerprint(for request: ClipRequest) -> String { "none" }
+    /// Why there is no clip is part of the inputs: a clip made while the voice was switched off is
+    /// not answered, as made before, for a call that finds it not installed (the reason is told).
+    public func fingerprint(for request: ClipRequest) -> String { "none (\(reason))" }
 }

@@ -108,13 +108,31 @@ struct SayCommand: AsyncParsableCommand {
             request = subject
         }
         request.speed = pace
-        let accent = request.accent
         let format = self.format ?? output.flatMap(AudioFormat.from(path:)) ?? .wav
         let pronouncer = app.audio.pronouncer().pronouncer
         let inputs = pronouncer.inputs(of: request)
-        // Rendered every time (a fraction of a second), so the tiers' reasons are current.
+        let clip: StoredClip
+        let skipped: [TierSkip]
+        var madeBefore = false
+        // A clip made before from the same inputs (no recording added or changed since, the same
+        // voice) is answered from the store without starting any engine: the neural voice's
+        // process takes a second to load. A chosen tier or file is rendered for the call.
+        if output == nil, tier == nil, let stored = app.audio.clipStore.stored(request.key(format: format), inputs: inputs) {
+            clip = stored
+            skipped = []
+            madeBefore = true
+        } else {
+            (clip, skipped) = try await render(request, format: format, inputs: inputs, pronouncer: pronouncer, store: app.audio.clipStore)
+        }
+        try finish(clip, request: request, format: format, skipped: skipped, madeBefore: madeBefore)
+    }
+
+    /// Renders the clip from the tiers: into the file named (`-o`), or into the clip store.
+    private func render(
+        _ request: ClipRequest, format: AudioFormat, inputs: String, pronouncer: Pronouncer, store: ClipStore
+    ) async throws -> (StoredClip, [TierSkip]) {
+        let accent = request.accent
         let pronunciation = try await pronouncer.pronounce(request, only: tier)
-        let skipped = pronunciation.skipped
         let clip: StoredClip
         if let output {
             // A file of the user's choosing: rendered for this call, not kept in the store, but
@@ -134,8 +152,14 @@ struct SayCommand: AsyncParsableCommand {
             }
             clip = StoredClip(path: output, record: record)
         } else {
-            clip = try app.audio.clipStore.save(pronunciation, key: request.key(format: format), word: request.word, inputs: inputs)
+            clip = try store.save(pronunciation, key: request.key(format: format), word: request.word, inputs: inputs)
         }
+        return (clip, pronunciation.skipped)
+    }
+
+    /// Plays the clip when asked and reports it.
+    private func finish(_ clip: StoredClip, request: ClipRequest, format: AudioFormat, skipped: [TierSkip], madeBefore: Bool) throws {
+        let accent = request.accent
 
         var player: String?
         var playFailure: Failure?
@@ -155,12 +179,14 @@ struct SayCommand: AsyncParsableCommand {
             struct Report: Encodable {
                 let word: String, entry: String, accent: Accent, reading: String?, tier: Tier, source: String, duration: Double, path: String
                 let format: AudioFormat, skipped: [TierSkip], played: Bool
+                /// Answered from the clip store, made by an earlier call from the same inputs.
+                let madeBefore: Bool
             }
             try Output.json(
                 Report(
                     word: request.word, entry: clip.record.entry, accent: accent, reading: request.reading,
                     tier: clip.record.tier, source: clip.record.source, duration: clip.record.duration, path: clip.path,
-                    format: format, skipped: skipped, played: player != nil), toStandardError: toStandardOutput)
+                    format: format, skipped: skipped, played: player != nil, madeBefore: madeBefore), toStandardError: toStandardOutput)
             if playFailure != nil { throw ExitCode(Failure.Kind.unavailable.exitCode) }
             return
         }
@@ -168,8 +194,8 @@ struct SayCommand: AsyncParsableCommand {
         let label = request.reading.map { "\(request.word) \($0)" } ?? request.word
         Output.line(
             String(
-                format: "%@ (%@): %@ from %@, %.2f s → %@", label, accent.rawValue,
-                clip.record.tier.rawValue, clip.record.source, clip.record.duration, clip.path),
+                format: "%@ (%@): %@ from %@, %.2f s → %@%@", label, accent.rawValue,
+                clip.record.tier.rawValue, clip.record.source, clip.record.duration, clip.path, madeBefore ? " (made before)" : ""),
             toStandardError: toStandardOutput)
         if let player { Output.line("played with \(player)") }
         if playFailure != nil { throw ExitCode(Failure.Kind.unavailable.exitCode) }

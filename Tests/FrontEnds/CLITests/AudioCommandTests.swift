@@ -59,6 +59,30 @@ struct AudioCommandTests {
         #expect(FileManager.default.fileExists(atPath: out))
     }
 
+    @Test("a clip made before is answered from the store, not made again; a recording added since makes it again")
+    func sayAnswersAClipMadeBeforeFromTheStore() throws {
+        let audio = try TemporaryDirectory("cli-audio-again")
+        let (_, env) = try runner(audio: audio.path)
+        func say() throws -> [String: Any] {
+            let result = try runProcess(Repository.vocabExecutable, ["say", "cat", "--json"], environment: env)
+            #expect(result.status == 0, "\(result.stderr)")
+            return try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        }
+        let first = try say()
+        #expect(first["madeBefore"] as? Bool == false && first["tier"] as? String == "tts")
+        let path = try #require(first["path"] as? String)
+        let written = try FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date
+        let second = try say()
+        #expect(second["madeBefore"] as? Bool == true && second["path"] as? String == path && second["tier"] as? String == "tts", "\(second)")
+        #expect((second["skipped"] as? [Any])?.isEmpty == true, "no tier was asked")
+        #expect(try FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date == written, "the file was not written again")
+        // A legacy clip for cat changes the inputs: the next call makes the clip from it.
+        let made = try runProcess(Repository.vocabExecutable, ["say", "dog", "--tier", "tts", "-o", audio.file("legacy/british/cat.wav")], environment: env)
+        #expect(made.status == 0, "\(made.stderr)")
+        let third = try say()
+        #expect(third["madeBefore"] as? Bool == false && third["tier"] as? String == "legacy", "\(third)")
+    }
+
     @Test func sayPrefersALegacyClipAndWritesTheRequestedFormat() throws {
         let audio = try TemporaryDirectory("cli-audio")
         // A real clip for the legacy tier, made with the espeak-ng tier itself.

@@ -170,8 +170,13 @@ async function printPage(id) {
         h("span", { class: "vi", lang: "vi" }, w.vi)))));
 }
 
+// A part of speech in the interface language ("noun", "danh từ"); one the catalogue lacks as it is.
+function partOfSpeech(pos) { const key = `pos.${pos}`; const text = t(key); return text === key ? pos : text; }
+
 async function wordPage(word) {
-  const body = await catalog.word(word);
+  // The categories by their names in the interface language, not their ids ("Sports and leisure").
+  const [body, list] = await Promise.all([catalog.word(word), catalog.categories().catch(() => null)]);
+  const named = Object.fromEntries((list?.categories ?? []).map((c) => [c.id, categoryName(c)]));
   // A Save for each sense the page shows ("bat · animal", "bat · sports"): it saves that entry
   // and no other. One sense keeps the single button at the end of the page.
   const saveButton = (w, id) => h("button", { type: "button", class: "primary", id, "data-entry": entryId(w), onclick: async (e) => {
@@ -189,7 +194,7 @@ async function wordPage(word) {
       const example = w.examples[state.level] ?? Object.values(w.examples)[0];
       return h("section", { class: "card" },
         picture(w, true),
-        h("h2", {}, body.word, senseLabel(w.sense), " ", h("span", { class: "pos" }, w.pos.join(", ")), " · ", w.categories.join(", ")),
+        h("h2", {}, body.word, senseLabel(w.sense), " ", h("span", { class: "pos" }, w.pos.map(partOfSpeech).join(", ")), " · ", w.categories.map((c) => named[c] ?? c).join(", ")),
         ipaLine(w.ipa),
         playButtons(w.word),
         h("p", {}, h("strong", {}, t("word.english")), h("span", { lang: "en" }, w.definition.en)),
@@ -354,7 +359,11 @@ async function signInPage() {
 function signedIn(who) {
   state.user = who;
   if (who) localStorage.setItem("vocab.user", JSON.stringify({ id: who.id, name: who.name, child: !!who.child }));
-  else localStorage.removeItem("vocab.user");
+  else {
+    localStorage.removeItem("vocab.user");
+    // What a child's words were, kept for offline use, is theirs: the next child on this device does not see it.
+    for (const key of Object.keys(localStorage)) if (key.startsWith("vocab.week.")) localStorage.removeItem(key);
+  }
   setCSRF(who?.csrf ?? null);
   document.querySelectorAll("[data-signed-in]").forEach((n) => { n.hidden = !who; });
   document.querySelectorAll("[data-signed-out]").forEach((n) => { n.hidden = !!who; });
@@ -377,7 +386,7 @@ async function libraryPage() {
       : item.source === "moe" ? h("a", { href: `#/moe/${enc(item.entry)}`, lang: "zh-Hant" }, item.word) : item.word),
     item.content.pinyin ? h("p", { class: "pinyin" }, [item.content.pinyin, item.content.bopomofo].filter(Boolean).join("  ")) : null,
     h("p", { lang: item.source === "moe" ? "zh-Hant" : undefined }, [item.content.vi, item.content.senses?.[0]?.text].filter(Boolean).join(" — ")),
-    h("p", { class: "pos" }, t("library.due", { phase: item.card.phase, when: when(item.card.due) })),
+    h("p", { class: "pos" }, t("library.due", { phase: t(`phase.${item.card.phase}`), when: when(item.card.due) })),
     h("button", { type: "button", "aria-label": t("library.removeWord", { word: item.word }), onclick: async () => {
       await me.remove(item.id);
       say(t("library.removed", { word: item.word }));

@@ -373,9 +373,13 @@ async function cardsPage(ui, code) {
   code = details.code;
   const shown = known.get(code) ?? new Map();
   const children = details.children.filter((c) => shown.has(c.id)).map((c) => shown.get(c.id));
+  // The address the page was opened with, which a pupil's device can reach too, unless it is this
+  // computer's own (127.0.0.1, localhost): then the adult is told before printing.
   const where = `${location.origin}/#/kids`;
+  const loopback = /^(127\.|localhost$|\[?::1\]?$)/.test(location.hostname);
   ui.show(t("cards.title", { name: details.name }),
     h("p", { class: "no-print kind", id: "cards-note" }, children.length ? t("cards.note", { count: children.length }) : t("cards.none")),
+    loopback && children.length ? h("p", { class: "no-print error", id: "cards-loopback", role: "alert" }, t("cards.loopback", { origin: location.host })) : null,
     h("p", { class: "no-print actions" },
       children.length ? h("button", { type: "button", class: "primary", onclick: () => window.print() }, t("print.button")) : null,
       h("a", { class: "button", href: `#/class/${enc(code)}` }, t("cards.back"))),
@@ -383,8 +387,10 @@ async function cardsPage(ui, code) {
       h("li", { class: "signin-card", "data-child": c.id },
         h("p", { class: "card-name" }, c.firstName),
         h("p", { class: "card-code" }, t("class.code"), " ", h("strong", { lang: "en" }, details.code)),
+        // The sentence that ends "in this order:" comes right before the pictures it means.
+        h("p", { class: "card-help" }, t("cards.how")),
         pictureRow(ui, list, c.pictures),
-        h("p", { class: "card-help" }, t("cards.how"), " ", h("span", { class: "card-url" }, where))))));
+        h("p", { class: "card-help card-where" }, t("cards.where"), " ", h("span", { class: "card-url" }, where))))));
 }
 
 // MARK: a child's sign-in
@@ -461,7 +467,20 @@ async function kidsPage(ui) {
 async function weekPage(ui) {
   const { h } = ui;
   if (!(await ui.requireUser())) return;
-  const [mine, cats] = await Promise.all([classes.mine(), catalog.categories().catch(() => ({ categories: [] }))]);
+  // Kept on the device for the next time it is offline (a school's tablet on a weak network);
+  // signing out forgets it.
+  const kept = `vocab.week.${ui.state.user.id}`;
+  let mine;
+  let offline = false;
+  try {
+    mine = await classes.mine();
+    localStorage.setItem(kept, JSON.stringify(mine));
+  } catch (e) {
+    mine = e.status === undefined ? JSON.parse(localStorage.getItem(kept) ?? "null") : null;
+    if (!mine) throw e;
+    offline = true;
+  }
+  const cats = await catalog.categories().catch(() => ({ categories: [] }));
   const byId = Object.fromEntries(cats.categories.map((c) => [c.id, c]));
   const title = (a) => {
     const c = a.category && byId[a.category];
@@ -471,6 +490,7 @@ async function weekPage(ui) {
   const name = ui.state.user.name;
   ui.show(t("week.title"),
     h("p", { class: "hello" }, t("week.hello", { name })),
+    offline ? h("p", { class: "kind", id: "week-offline" }, t("week.offline")) : null,
     mine.length === 0 ? h("p", { class: "kind", id: "week-none" }, t("week.none")) :
       h("ul", { class: "cards week", id: "week" }, mine.map((a) => {
         const done = a.answered >= a.words;

@@ -33,9 +33,9 @@ export const STRINGS = {
     "play.readingSlowly": "Play {word}, {reading}, slowly",
     "play.failed": "Could not play {word}: {reason}",
     "categories.title": "Categories",
-    "categories.count": "{count} words at {level}.",
-    "words.count": "{count} words",
-    "category.count": "{vi} · {count} words at {level}",
+    "categories.count": { one: "{count} word at {level}.", other: "{count} words at {level}." },
+    "words.count": { one: "{count} word", other: "{count} words" },
+    "category.count": { one: "{vi} · {count} word at {level}", other: "{vi} · {count} words at {level}" },
     "category.print": "🖨 A word list to print",
     "pages": "Pages",
     "page.previous": "← Previous",
@@ -61,7 +61,7 @@ export const STRINGS = {
     "search.help": "Type an English or Vietnamese word, Chinese characters, pinyin or bopomofo in the search box.",
     "search.nothing": "Nothing matches “{q}”.",
     "search.didYouMean": " Did you mean ",
-    "search.results": "{count} result(s) for “{q}” in {sources}.",
+    "search.results": { one: "{count} result for “{q}” in {sources}.", other: "{count} results for “{q}” in {sources}." },
     "moe.radical": "Radical {radical} · {strokes} strokes ({rest} besides the radical)",
     "moe.save": "⭐ Save {word} {reading}",
     "moe.saveAll": "⭐ Save all {count} readings of {word}",
@@ -75,7 +75,7 @@ export const STRINGS = {
     "signout.done": "Signed out.",
     "library.title": "My library",
     "library.empty": "Your library is empty: save words from their pages, or start with a set.",
-    "library.count": "{count} item(s).",
+    "library.count": { one: "{count} word.", other: "{count} words." },
     "library.due": "{phase}, due {when}",
     "library.remove": "Remove",
     "library.removeWord": "Remove {word}",
@@ -83,7 +83,7 @@ export const STRINGS = {
     "start.title": "Start here",
     "start.help": "Pick a set of words to learn at {level} (change the level at the top). One tap adds them all.",
     "start.adding": "Adding {set}: {done} of {count}…",
-    "start.added": "Added {count} words: {set} at {level}. Let's practise!",
+    "start.added": { one: "Added {count} word: {set} at {level}. Let's practise!", other: "Added {count} words: {set} at {level}. Let's practise!" },
     "when.now": "now",
     "when.minutes": "in {n} min",
     "when.hours": "in {n} h",
@@ -102,6 +102,19 @@ export const STRINGS = {
     "review.hard": "Tricky",
     "review.good": "Got it",
     "review.easy": "Easy",
+    "pos.adjective": "adjective",
+    "pos.adverb": "adverb",
+    "pos.conjunction": "conjunction",
+    "pos.determiner": "determiner",
+    "pos.exclamation": "exclamation",
+    "pos.modal verb": "modal verb",
+    "pos.noun": "noun",
+    "pos.number": "number",
+    "pos.phrase": "phrase",
+    "pos.preposition": "preposition",
+    "pos.pronoun": "pronoun",
+    "pos.question word": "question word",
+    "pos.verb": "verb",
     "review.notYet": "Not yet",
     "review.knewIt": "I knew it",
     "review.cardSound": "Say the word when a card appears",
@@ -110,8 +123,8 @@ export const STRINGS = {
     "phase.review": "review",
     "phase.relearning": "learning again",
     "review.conflict": "This card was rated on another device; its new state is kept.",
-    "review.queued": "Offline: {count} rating(s) will be sent when the server is back.",
-    "review.sent": "Sent {count} rating(s) made offline.",
+    "review.queued": { one: "Offline: {count} rating will be sent when the server is back.", other: "Offline: {count} ratings will be sent when the server is back." },
+    "review.sent": { one: "Sent {count} rating made offline.", other: "Sent {count} ratings made offline." },
     "progress.title": "Progress",
     "progress.dueToday": "due today",
     "progress.dueTomorrow": "due tomorrow",
@@ -126,11 +139,11 @@ export const STRINGS = {
     "progress.week": "7 days",
     "progress.perDay": "Reviews per day (last 30 days)",
     "progress.perDayChart": "Reviews per day; {count} in 30 days",
-    "progress.perDayTotal": "{count} reviews in the last 30 days, {today} today.",
+    "progress.perDayTotal": { one: "{count} review in the last 30 days, {today} today.", other: "{count} reviews in the last 30 days, {today} today." },
     "progress.retention": "Retention",
     "progress.noRetention": "No reviews past learning yet.",
     "progress.retentionChart": "True retention",
-    "progress.retentionCount": "{count} reviews counted.",
+    "progress.retentionCount": { one: "{count} review counted.", other: "{count} reviews counted." },
     "progress.byCategory": "Learned words by category and level",
     "progress.byCategoryChart": "Words saved per category and level (learned in the table below)",
     "progress.saveFirst": "Save words to see them here.",
@@ -166,7 +179,7 @@ export const STRINGS = {
     "game.next": "Next →",
     "game.spellHint": "Almost! Try the shining letter.",
     "game.spelled": "You spelled {word}! ✓",
-    "game.slots": "A word of {count} letters: {so}",
+    "game.slots": { one: "A word of {count} letter: {so}", other: "A word of {count} letters: {so}" },
     "game.spellPrompt": "Tap the letters in order, or type them.",
     "game.spellPicture": "The picture to spell",
     "game.letters": "Letters",
@@ -178,7 +191,7 @@ export const STRINGS = {
     "game.stars": "{stars} of 3 stars",
     "game.score": "{right} of {total} right the first time.",
     "game.practise": "Let's practise these:",
-    "game.sent": "{count} answers added to your review.",
+    "game.sent": { one: "{count} answer added to your review.", other: "{count} answers added to your review." },
     "game.notAdded": "{count} could not be added: play again later.",
     "game.again": "🔁 Play again",
     "game.others": "🎮 Other games",
@@ -240,7 +253,7 @@ export const STRINGS = {
     "class.rosterHelp": "A CSV file from a spreadsheet works too: the first column is read, a “name” header is skipped.",
     "class.rosterFile": "Or choose a CSV file",
     "class.addAll": "➕ Add them all",
-    "class.added": "Added {count} child(ren): their pictures are below.",
+    "class.added": { one: "Added {count} child: their pictures are below.", other: "Added {count} children: their pictures are below." },
     "class.assignments": "Words set for the class",
     "class.noAssignments": "No words set yet.",
     "class.assignTitle": "Set words",
@@ -248,7 +261,7 @@ export const STRINGS = {
     "class.due": "Due (optional)",
     "class.dueOn": "due {date}",
     "class.assign": "📌 Set these words",
-    "class.assigned": "Set {title}: {count} words, now in every child's library.",
+    "class.assigned": { one: "Set {title}: {count} word, now in every child's library.", other: "Set {title}: {count} words, now in every child's library." },
     "class.finished": "Finished: {done} of {count}",
     "class.unassign": "Remove",
     "class.unassignTitle": "Remove {title}",
@@ -277,10 +290,12 @@ export const STRINGS = {
     "class.deleteYes": "Yes, delete the class",
     "class.deleted": "Deleted {name}.",
     "cards.title": "Sign-in cards · {name}",
-    "cards.note": "{count} card(s): the children who got their pictures on this page just now. Pictures are shown only once, so for any other child, give them new pictures on the class page first.",
+    "cards.note": { one: "{count} card: the child who got their pictures on this page just now. Pictures are shown only once, so for any other child, give them new pictures on the class page first.", other: "{count} cards: the children who got their pictures on this page just now. Pictures are shown only once, so for any other child, give them new pictures on the class page first." },
     "cards.none": "No new pictures on this page just now. Pictures are shown only once, when a child is added or gets new ones: give a child new pictures on the class page, then print their card.",
     "cards.back": "← Back to the class",
     "cards.how": "Tap “I'm a child”, type the class code and your name, then tap your pictures in this order:",
+    "cards.where": "Open:",
+    "cards.loopback": "This page is open at {origin}, which only this computer can reach: open it at the address the children's devices use (this computer's name on the school network) before printing, so the cards show that address.",
     "kids.title": "Hello! Let's sign in",
     "kids.code": "Class code",
     "kids.name": "Your first name",
@@ -315,6 +330,7 @@ export const STRINGS = {
     "kids.adult": "Teachers and parents sign in here",
     "kids.link": "“I'm a child”.",
     "week.title": "This week's words",
+    "week.offline": "Offline: these are your words as they were last time. You can still play and review.",
     "week.hello": "Hi {name}! Here are your words.",
     "week.none": "No words set for you yet. Pick a topic and play!",
     "week.of": "{answered} of {words}",
@@ -404,7 +420,7 @@ export const STRINGS = {
     "signout.done": "Đã đăng xuất.",
     "library.title": "Từ của em",
     "library.empty": "Em chưa lưu từ nào: hãy lưu từ ở trang của từ, hoặc bắt đầu với một bộ từ.",
-    "library.count": "{count} mục.",
+    "library.count": "{count} từ.",
     "library.due": "{phase}, ôn {when}",
     "library.remove": "Xóa",
     "library.removeWord": "Xóa {word}",
@@ -431,6 +447,19 @@ export const STRINGS = {
     "review.hard": "Hơi khó",
     "review.good": "Nhớ rồi",
     "review.easy": "Dễ",
+    "pos.adjective": "tính từ",
+    "pos.adverb": "trạng từ",
+    "pos.conjunction": "liên từ",
+    "pos.determiner": "từ hạn định",
+    "pos.exclamation": "thán từ",
+    "pos.modal verb": "động từ khuyết thiếu",
+    "pos.noun": "danh từ",
+    "pos.number": "số từ",
+    "pos.phrase": "cụm từ",
+    "pos.preposition": "giới từ",
+    "pos.pronoun": "đại từ",
+    "pos.question word": "từ để hỏi",
+    "pos.verb": "động từ",
     "review.notYet": "Chưa nhớ",
     "review.knewIt": "Em nhớ rồi",
     "review.cardSound": "Đọc từ khi thẻ hiện ra",
@@ -610,6 +639,8 @@ export const STRINGS = {
     "cards.none": "Trang này chưa có hình mới. Hình chỉ hiện một lần, khi thêm con hoặc cho con hình mới: hãy cho con hình mới ở trang lớp, rồi in thẻ.",
     "cards.back": "← Quay lại lớp",
     "cards.how": "Chạm “Em là học sinh”, gõ mã lớp và tên của em, rồi chạm các hình theo thứ tự này:",
+    "cards.where": "Mở:",
+    "cards.loopback": "Trang này đang mở ở {origin}, chỉ máy này vào được: hãy mở trang bằng địa chỉ mà máy của các con dùng (tên của máy này trong mạng của trường) rồi hãy in, để thẻ ghi đúng địa chỉ đó.",
     "kids.title": "Xin chào! Mình đăng nhập nhé",
     "kids.code": "Mã lớp",
     "kids.name": "Tên của em",
@@ -644,6 +675,7 @@ export const STRINGS = {
     "kids.adult": "Giáo viên và phụ huynh đăng nhập ở đây",
     "kids.link": "“Em là học sinh”.",
     "week.title": "Từ của tuần này",
+    "week.offline": "Đang ngoại tuyến: đây là các từ của em như lần trước. Em vẫn chơi và ôn được nhé.",
     "week.hello": "Chào {name}! Đây là các từ của em.",
     "week.none": "Chưa có từ nào được giao cho em. Chọn một chủ đề và chơi nhé!",
     "week.of": "{answered} trên {words}",
@@ -664,20 +696,23 @@ export const STRINGS = {
 };
 
 // The family's language: what they chose on this device, else what the browser asks for first.
-let current = localStorage.getItem("vocab.lang")
-  ?? ((navigator.languages ?? [navigator.language]).find((l) => /^(vi|en)\b/i.test(l)) ?? "en").slice(0, 2).toLowerCase();
+let current = globalThis.localStorage?.getItem("vocab.lang")
+  ?? ((globalThis.navigator?.languages ?? [globalThis.navigator?.language ?? "en"]).find((l) => /^(vi|en)\b/i.test(l)) ?? "en").slice(0, 2).toLowerCase();
 if (!STRINGS[current]) current = "en";
 
 export function language() { return current; }
 
 export function setLanguage(lang) {
   current = STRINGS[lang] ? lang : "en";
-  localStorage.setItem("vocab.lang", current);
-  document.documentElement.lang = current;
+  globalThis.localStorage?.setItem("vocab.lang", current);
+  if (globalThis.document) document.documentElement.lang = current;
 }
 
+// A string with plural forms ({ one, other }) takes the one the language's rules choose for
+// {count} (or {n}): "1 word", "2 words"; Vietnamese has one form.
 export function t(key, vars = {}) {
-  const text = STRINGS[current][key] ?? STRINGS.en[key] ?? key;
+  let text = STRINGS[current][key] ?? STRINGS.en[key] ?? key;
+  if (typeof text === "object") text = text[new Intl.PluralRules(current).select(Number(vars.count ?? vars.n ?? 0))] ?? text.other;
   return text.replace(/\{(\w+)\}/g, (_, name) => String(vars[name] ?? ""));
 }
 
