@@ -98,8 +98,9 @@ public final class VocabApp: Sendable {
         }
     }
 
-    /// The category files indexed again from scratch (`vocab index --force`), whatever their
-    /// state; later `catalog()` calls answer from the new index.
+    /// The category files indexed again from scratch (`vocab index`), whatever their state, as the
+    /// app's catalog: called before anything else opened it (it is made once), later `catalog()`
+    /// calls answer from the new index.
     public func reindexCatalog() async throws -> CatalogService {
         try await catalogPart.value { [self] in
             let (catalog, status) = try await environment.openCatalog(force: true, cache: .file, onOutOfSpace: onDiskFull)

@@ -109,8 +109,8 @@ struct SayCommand: AsyncParsableCommand {
         }
         request.speed = pace
         let format = self.format ?? output.flatMap(AudioFormat.from(path:)) ?? .wav
-        let pronouncer = app.audio.pronouncer().pronouncer
-        let inputs = pronouncer.inputs(of: request)
+        // The fingerprint needs no synthesizer (`planner`): answering from the store loads none.
+        let inputs = app.audio.planner().inputs(of: request)
         let clip: StoredClip
         let skipped: [TierSkip]
         var madeBefore = false
@@ -122,7 +122,8 @@ struct SayCommand: AsyncParsableCommand {
             skipped = []
             madeBefore = true
         } else {
-            (clip, skipped) = try await render(request, format: format, inputs: inputs, pronouncer: pronouncer, store: app.audio.clipStore)
+            (clip, skipped) = try await render(
+                request, format: format, inputs: inputs, pronouncer: app.audio.pronouncer().pronouncer, store: app.audio.clipStore)
         }
         try finish(clip, request: request, format: format, skipped: skipped, madeBefore: madeBefore)
     }

@@ -160,7 +160,7 @@ public struct VocabServer: Sendable {
         let clock = app.environment.clock.now
         return VocabServer(
             settings: settings, catalog: catalog, clips: clips, speech: speechUnavailable == nil,
-            learning: learning, classes: classes, search: SearchService(catalog: catalog, dictionary: app.dictionary),
+            learning: learning, classes: classes, search: try await app.search(),
             attempts: FailedAttempts(.adults, addresses: addresses, metrics: metrics, now: clock),
             childAttempts: FailedAttempts(.children, addresses: addresses, metrics: metrics, now: clock), metrics: metrics, web: try await WebAssets.load(),
             logger: logger,

@@ -91,9 +91,12 @@ function mandarinButtons(title, reading) {
     h("button", { type: "button", class: "play slow", "aria-label": t("play.readingSlowly", { word: title, reading }), onclick: (e) => playMandarin(title, reading, e.currentTarget, 0.75) }, t("play.slow")));
 }
 
-// The clip a card plays when its answer is shown (kept by the service worker for offline review).
+// The accent a catalog card is spoken in: the learner's choice for it, British otherwise.
+function cardAccent(c) { return c.audio === "american" ? "american" : "british"; }
+
+// The clip a card plays (kept by the service worker for offline review).
 function clipURL(c) {
-  if (c.source === "catalog") return catalog.audioURL(c.front, c.audio === "american" ? "american" : "british");
+  if (c.source === "catalog") return catalog.audioURL(c.front, cardAccent(c));
   if (c.source === "moe") return catalog.moeAudioURL(c.front, c.pinyin);
   return null;
 }
@@ -449,7 +452,7 @@ const CHILD_RATINGS = [["again", "review.notYet", 1], ["good", "review.knewIt", 
 
 // A card's word, spoken: the catalog's clip in the card's accent, or the Mandarin reading.
 function sayCard(c, button) {
-  if (c.source === "catalog") return play(c.front, c.audio === "american" ? "american" : "british", button, undefined, true);
+  if (c.source === "catalog") return play(c.front, cardAccent(c), button, undefined, true);
   if (c.source === "moe") return playMandarin(c.front, c.pinyin, button);
 }
 
