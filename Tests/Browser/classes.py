@@ -80,7 +80,7 @@ def sign_up(w):
     one(w, "#signup-password").send_keys(PASSWORD + Keys.ENTER)
     w.wait.until(lambda d: d.current_url.endswith("#/classes"))
     one(w, "#no-classes")
-    w.check(shown(w, 'nav a[href="#/classes"]') and not shown(w, 'nav a[href="#/week"]'),
+    w.check(shown(w, 'nav a[href="#/classes"]') and not shown(w, "nav [data-home] a"),
             f"{ADULT} signed up in the browser and is signed in: the navigation has Classes")
     looked_at(w, "classes (none yet)")
 
@@ -220,8 +220,9 @@ def child_signs_in(w, code, name, pictures, first):
     w.check(len(css(w, "#chosen li.filled")) == 3 and all(not b.is_enabled() for b in css(w, "#pic-grid button"))
             and w.driver.switch_to.active_element == one(w, "#kids-go"),
             f"{name}: 3 pictures chosen in order, shown; the sign-in button has the focus")
+    # The sign-in is the first tap of the way to a game.
     w.driver.switch_to.active_element.send_keys(Keys.ENTER)
-    w.wait.until(lambda d: d.current_url.endswith("#/week"))
+    w.wait.until(lambda d: d.current_url.endswith("#/"))
     w.wait.until(lambda d: css(w, "#week li.assignment") or css(w, "#week-none"))
 
 
@@ -229,7 +230,10 @@ def child_practises(w, name, level, game_category, category, words, wrong_first,
     item = one(w, "#week li.assignment")
     w.check(item.get_attribute("data-answered") == "0" and item.get_attribute("data-words") == str(words) and f"0 of {words}" in item.text,
             f"{name} signed in with pictures and sees this week's words: {item.text.splitlines()[:3]}")
-    w.check(not shown(w, 'nav a[href="#/classes"]') and shown(w, 'nav a[href="#/week"]'), f"{name}'s navigation has no Classes")
+    w.check(not shown(w, 'nav a[href="#/classes"]') and shown(w, "nav [data-home] a"), f"{name}'s navigation has no Classes")
+    w.check(not shown(w, "#search-q") and not shown(w, ".levels") and not shown(w, 'nav a[href="#/library"]')
+            and not shown(w, 'nav a[href="#/progress"]'),
+            f"{name}'s home has no search box, no level switch and no library pages")
     refused = w.driver.execute_script("const r = await fetch('/v1/classes'); return [r.status, (await r.json()).error.code]")
     w.driver.get_log("browser")   # that 403 is the point
     w.check(refused == [403, "adults_only"], f"{name}'s session is refused the adult routes: {refused}")
@@ -239,14 +243,17 @@ def child_practises(w, name, level, game_category, category, words, wrong_first,
         shot_at(w, "week", "main")
         w.go("/classes")
         w.check(one(w, "main .kind").text and not css(w, "#new-class"), "a child opening #/classes is sent kindly to their words")
-        w.go("/week")
-        one(w, "#week li.assignment a[data-play]").click()
-        w.wait.until(lambda d: css(w, "#games a.tile") or css(w, "#too-few") or css(w, "#game"))
-        w.check(f"#/play/{category}?level={level}" in w.driver.current_url, f"Play leads to the {category} games at {level}")
-        w.go("/week")
+        w.go("/")
+        # From sign-in to the first question: the sign-in, then one tile (two taps of three).
+        one(w, '#week li.assignment a[data-game="listen"]').click()
+        w.wait.until(lambda d: css(w, "#counter") or css(w, "#too-few"))
+        w.check(f"#/play/listen/{category}?level={level}" in w.driver.current_url and css(w, "#counter") and one(w, "#counter").text.startswith("1"),
+                f"two taps from sign-in to the first question of listen and choose, {category} at {level}: {w.driver.current_url}")
+        w.go("/")
     # Review this week's words (a batch of at most 10): the first card "Not yet" for one child,
     # every other "I knew it". Each card says its word before its answer; a child has two big
     # choices. A card that is due again before the end comes back in the session.
+    w.wait.until(lambda d: css(w, "#week li.assignment"))
     one(w, "#week li.assignment a[data-review]").click()
     again, reviewed, n = None, min(words, 10), 0
     while not css(w, "#done"):
@@ -372,7 +379,8 @@ def walk(w, category, level, game_category):
     shot_at(w, "class", "main")
     w.check(one(w, "#no-hard-words") and all(r.get_attribute("data-answers") == "0" for r in css(w, "#progress-table tbody tr")),
             "before any practice: no answers and no hard words")
-    words = assign(w, code, category, level)
+    # The set is the pictured one, so that its tiles lead straight into a game.
+    words = assign(w, code, game_category, level)
     looked_at(w, "class")
     targets_big_enough(w, "class")
     pages = print_cards(w, code, CHILDREN)
@@ -383,7 +391,7 @@ def walk(w, category, level, game_category):
     answered, again_word = {}, None
     for i, name in enumerate(CHILDREN):
         child_signs_in(w, code, name, pictures[name], first=i == 0)
-        again, count = child_practises(w, name, level, game_category, category, words, wrong_first=i == 0, first=i == 0)
+        again, count = child_practises(w, name, level, game_category, game_category, words, wrong_first=i == 0, first=i == 0)
         again_word = again_word or again
         answered[name] = count
     adult_sees(w, code, answered, again_word, words)

@@ -152,6 +152,38 @@ def main():
     def heading():
         return wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, "main h1"))).text
 
+    def english_on_screen():
+        # What a Vietnamese page must not show: a phrase of the English catalogue (the fixed parts
+        # of a string between its {values}, where Vietnamese words it differently), a category's
+        # id or a failure code. Words of the catalog itself (headwords, definitions) are content.
+        return driver.execute_async_script("""
+            const done = arguments[arguments.length - 1];
+            Promise.all([import('/i18n.js'), fetch('/v1/categories').then((r) => r.json())]).then(([{ STRINGS }, list]) => {
+              const shown = document.body.innerText;
+              const forms = (v) => (typeof v === 'object' ? Object.values(v) : [v]);
+              const leaks = [];
+              for (const [key, en] of Object.entries(STRINGS.en)) {
+                for (const form of forms(en)) {
+                  // The same in both, or the name of Vietnamese itself (the English page's switch).
+                  if (forms(STRINGS.vi[key]).includes(form) || key.startsWith('language.')) continue;
+                  const part = form.split(/\\{\\w+\\}/).map((p) => p.trim()).sort((a, b) => b.length - a.length)[0];
+                  if (part.length >= 8 && part.includes(' ') && shown.includes(part)) leaks.push(`${key}: ${part}`);
+                }
+              }
+              for (const c of list.categories) if (c.id.includes('-') && shown.includes(c.id)) leaks.push(`category id ${c.id}`);
+              for (const m of shown.matchAll(/\\b[a-z]+_[a-z_]+\\b/g)) leaks.push(`code ${m[0]}`);
+              done(leaks);
+            });
+        """)
+
+    def vietnamese_walk(pages):
+        # Each page loaded afresh in Vietnamese: not one English string, raw id or code on screen.
+        for hash_, wait_for in pages:
+            go(hash_)
+            wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, wait_for))
+            leaks = english_on_screen()
+            check(not leaks, f"#{hash_} in Vietnamese shows no English string, id or code: {leaks}")
+
     def go(hash_):
         # A full load each time (a new hash alone would not reload the page).
         driver.get("about:blank")
@@ -458,6 +490,13 @@ def main():
         nav = driver.find_element(By.CSS_SELECTOR, 'nav a[href="#/"]').text
         check(driver.execute_script("return document.documentElement.lang") == "vi" and nav == "Chủ đề",
               f"signed in again, the interface is Vietnamese: nav {nav!r}, heading {heading()!r}")
+        vietnamese_walk([
+            ("/review", "#front, #done, #start"), ("/library", "main h1"), ("/progress", "main h1"), ("/", "a.tile"),
+            (f"/category/{args.category}", "ul.cards li"), (f"/word/{first}", "main .card"), (f"/search/{first}", "li.result"),
+            (f"/play/{game_category}?level={args.level}", "#games a.tile"), (f"/play/listen/{game_category}?level={args.level}", "#counter"),
+            (f"/play/match/{game_category}?level={args.level}", "#game"), ("/search/zzzzqx", "#search-summary"), ("/nowhere", "main h1"),
+        ])
+        console_clean("walking every page in Vietnamese")
         driver.find_element(By.ID, "language").click()
         wait.until(lambda d: d.execute_script("return (await (await fetch('/v1/me')).json()).settings.language") == "en")
         check(driver.find_element(By.CSS_SELECTOR, 'nav a[href="#/"]').text == "Categories", "and back to English, on the server too")
@@ -489,6 +528,13 @@ def main():
         shot("search")
         fits_phone("search")
         check("null" not in driver.find_element(By.TAG_NAME, "main").text, "a one-page search prints no 'null'")
+        card = driver.find_element(By.CSS_SELECTOR, 'li.result[data-source="catalog"]')
+        pictured = driver.execute_script("return (await (await fetch('/v1/words/' + encodeURIComponent(arguments[0]))).json()).entries[0].picture ?? null", first)
+        check(not pictured or card.find_element(By.CSS_SELECTOR, ".picture").text == pictured,
+              f"a catalog result shows its picture first: {pictured}")
+        check(card.find_elements(By.CSS_SELECTOR, "button.play"), "a catalog result plays its word")
+        jargon = [w for w in ("headword", "result(s)", "translation", "prefix") if w in driver.find_element(By.TAG_NAME, "main").text]
+        check(not jargon, f"the results say no jargon: {jargon}")
         hit.click()
         # The search page's own h1 is visible until the word page replaces it: wait for the word.
         try:
@@ -554,8 +600,10 @@ def main():
             check("Let's practise" in driver.find_element(By.ID, "status").text, f"one tap added the animals and review began with {first_card}")
             go("/library")
             added = len(wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "ul.cards li")))
-            expected = int(driver.execute_script(f"return (await (await fetch('/v1/categories/animals/words?level={args.level}&limit=1000')).json()).total"))
-            check(added == expected, f"the library holds the {expected} animals at {args.level}: {added}")
+            listed = driver.execute_script(f"return (await (await fetch('/v1/categories/animals/words?level={args.level}&limit=1000')).json()).words.map(w => w.id)")
+            stored = driver.execute_script("return (await (await fetch('/v1/me/library')).json()).items.map(i => i.entry)")
+            check(added == len(listed) and sorted(stored) == sorted(listed),
+                  f"a starter set of {len(listed)} entries added exactly those entries, no other sense of their words: {added} items")
             console_clean("on the first-time path")
             # The games, signed in: each answer a review, offline too.
             result.update(games.signed_in(play, game_category, args.level))

@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
-const { STRINGS, t, setLanguage, missing } = await import("../../Sources/FrontEnds/WebApp/Web/i18n.js");
+const { STRINGS, t, setLanguage, missing, failureText } = await import("../../Sources/FrontEnds/WebApp/Web/i18n.js");
 
 test("every key is in both languages, none empty", () => {
   assert.deepEqual(missing(), []);
@@ -42,4 +42,22 @@ test("a value is filled in where its name is, and a missing value leaves nothing
   assert.equal(t("review.toGo", { count: 3, phase: "new" }), "3 to go · new");
   assert.equal(t("review.toGo", { count: 3 }), "3 to go · ");
   assert.equal(t("no.such.key"), "no.such.key");
+});
+
+test("a refusal is worded by its code, else by its status, in the interface language; never the server's message", () => {
+  const refusal = (status, code) => ({ status, code, message: "the server's own English words" });
+  setLanguage("vi");
+  assert.equal(failureText(refusal(404, "unknown_entry")), "Từ này không còn trong danh sách từ nữa.");
+  assert.equal(failureText(refusal(400, "bad_tones")), STRINGS.vi["failure.status.400"]);
+  assert.equal(failureText(refusal(418, "no_such_code")), STRINGS.vi["failure.other"]);
+  assert.equal(failureText(new TypeError("Failed to fetch")), STRINGS.vi["error.offline"]);
+  setLanguage("en");
+  assert.equal(failureText(refusal(429, "too_many_attempts")), "That was a lot of tries. Wait a minute, then try again.");
+  for (const lang of ["en", "vi"]) {
+    setLanguage(lang);
+    for (const [status, code] of [[404, "unknown_word"], [503, "x"], [500, "internal"], [401, "unauthorized"]]) {
+      assert.doesNotMatch(failureText(refusal(status, code)), /server's own|_/);
+    }
+  }
+  setLanguage("en");
 });

@@ -247,6 +247,25 @@ public struct LearningService: Sendable {
         }
     }
 
+    /// Saves exactly these catalog entries, named by id, in one transaction: a set saved together
+    /// ("Animals at Starters") is those entries and no other sense of their headwords, and an
+    /// unknown id saves nothing.
+    public func save(entries ids: [String], for learner: Learner) async throws -> [Saved] {
+        guard Limits.entriesPerSave.contains(ids.count) else {
+            throw Failure(
+                .badRequest, "a save names \(Limits.entriesPerSave.lowerBound) to \(Limits.entriesPerSave.upperBound) entries, not \(ids.count).")
+        }
+        var items: [NewItem] = []
+        var seen: Set<String> = []
+        for id in ids where seen.insert(id).inserted {
+            guard let found = try await catalog.entry(id: id) else {
+                throw Failure(.unknownEntry, "the catalog has no entry '\(Failure.quote(id))'; nothing was saved.")
+            }
+            items.append(NewItem(ItemKey(.catalog, found.id), word: found.word.word))
+        }
+        return try await store.save(items, for: learner.id, at: now()).map { Saved(item: $0.item, inserted: $0.inserted) }
+    }
+
     private func save(catalog found: CatalogEntry, for learner: Learner) async throws -> Saved {
         let (item, inserted) = try await store.save(ItemKey(.catalog, found.id), word: found.word.word, details: nil, for: learner.id, at: now())
         return Saved(item: item, inserted: inserted)

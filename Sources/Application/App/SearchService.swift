@@ -77,12 +77,14 @@ public struct SearchResult: Sendable, Equatable, Encodable {
     public var gloss: String?
     /// Which sense of a catalog word, where its headword has several entries ("correct", "direction").
     public var sense: LocalizedText?
+    /// A catalog word's picture (an emoji), shown before its text to a child.
+    public var picture: String?
     public var match: MatchField
     public var rank: MatchRank
 
     public init(
         source: SearchSource, reference: EntryReference, title: String, reading: String?, gloss: String?, sense: LocalizedText? = nil,
-        match: MatchField, rank: MatchRank
+        picture: String? = nil, match: MatchField, rank: MatchRank
     ) {
         self.source = source
         self.reference = reference
@@ -90,20 +92,24 @@ public struct SearchResult: Sendable, Equatable, Encodable {
         self.reading = reading
         self.gloss = gloss
         self.sense = sense
+        self.picture = picture
         self.match = match
         self.rank = rank
     }
 
-    enum CodingKeys: String, CodingKey { case source, reference, title, reading, gloss, sense, match, rank }
+    enum CodingKeys: String, CodingKey { case source, reference, id, title, reading, gloss, sense, picture, match, rank }
 
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(source, forKey: .source)
         try c.encode(reference.description, forKey: .reference)
+        // A catalog entry's id as every other answer names it, to save or open it by.
+        if reference.source == .catalog { try c.encode(reference.id, forKey: .id) }
         try c.encode(title, forKey: .title)
         try c.encode(reading, forKey: .reading)
         try c.encode(gloss, forKey: .gloss)
         try c.encodeIfPresent(sense, forKey: .sense)
+        try c.encodeIfPresent(picture, forKey: .picture)
         try c.encode(match, forKey: .match)
         try c.encode(rank, forKey: .rank)
     }
@@ -293,7 +299,7 @@ public struct SearchService: Sendable {
             return Ranked(
                 result: SearchResult(
                     source: .catalog, reference: w.reference, title: w.word, reading: w.britishIPA.isEmpty ? nil : "/\(w.britishIPA)/",
-                    gloss: w.vi, sense: w.sense, match: field, rank: rank),
+                    gloss: w.vi, sense: w.sense, picture: w.picture, match: field, rank: rank),
                 order: [.text(w.word.lowercased()), .text(w.id)], entryID: nil, heteronymID: nil)
         }
     }

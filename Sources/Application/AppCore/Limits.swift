@@ -21,6 +21,8 @@ public enum Limits {
     /// Paces a clip may be spoken at, in hundredths of the voice's own (0.75 is slower, for
     /// children); each pace is a clip of its own, so the steps are hundredths, not any number.
     public static let speedHundredths = 50...150
+    /// Catalog entries saved by one request (a whole category at every level is under 200).
+    public static let entriesPerSave = 1...1000
     /// Longest word, title, category or search text, in Unicode code points.
     public static let textLength = 100
 }

@@ -165,14 +165,7 @@ struct CatalogState: Equatable {
 struct StoredWord: Encodable {
     let word: Word
 
-    var id: String { Self.id(category: word.categories.first ?? "", headword: word.word, key: word.key) }
-
-    /// An entry's id: "<category>/<key>", or "<category>/<headword's slug>" without a key.
-    static func id(category: String, headword: String, key: String?) -> String { "\(category)/\(key ?? slug(headword))" }
-
-    static func slug(_ text: String) -> String {
-        String(text.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "-" })
-    }
+    var id: String { word.id }
 
     /// Lower-cased headword and translation, and the translation without Vietnamese diacritics,
     /// so 'meo' finds 'con mèo'.
@@ -185,12 +178,12 @@ struct StoredWord: Encodable {
         return keys
     }
 
-    enum Extra: String, CodingKey { case id, sort, keys }
+    enum Extra: String, CodingKey { case sort, keys }
 
+    /// The entry (its id included) and what the catalog's queries sort and look up by.
     func encode(to encoder: Encoder) throws {
         try word.encode(to: encoder)
         var c = encoder.container(keyedBy: Extra.self)
-        try c.encode(id, forKey: .id)
         try c.encode(word.word.lowercased(), forKey: .sort)
         try c.encode(keys, forKey: .keys)
     }

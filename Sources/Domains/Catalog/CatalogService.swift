@@ -34,6 +34,7 @@ public struct SearchableWord: Sendable, Hashable {
     public var britishIPA: String
     /// Which sense, where the headword has several entries.
     public var sense: LocalizedText?
+    public var picture: String?
 
     public var reference: EntryReference { EntryReference(.catalog, id) }
 }
@@ -246,12 +247,12 @@ public struct CatalogService: Sendable {
         var found: [String: SearchableWord] = [:]
         for filter in filters {
             let rows = try await store.select(
-                ["word", "vi", "definition.en", "ipa.british", "sense.en", "sense.vi"], matching: Query(Self.words, filters: [filter]))
+                ["word", "vi", "definition.en", "ipa.british", "sense.en", "sense.vi", "picture"], matching: Query(Self.words, filters: [filter]))
             for r in rows where found[r.document.id] == nil {
                 found[r.document.id] = SearchableWord(
                     id: r.document.id, word: r.string(0) ?? "", vi: r.string(1) ?? "",
                     definition: r.string(2) ?? "", britishIPA: r.string(3) ?? "",
-                    sense: r.string(4).map { LocalizedText(en: $0, vi: r.string(5) ?? "") })
+                    sense: r.string(4).map { LocalizedText(en: $0, vi: r.string(5) ?? "") }, picture: r.string(6))
             }
         }
         return found.values.sorted { $0.id < $1.id }

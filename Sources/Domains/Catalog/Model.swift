@@ -61,6 +61,18 @@ public struct Word: Codable, Sendable, Hashable {
     /// is `school/right` now): a saved word or an assignment that names one names this entry.
     public var formerly: [String]?
 
+    /// The entry's id, the one name every answer carries and every client sends back:
+    /// "<first category>/<key>", or "<first category>/<headword's slug>" without a key
+    /// ("animals/polar-bear", "places-and-directions/right-direction").
+    public var id: String { Self.id(category: categories.first ?? "", headword: word, key: key) }
+
+    public static func id(category: String, headword: String, key: String?) -> String { "\(category)/\(key ?? slug(headword))" }
+
+    /// A headword as an id shows it: lower case, every character but letters and digits a hyphen.
+    public static func slug(_ text: String) -> String {
+        String(text.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "-" })
+    }
+
     /// The level where the word is introduced.
     public var firstLevel: Level { levels.min() ?? .starters }
 
@@ -70,6 +82,29 @@ public struct Word: Codable, Sendable, Hashable {
     }
 
     public func audio(for accent: Accent) -> AudioReferences? { audio?[accent.rawValue] }
+
+    private enum Identity: String, CodingKey { case id }
+
+    /// The fields as they were read, and the id: an answer names each entry, so no client
+    /// rebuilds an id from a headword (a category file has no `id`; decoding ignores it).
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(word, forKey: .word)
+        try c.encode(levels, forKey: .levels)
+        try c.encode(categories, forKey: .categories)
+        try c.encode(pos, forKey: .pos)
+        try c.encode(ipa, forKey: .ipa)
+        try c.encode(vi, forKey: .vi)
+        try c.encode(definition, forKey: .definition)
+        try c.encode(examples, forKey: .examples)
+        try c.encodeIfPresent(audio, forKey: .audio)
+        try c.encodeIfPresent(picture, forKey: .picture)
+        try c.encodeIfPresent(sense, forKey: .sense)
+        try c.encodeIfPresent(key, forKey: .key)
+        try c.encodeIfPresent(formerly, forKey: .formerly)
+        var identity = encoder.container(keyedBy: Identity.self)
+        try identity.encode(id, forKey: .id)
+    }
 
     /// Examples in level order.
     public var orderedExamples: [(Level, String)] {

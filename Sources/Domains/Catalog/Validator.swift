@@ -78,7 +78,7 @@ public struct CatalogValidator: Sendable {
                 let fileID = object["id"]?.string
                 issues += checkWord(word, index: i, file: name, fileID: fileID, knownCategories: ids, seen: &seen)
                 guard let fileID, let headword = word["word"]?.string else { continue }
-                entryIDs.insert(StoredWord.id(category: fileID, headword: headword, key: word["key"]?.string))
+                entryIDs.insert(Word.id(category: fileID, headword: headword, key: word["key"]?.string))
                 guard let list = word["formerly"] else { continue }
                 let names = list.array?.compactMap(\.string) ?? []
                 if names.isEmpty || names.count != list.array?.count {
@@ -183,12 +183,12 @@ public struct CatalogValidator: Sendable {
         var key: String?
         if w["key"] != nil, let text = fields.text("key") {
             if let headword, !Self.isKey(text, of: headword) {
-                issue("key '\(text)' must be '\(StoredWord.slug(headword))-' followed by lower-case letters, digits and hyphens")
+                issue("key '\(text)' must be '\(Word.slug(headword))-' followed by lower-case letters, digits and hyphens")
             }
             if w["sense"] == nil { issue("key '\(text)' needs a sense to tell the entries apart") }
             key = text
         }
-        if fields.text("word") != nil, let headword, !seen.insert(StoredWord.id(category: fileID ?? "", headword: headword, key: key)).inserted {
+        if fields.text("word") != nil, let headword, !seen.insert(Word.id(category: fileID ?? "", headword: headword, key: key)).inserted {
             issue("duplicate headword in this category (a second sense needs a key and a sense)")
         }
 
@@ -270,7 +270,7 @@ public struct CatalogValidator: Sendable {
 
     /// A key names a second entry of `headword` in its file: "so-starting" for "so".
     static func isKey(_ key: String, of headword: String) -> Bool {
-        let prefix = StoredWord.slug(headword) + "-"
+        let prefix = Word.slug(headword) + "-"
         guard key.hasPrefix(prefix), key.count > prefix.count, !key.hasSuffix("-") else { return false }
         return key.dropFirst(prefix.count).allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }
     }

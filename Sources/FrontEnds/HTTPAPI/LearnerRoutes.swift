@@ -56,8 +56,10 @@ struct LearnerRoutes: Sendable {
         try Self.json(try await learning.libraryBody(of: try context.learner()))
     }
 
+    /// A word (its entries, or the one `entry` names), or a list of catalog entries by id.
     struct SaveRequest: Decodable {
-        var word: String
+        var word: String?
+        var entries: [String]?
         var source: String?
         var entry: String?
         var reading: String?
@@ -81,11 +83,18 @@ struct LearnerRoutes: Sendable {
             }
             source = parsed
         }
-        // The server does not ask an online dictionary for its clients: words come from the
-        // catalog and the Mandarin dictionary it has.
-        let saved = try await learning.save(
-            body.word, for: learner, source: source, entry: body.entry, reading: body.reading,
-            allReadings: body.allReadings ?? false)
+        let saved: [LearningService.Saved]
+        switch (body.word, body.entries) {
+        case (nil, let ids?) where source == .auto || source == .catalog:
+            saved = try await learning.save(entries: ids, for: learner)
+        case (let word?, nil):
+            // The server does not ask an online dictionary for its clients: words come from the
+            // catalog and the Mandarin dictionary it has.
+            saved = try await learning.save(
+                word, for: learner, source: source, entry: body.entry, reading: body.reading, allReadings: body.allReadings ?? false)
+        default:
+            throw Failure(.badRequest, "a save names a 'word', or catalog 'entries' by id, not both and not neither.")
+        }
         var items: [LibraryItemBody] = []
         for s in saved {
             if let card = try await learning.store.card(of: s.item.id, learner: learner.id) {

@@ -165,23 +165,28 @@ public final class PostgresLearnerStore: LearnerStore {
 
     // MARK: Library
 
-    public func save(_ key: ItemKey, word: String, details: ItemDetails?, for learner: Int64, at time: Double) async throws -> (item: SavedItem, inserted: Bool)
-    {
-        let detailsText = try details.map { try LearnerCoding.json($0) }
+    public func save(_ items: [NewItem], for learner: Int64, at time: Double) async throws -> [(item: SavedItem, inserted: Bool)] {
+        let rows = try items.map { ($0, try $0.details.map { try LearnerCoding.json($0) }) }
         let card = Card(due: time)
         return try await database.transaction { tx in
-            let inserted = try await tx.rows(
-                """
-                INSERT INTO items(learner_id, source, entry, reading, word, saved_at, details)
-                VALUES (\(learner), \(key.source.rawValue), \(key.entry), \(key.reading), \(word), \(time), \(detailsText))
-                ON CONFLICT (learner_id, source, entry, reading) DO NOTHING RETURNING id
-                """)
-            guard let id = try inserted.first?.decode(Int64.self) else {
-                guard let existing = try await Self.item(key, of: learner, in: tx) else { throw LearnerError.unknownLearner(String(learner)) }
-                return (existing, false)
+            var saved: [(item: SavedItem, inserted: Bool)] = []
+            for (new, detailsText) in rows {
+                let key = new.key
+                let inserted = try await tx.rows(
+                    """
+                    INSERT INTO items(learner_id, source, entry, reading, word, saved_at, details)
+                    VALUES (\(learner), \(key.source.rawValue), \(key.entry), \(key.reading), \(new.word), \(time), \(detailsText))
+                    ON CONFLICT (learner_id, source, entry, reading) DO NOTHING RETURNING id
+                    """)
+                guard let id = try inserted.first?.decode(Int64.self) else {
+                    guard let existing = try await Self.item(key, of: learner, in: tx) else { throw LearnerError.unknownLearner(String(learner)) }
+                    saved.append((existing, false))
+                    continue
+                }
+                try await Self.insert(CardRecord(itemID: id, card: card, version: 0), learner: learner, in: tx)
+                saved.append((SavedItem(id: id, key: key, word: new.word, savedAt: time, details: new.details), true))
             }
-            try await Self.insert(CardRecord(itemID: id, card: card, version: 0), learner: learner, in: tx)
-            return (SavedItem(id: id, key: key, word: word, savedAt: time, details: details), true)
+            return saved
         }
     }
 

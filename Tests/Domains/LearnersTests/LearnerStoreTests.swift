@@ -170,6 +170,27 @@ struct LearnerStoreTests {
         }
     }
 
+    @Test("items saved together: in the order given, each once, every new one with a card; an unknown learner saves none", arguments: Engine.allCases)
+    func itemsSavedTogether(_ engine: Engine) async throws {
+        try await withStore(engine) { (store: any LearnerStore, fixture: LearnerStoreFixture) async throws in
+            let anna = try await store.createLearner(name: "anna", at: t0)
+            let cat = NewItem(ItemKey(.catalog, "animals/cat"), word: "cat")
+            let dog = NewItem(ItemKey(.catalog, "animals/dog"), word: "dog")
+            let bat = NewItem(ItemKey(.catalog, "animals/bat"), word: "bat")
+            let first = try await store.save([cat, dog, cat], for: anna.id, at: t0)
+            #expect(first.map(\.item.word) == ["cat", "dog", "cat"] && first.map(\.inserted) == [true, true, false])
+            #expect(first[0].item.id == first[2].item.id, "one item for a key named twice")
+            let again = try await store.save([dog, bat], for: anna.id, at: t0 + 5)
+            #expect(again.map(\.inserted) == [false, true] && again[0].item.id == first[1].item.id)
+            let cards = try await store.cards(of: anna.id)
+            #expect(cards.count == 3 && cards.allSatisfy { $0.card.card.phase == .new })
+            let owl = NewItem(ItemKey(.catalog, "animals/owl"), word: "owl")
+            await #expect(throws: (any Error).self) { try await store.save([bat, owl], for: 999_999, at: t0) }
+            #expect(try await store.items(of: anna.id).count == 3)
+            #expect(try await store.save([], for: anna.id, at: t0).isEmpty)
+        }
+    }
+
     @Test("a rating writes the card and its log row together; a stale version or another learner's item is refused", arguments: Engine.allCases)
     func rating(_ engine: Engine) async throws {
         try await withStore(engine) { (store: any LearnerStore, fixture: LearnerStoreFixture) async throws in

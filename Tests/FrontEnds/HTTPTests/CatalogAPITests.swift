@@ -44,6 +44,20 @@ struct CatalogAPITests {
         }
     }
 
+    @Test("every entry an answer names carries its id: lists, word pages, search results (with the picture)")
+    func entriesCarryTheirIDs() async throws {
+        try await withServer { s in
+            let words = try #require(try await s.get("/v1/categories/animals/words").object()["words"] as? [[String: Any]])
+            #expect(words.map { $0["id"] as? String } == ["animals/cat", "animals/dog", "animals/elephant", "animals/fish"])
+            let page = try #require(try await s.get("/v1/words/ice%20cream").object()["entries"] as? [[String: Any]])
+            #expect(page.map { $0["id"] as? String } == ["food/ice-cream"])
+            let found = try #require(try await s.get("/v1/search?q=cat").object()["results"] as? [[String: Any]])
+            let cat = try #require(found.first { $0["title"] as? String == "cat" })
+            #expect(cat["id"] as? String == "animals/cat" && cat["reference"] as? String == "catalog:animals/cat")
+            #expect(cat["picture"] as? String == "🐈")
+        }
+    }
+
     @Test("a bad level is a 400 naming the valid ones")
     func badLevel() async throws {
         try await withServer { s in

@@ -45,4 +45,42 @@ struct WebFailureCodeTests {
             #expect(times == 2, "\(code) → \(message) appears \(times) times in i18n.js")
         }
     }
+
+    /// The failures the web app words by their code (`"failure.<code>"` in i18n.js), with how
+    /// many times each appears (once per language).
+    static func wordedCodes() throws -> [String: Int] {
+        var counts: [String: Int] = [:]
+        for match in try source("i18n.js").matches(of: /"failure\.([a-z_]+)":/) where match.1 != "other" { counts[String(match.1), default: 0] += 1 }
+        return counts
+    }
+
+    @Test("the failures the web app words by code are codes the server sends, each in both languages")
+    func wordedByCode() throws {
+        let worded = try Self.wordedCodes()
+        #expect(worded.count >= 30, "the table was found: \(worded.keys.sorted())")
+        let served = Set(FailureCode.allCases.filter(\.reachesHTTP).map(\.rawValue))
+        #expect(Set(worded.keys).subtracting(served).isEmpty, "worded but never sent over HTTP: \(Set(worded.keys).subtracting(served).sorted())")
+        #expect(worded.filter { $0.value != 2 }.isEmpty, "not in both languages: \(worded.filter { $0.value != 2 })")
+        for code in ["unknown_entry", "unauthorized", "too_many_attempts", "sign_in_locked", "disk_full", "internal"] {
+            #expect(worded[code] == 2, "\(code) has words of its own")
+        }
+    }
+
+    @Test("every HTTP status a failure can have is worded in both languages, for the codes without words of their own")
+    func wordedByStatus() throws {
+        let strings = try Self.source("i18n.js")
+        let statuses = Set(FailureCode.allCases.filter(\.reachesHTTP).map(\.kind.httpStatus))
+        for status in statuses.sorted() {
+            #expect(strings.matches(of: try Regex("\"failure\\.status\\.\(status)\":")).count == 2, "failure.status.\(status)")
+        }
+        #expect(strings.matches(of: /"failure\.other":/).count == 2)
+    }
+
+    @Test("no page shows the server's own message: a refusal is worded by failureText")
+    func noServerMessages() throws {
+        for file in try FileManager.default.contentsOfDirectory(atPath: Self.web) where file.hasSuffix(".js") {
+            let shown = try Self.source(file).split(separator: "\n").filter { $0.contains(".message") && !$0.contains("super(body?.error?.message") }
+            #expect(shown.isEmpty, "\(file) shows an error's message: \(shown)")
+        }
+    }
 }

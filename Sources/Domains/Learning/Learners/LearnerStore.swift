@@ -29,8 +29,9 @@ public protocol LearnerStore: Sendable {
     func removeSession(hash: [UInt8]) async throws -> Bool
 
     // MARK: The library
-    /// Saves an item with a new card due at `time`; an item saved before is returned as it is.
-    func save(_ key: ItemKey, word: String, details: ItemDetails?, for learner: Int64, at time: Double) async throws -> (item: SavedItem, inserted: Bool)
+    /// Saves the items, each with a new card due at `time`, in one transaction (all or none), in
+    /// the order given; an item saved before is returned as it is.
+    func save(_ items: [NewItem], for learner: Int64, at time: Double) async throws -> [(item: SavedItem, inserted: Bool)]
     func items(of learner: Int64) async throws -> [SavedItem]
     func item(_ id: Int64, of learner: Int64) async throws -> SavedItem?
     func item(_ key: ItemKey, of learner: Int64) async throws -> SavedItem?
@@ -55,6 +56,14 @@ public protocol LearnerStore: Sendable {
 }
 
 extension LearnerStore {
+    /// Saves one item with a new card due at `time`; an item saved before is returned as it is.
+    public func save(_ key: ItemKey, word: String, details: ItemDetails?, for learner: Int64, at time: Double) async throws -> (
+        item: SavedItem, inserted: Bool
+    ) {
+        let saved = try await save([NewItem(key, word: word, details: details)], for: learner, at: time)
+        return saved[0]
+    }
+
     /// A server database's disk is its server's to report: such a store never says it is full.
     public var outOfSpace: Bool { false }
 }

@@ -113,6 +113,19 @@ public struct SavedItem: Sendable, Codable, Equatable, Hashable {
     }
 }
 
+/// An item to save: its key, the word as shown and what a dictionary said of it.
+public struct NewItem: Sendable, Equatable, Hashable {
+    public var key: ItemKey
+    public var word: String
+    public var details: ItemDetails?
+
+    public init(_ key: ItemKey, word: String, details: ItemDetails? = nil) {
+        self.key = key
+        self.word = word
+        self.details = details
+    }
+}
+
 /// An item's scheduling state, with the version that changes at every rating: a writer that
 /// read version n may only write if it is still n.
 public struct CardRecord: Sendable, Codable, Equatable, Hashable {

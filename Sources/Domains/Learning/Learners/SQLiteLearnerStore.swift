@@ -151,22 +151,22 @@ public final class SQLiteLearnerStore: LearnerStore {
 
     // MARK: Library
 
-    public func save(_ key: ItemKey, word: String, details: ItemDetails?, for learner: Int64, at time: Double) async throws -> (item: SavedItem, inserted: Bool)
-    {
-        let detailsText = try details.map { try LearnerCoding.json($0) }
-        let (item, inserted) = try await write { db -> (SavedItem, Bool) in
-            if let existing = try Self.item(key, of: learner, in: db) { return (existing, false) }
-            try db.run(
-                "INSERT INTO items(learner_id, source, entry, reading, word, saved_at, details) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [
-                    .integer(learner), .text(key.source.rawValue), .text(key.entry), .text(key.reading), .text(word), .real(time),
-                    detailsText.map { .text($0) } ?? .null,
-                ])
-            let id = db.lastInsertRowID
-            try Self.write(CardRecord(itemID: id, card: Card(due: time), version: 0), learner: learner, insert: true, in: db)
-            return (SavedItem(id: id, key: key, word: word, savedAt: time, details: details), true)
+    public func save(_ items: [NewItem], for learner: Int64, at time: Double) async throws -> [(item: SavedItem, inserted: Bool)] {
+        let rows = try items.map { ($0, try $0.details.map { try LearnerCoding.json($0) }) }
+        return try await write { db -> [(item: SavedItem, inserted: Bool)] in
+            try rows.map { new, detailsText in
+                if let existing = try Self.item(new.key, of: learner, in: db) { return (existing, false) }
+                try db.run(
+                    "INSERT INTO items(learner_id, source, entry, reading, word, saved_at, details) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    [
+                        .integer(learner), .text(new.key.source.rawValue), .text(new.key.entry), .text(new.key.reading), .text(new.word),
+                        .real(time), detailsText.map { .text($0) } ?? .null,
+                    ])
+                let id = db.lastInsertRowID
+                try Self.write(CardRecord(itemID: id, card: Card(due: time), version: 0), learner: learner, insert: true, in: db)
+                return (SavedItem(id: id, key: new.key, word: new.word, savedAt: time, details: new.details), true)
+            }
         }
-        return (item, inserted)
     }
 
     public func items(of learner: Int64) async throws -> [SavedItem] {

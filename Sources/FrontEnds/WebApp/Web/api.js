@@ -54,13 +54,6 @@ export const session = {
   signOut: () => api("/v1/session", { method: "DELETE" }),
 };
 
-// A catalog entry's id, as the catalog makes it (StoredWord.id): its first category and its key,
-// or else its word lower-cased with every character but letters and digits made a hyphen
-// ("animals/polar-bear", "places-and-directions/right-direction").
-export function entryId(w) {
-  return `${w.categories[0]}/${w.key ?? [...w.word.toLowerCase()].map((c) => (/[\p{L}\p{N}\p{M}]/u.test(c) ? c : "-")).join("")}`;
-}
-
 export const me = {
   get: () => api("/v1/me"),
   // The learner's interface language (en, vi), kept on the server for every device.
@@ -71,8 +64,11 @@ export const me = {
   setCardSound: (cardSound) => api("/v1/me/settings", { method: "PATCH", body: { cardSound } }),
   library: () => api("/v1/me/library"),
   save: (word) => api("/v1/me/library", { method: "POST", body: { word, source: "catalog" } }),
-  // One entry of a catalog headword, the sense shown ("bat · animal"), and no other.
-  saveEntry: (w) => api("/v1/me/library", { method: "POST", body: { word: w.word, source: "catalog", entry: entryId(w) } }),
+  // One entry of a catalog headword, the sense shown ("bat · animal"), and no other: by the id
+  // the server gave it (a client never builds one).
+  saveEntry: (w) => api("/v1/me/library", { method: "POST", body: { entries: [w.id] } }),
+  // Exactly these entries (a starter set), in one request the server saves in one transaction.
+  saveEntries: (ids) => api("/v1/me/library", { method: "POST", body: { entries: ids } }),
   // One reading of a Mandarin title, named by its pinyin (bopomofo where it has none).
   saveMandarin: (title, reading) => api("/v1/me/library", { method: "POST", body: { word: title, source: "moe", reading } }),
   saveAllReadings: (title) => api("/v1/me/library", { method: "POST", body: { word: title, source: "moe", allReadings: true } }),
@@ -84,7 +80,7 @@ export const me = {
   // first (saving it again changes nothing), then rates it.
   answer: async ({ word, entry, ...rating }) => {
     if (rating.item !== undefined) return me.rate(rating);
-    const saved = await api("/v1/me/library", { method: "POST", body: { word, source: "catalog", entry } });
+    const saved = await api("/v1/me/library", { method: "POST", body: { entries: [entry] } });
     const item = saved.items.find((i) => i.entry === entry) ?? saved.items[0];
     return me.rate({ ...rating, item: item.id });
   },

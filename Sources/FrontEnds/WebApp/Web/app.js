@@ -1,9 +1,9 @@
 // The pages of the web app, routed by the URL's hash (#/category/animals), so the server
 // serves one page and the JSON API. Each view reads the API and shows what it answers.
-import { api, APIError, catalog, me, session, setCSRF, enc, entryId } from "./api.js";
+import { api, APIError, catalog, me, session, setCSRF, enc } from "./api.js";
 import { barChart, rowChart, meter } from "./charts.js";
 import { queueRating, flushQueue, pendingCount } from "./offline.js";
-import { t, language, setLanguage, translatePage } from "./i18n.js";
+import { t, failureText, language, setLanguage, translatePage } from "./i18n.js";
 
 const main = document.getElementById("main");
 const status = document.getElementById("status");
@@ -70,7 +70,7 @@ async function playClip(url, word, accent, button, speed, quiet = false) {
   } catch (e) {
     // A browser that waits for a first tap before playing sound, or a clip cut short by the next
     // one, is not a failure to report.
-    if (e.name !== "NotAllowedError" && e.name !== "AbortError" && !quiet) say(t("play.failed", { word, reason: e.message }));
+    if (e.name !== "NotAllowedError" && e.name !== "AbortError" && !quiet) say(t("play.failed", { word }));
     return e;
   } finally {
     button?.removeAttribute("aria-busy");
@@ -135,7 +135,7 @@ function wordCard(w) {
   return h("li", { class: "card" },
     picture(w),
     h("h2", {}, h("a", { href: `#/word/${enc(w.word)}` }, w.word), senseLabel(w.sense)),
-    h("p", { class: "pos" }, w.pos.join(", ")),
+    h("p", { class: "pos" }, w.pos.map(partOfSpeech).join(", ")),
     ipaLine(w.ipa),
     h("p", { lang: "vi" }, w.vi),
     playButtons(w.word));
@@ -182,11 +182,17 @@ async function wordPage(word) {
   const named = Object.fromEntries((list?.categories ?? []).map((c) => [c.id, categoryName(c)]));
   // A Save for each sense the page shows ("bat · animal", "bat · sports"): it saves that entry
   // and no other. One sense keeps the single button at the end of the page.
-  const saveButton = (w, id) => h("button", { type: "button", class: "primary", id, "data-entry": entryId(w), onclick: async (e) => {
+  const saveButton = (w, id) => h("button", { type: "button", class: "primary", id, "data-entry": w.id, onclick: async (e) => {
     // currentTarget is only set while the event is dispatched: keep the button before awaiting.
     const button = e.currentTarget;
     button.disabled = true;
-    const r = await me.saveEntry(w);
+    let r;
+    try {
+      r = await me.saveEntry(w);
+    } catch (err) {
+      button.disabled = false;
+      return say(failureText(err));
+    }
     const label = w.sense ? `${body.word} · ${w.sense.en}` : body.word;
     say(r.added > 0 ? t("word.savedStatus", { word: label }) : t("word.already", { word: label }));
     button.textContent = t("word.saved");
@@ -215,7 +221,7 @@ async function wordPage(word) {
 const searchForm = document.getElementById("search");
 const searchBox = document.getElementById("search-q");
 const SOURCES = { catalog: "source.catalog", moe: "source.moe", library: "source.library" };
-const WHY = { exact: null, prefix: "why.prefix", contains: "why.contains" };
+const MATCHED = { translation: "match.translation", definition: "match.definition", pinyin: "match.pinyin", bopomofo: "match.bopomofo" };
 const sourceName = (s) => (SOURCES[s] ? t(SOURCES[s]) : s);
 
 searchForm.addEventListener("submit", (e) => {
@@ -232,13 +238,19 @@ function resultLink(r) {
   return "#/library";
 }
 
+// A result as a child meets it: the picture first, the word with its sound, the Vietnamese; how it
+// matched only where that is not plain (found by its Vietnamese, its meaning or its pinyin).
 function resultItem(r) {
   const lang = r.source === "moe" ? "zh-Hant" : "en";
+  const catalogWord = r.id !== undefined;
+  const how = MATCHED[r.match];
   return h("li", { class: "card result", "data-source": r.source, "data-reference": r.reference },
+    picture({ picture: r.picture, word: r.title }),
     h("h3", {}, h("a", { href: resultLink(r), lang }, r.title), senseLabel(r.sense), " ", h("span", { class: "badge" }, sourceName(r.source))),
     r.reading ? h("p", { class: "ipa" }, r.reading) : null,
     r.gloss ? h("p", { lang: r.source === "catalog" ? "vi" : r.source === "moe" ? "zh-Hant" : "en" }, r.gloss) : null,
-    h("p", { class: "pos" }, `${WHY[r.rank] ? t(WHY[r.rank]) : ""}${r.match}`));
+    catalogWord ? playButtons(r.title) : null,
+    how ? h("p", { class: "pos" }, t(how)) : null);
 }
 
 async function searchPage(q, page) {
@@ -340,7 +352,7 @@ async function signInPage() {
       await learnerLanguage();
       location.hash = "#/review";
     } catch (err) {
-      error.textContent = err.status === 429 ? err.message : t("signin.wrong");
+      error.textContent = err.status === 401 ? t("signin.wrong") : failureText(err);
       error.hidden = false;
       password.select();
     }
@@ -373,6 +385,28 @@ function signedIn(who) {
   document.querySelectorAll("[data-adult]").forEach((n) => { n.hidden = !who || !!who.child; });
   document.querySelectorAll("[data-child]").forEach((n) => { n.hidden = !who?.child; });
   document.getElementById("who").textContent = who ? `(${who.name})` : "";
+  childView();
+}
+
+// What a child meets: a child's account, or an adult's with child mode on for this family device.
+// Its pages are the child's home, games and cards; no search box, no level switch, no library pages.
+const CHILD_MODE = "vocab.childMode";
+function isChild() { return !!state.user?.child || (!!state.user && localStorage.getItem(CHILD_MODE) === "on"); }
+function childView() {
+  const child = isChild();
+  document.body.classList.toggle("child", child);
+  document.querySelectorAll("[data-home]").forEach((n) => { n.hidden = !child; });
+}
+
+// An adult turns child mode on for a family device (it stays on this device only), and off again
+// from the same switch on the cards page.
+function childModeSwitch() {
+  return h("label", { class: "switch", id: "child-mode-switch" },
+    h("input", { type: "checkbox", id: "child-mode", checked: isChild(), onchange: (e) => {
+      localStorage.setItem(CHILD_MODE, e.currentTarget.checked ? "on" : "off");
+      childView();
+      say(t(e.currentTarget.checked ? "childMode.on" : "childMode.off"));
+    } }), " ", t("childMode.switch"));
 }
 
 async function requireUser() {
@@ -412,15 +446,18 @@ async function startPanel() {
   const progress = h("p", { id: "start-progress", role: "status" });
   const add = async (c, button) => {
     button.disabled = true;
-    const words = await catalog.words(c.id, level, 1000, 0);
-    let done = 0;
-    for (const w of words.words) {
-      // By entry: saving by headword would add its other senses too ("fish · catch fish").
-      await me.saveEntry(w);
-      done += 1;
-      progress.textContent = t("start.adding", { set: categoryName(c), done, count: words.words.length });
+    progress.textContent = t("start.adding", { set: categoryName(c) });
+    let saved;
+    try {
+      const words = await catalog.words(c.id, level, 1000, 0);
+      // By entry, all in one request: saving by headword would add its other senses too ("fish · catch fish").
+      saved = await me.saveEntries(words.words.map((w) => w.id));
+    } catch (e) {
+      button.disabled = false;
+      progress.textContent = failureText(e);
+      return;
     }
-    state.notice = t("start.added", { count: done, set: categoryName(c), level: LEVELS[level] });
+    state.notice = t("start.added", { count: saved.items.length, set: categoryName(c), level: LEVELS[level] });
     if (location.hash === "#/review") route(); else location.hash = "#/review";
   };
   return h("section", { class: "start", id: "start" },
@@ -483,7 +520,7 @@ async function reviewPage() {
   }
   let cards = batch.cards;
   let i = 0;
-  const child = !!state.user?.child;
+  const child = isChild();
   // A card says its word as it appears, so that a child who cannot read yet can answer by ear,
   // unless the learner turned it off (an adult, below).
   const settings = state.user?.settings ?? (await me.get().catch(() => null))?.settings;
@@ -495,7 +532,7 @@ async function reviewPage() {
       if (state.user) state.user.settings = { ...(state.user.settings ?? {}), cardSound: sound };
       await me.setCardSound(sound).catch(() => {});
     } }), " ", t("review.cardSound"));
-  show(t("review.title"), soundSwitch ?? "", area);
+  show(t("review.title"), soundSwitch ?? "", state.user?.child ? "" : childModeSwitch(), area);
   // The session's cards: one rated "try again" that is due again comes back in it, new ones wait.
   const session = new Set(cards.map((c) => c.item));
   const done = async () => {
@@ -655,7 +692,12 @@ async function route() {
   state.notice = null;
   try {
     switch (page ?? "") {
-      case "": return await categoriesPage();
+      case "": {
+        if (!isChild()) return await categoriesPage();
+        // A child's home is their week: this week's words, the games and the cards, as tiles.
+        const { page: classPage } = await import("./classes.js");
+        return await classPage(ui, "week");
+      }
       case "category": return await categoryPage(a, Number(b ?? 0) || 0);
       case "print": return await printPage(a);
       case "word": return await wordPage(a);
@@ -680,7 +722,7 @@ async function route() {
   } catch (e) {
     if (e instanceof APIError && e.status === 401) { signedIn(null); location.hash = "#/signin"; return; }
     show(t("error.title"), h("p", { class: "error", role: "alert" },
-      e instanceof APIError ? e.message : t("error.offline")));
+      failureText(e)));
   }
 }
 

@@ -6,7 +6,8 @@
 // pictures. This page keeps those it was given in memory only (never on the device), so the
 // sign-in cards print the children whose pictures this page just got.
 import { catalog, classes, enc } from "./api.js";
-import { t, language } from "./i18n.js";
+import { t, failureText, language } from "./i18n.js";
+import { GAMES } from "./games.js";
 
 // The pictures this page was given: class code → Map(child id → {id, firstName, pictures}).
 const known = new Map();
@@ -54,8 +55,7 @@ function ago(seconds) {
 function explain(e) {
   const keys = { name_taken: "signup.taken", short_password: "signup.short", bad_name: "class.badName", too_many: "class.tooMany",
     bad_invitation: "class.badInvitation", child_name_taken: "class.nameTaken", not_creator: "class.notCreator", sign_in_locked: "kids.locked" };
-  if (e.status === undefined) return t("error.offline");
-  return keys[e.code] ? t(keys[e.code]) : e.message;
+  return keys[e.code] ? t(keys[e.code]) : failureText(e);
 }
 
 // A button that asks first: the question and a Yes and a Cancel button take its place.
@@ -397,7 +397,7 @@ async function cardsPage(ui, code) {
 
 async function kidsPage(ui) {
   const { h } = ui;
-  if (ui.state.user?.child) { location.hash = "#/week"; return; }
+  if (ui.state.user?.child) { location.hash = "#/"; return; }
   const list = await pictures();
   const chosen = [];
   const code = h("input", { id: "kids-code", class: "big-input", required: true, maxlength: 10, autocomplete: "off", autocapitalize: "characters",
@@ -436,7 +436,7 @@ async function kidsPage(ui) {
       localStorage.setItem("vocab.kids.code", code.value.trim().toUpperCase());
       ui.signedIn({ ...who, child: true });
       await ui.learnerLanguage();
-      location.hash = "#/week";
+      location.hash = "#/";
     } catch (err) {
       go.disabled = false;
       chosen.length = 0;
@@ -486,27 +486,40 @@ async function weekPage(ui) {
     const c = a.category && byId[a.category];
     return c ? `${c.icon} ${ui.categoryName(c)}${a.level ? ` · ${ui.LEVELS[a.level] ?? a.level}` : ""}` : a.title;
   };
-  const play = (a) => (a.category ? `#/play/${enc(a.category)}${a.level ? `?level=${a.level}` : ""}` : "#/play/mine");
+  // Each set of words leads straight into each game (one tap from here to the first question)
+  // and to its cards: the level is the assignment's, never a choice a child has to make.
+  const source = (a) => (a.category ? enc(a.category) : "mine");
+  const levelPart = (a) => (a.category && a.level ? `?level=${a.level}` : "");
+  const tile = (href, icon, label, color, attrs = {}) => h("li", {},
+    h("a", { class: "tile game-tile child-tile", href, style: `--tile:${color}`, ...attrs },
+      h("span", { class: "emoji", "aria-hidden": "true" }, icon), h("span", { class: "en" }, label)));
+  const activities = (a) => h("ul", { class: "grid child-tiles" },
+    Object.entries(GAMES).map(([id, g]) => tile(`#/play/${id}/${source(a)}${levelPart(a)}`, g.icon, t(g.name), g.color, { "data-play": a.id, "data-game": id })),
+    tile("#/review", "🃏", t("home.cards"), "#6D597A", { "data-review": a.id }));
   const name = ui.state.user.name;
+  // Without a set from a class: a few topics a young child knows, at the child's level.
+  const level = ui.state.level || "starters";
+  const topics = mine.length ? [] : cats.categories.filter((c) => ui.STARTER_SETS.includes(c.id));
   ui.show(t("week.title"),
     h("p", { class: "hello" }, t("week.hello", { name })),
     offline ? h("p", { class: "kind", id: "week-offline" }, t("week.offline")) : null,
-    mine.length === 0 ? h("p", { class: "kind", id: "week-none" }, t("week.none")) :
+    mine.length === 0 ? [h("p", { class: "kind", id: "week-none" }, t("week.none")),
+      h("ul", { class: "grid child-tiles", id: "week-topics" }, topics.map((c) =>
+        tile(`#/play/${enc(c.id)}?level=${level}`, c.icon, ui.categoryName(c), c.color, { "data-topic": c.id })))] :
       h("ul", { class: "cards week", id: "week" }, mine.map((a) => {
         const done = a.answered >= a.words;
         return h("li", { class: "card assignment", "data-assignment": a.id, "data-answered": a.answered, "data-words": a.words },
           h("h2", {}, title(a)),
-          h("p", { class: "pos" }, a.className, a.dueAt ? ` · ${t("class.dueOn", { date: day(a.dueAt) })}` : ""),
+          a.dueAt ? h("p", { class: "pos" }, t("class.dueOn", { date: day(a.dueAt) })) : null,
           h("p", { class: "week-count" }, h("progress", { max: a.words, value: a.answered, "aria-label": t("week.progressLabel", { title: title(a) }) }),
             " ", h("strong", { class: "of" }, t("week.of", { answered: a.answered, words: a.words }))),
           done ? h("p", { class: "kind" }, t("week.allDone")) : null,
-          h("p", { class: "actions" },
-            h("a", { class: "button primary big", href: play(a), "data-play": a.id }, t("game.play")),
-            h("a", { class: "button big", href: "#/review", "data-review": a.id }, t("week.review"))));
+          activities(a));
       })),
-    h("p", { class: "actions" },
-      h("a", { class: "button big", href: "#/play/mine", id: "week-play-mine" }, t("game.playMine")),
-      h("a", { class: "button big", href: "#/review", id: "week-review" }, t("week.reviewAll"))));
+    h("h2", {}, t("home.myWords")),
+    h("ul", { class: "grid child-tiles", id: "week-mine" },
+      tile("#/play/mine", "🎮", t("home.playMine"), "#2A9D8F", { id: "week-play-mine" }),
+      tile("#/review", "🃏", t("week.reviewAll"), "#6D597A", { id: "week-review" })));
 }
 
 // The pages of this module, by the first part of the address.

@@ -7,7 +7,7 @@
 // are saved to the library as they are answered (me.answer); offline the rating waits in the same
 // queue as review's. A wrong answer is never punished: the right one is shown, and the round goes
 // on to a score and stars.
-import { catalog, me, enc, entryId } from "./api.js";
+import { catalog, me, enc } from "./api.js";
 import { t } from "./i18n.js";
 import { queueRating, pendingCount } from "./offline.js";
 
@@ -73,7 +73,7 @@ async function pool(ui, source, level) {
   }
   const body = await catalog.words(source, level || undefined, 1000, 0);
   const words = shuffle(body.words.filter((w) => w.picture).map((w) => ({
-    word: w.word, picture: w.picture, vi: w.vi, sense: w.sense, entry: entryId(w),
+    word: w.word, picture: w.picture, vi: w.vi, sense: w.sense, entry: w.id,
   })));
   return {
     title: `${body.category.icon} ${ui.categoryName(body.category)} · ${ui.LEVELS[level] ?? t("level.allLevels")}`,
