@@ -243,6 +243,16 @@ def child_practises(w, name, level, game_category, category, words, wrong_first,
         shot_at(w, "week", "main")
         w.go("/classes")
         w.check(one(w, "main .kind").text and not css(w, "#new-class"), "a child opening #/classes is sent kindly to their words")
+        # Offline (a school's tablet on a weak network): the home shows the words kept on the device.
+        w.wait.until(lambda d: d.execute_script("return !!navigator.serviceWorker.controller"))
+        w.server.stop()
+        w.go("/")
+        w.wait.until(lambda d: css(w, "#week-offline"))
+        kept = one(w, "#week li.assignment")
+        w.check(kept.get_attribute("data-words") == str(words) and css(w, '#week li.assignment a[data-game="listen"]'),
+                f"offline, {name}'s home still shows this week's words and their games: {one(w, '#week-offline').text!r}")
+        w.server.start()
+        w.driver.get_log("browser")   # requests that failed while the server was down are the point of that step
         w.go("/")
         # From sign-in to the first question: the sign-in, then one tile (two taps of three).
         one(w, '#week li.assignment a[data-game="listen"]').click()

@@ -200,7 +200,8 @@ async function wordPage(word) {
   const several = body.entries.length > 1;
   show(body.word,
     ...body.entries.map((w, i) => {
-      const example = w.examples[state.level] ?? Object.values(w.examples)[0];
+      // The learner's level's example, else the lowest level's: a child never meets Flyers first.
+      const example = w.examples[state.level] ?? Object.keys(LEVELS).map((l) => w.examples[l]).find(Boolean);
       return h("section", { class: "card" },
         picture(w, true),
         h("h2", {}, body.word, senseLabel(w.sense), " ", h("span", { class: "pos" }, w.pos.map(partOfSpeech).join(", ")), " · ", w.categories.map((c) => named[c] ?? c).join(", ")),
