@@ -19,6 +19,8 @@ public struct CardContent: Sendable, Codable, Equatable {
     public var sense: LocalizedText?
     /// An emoji that shows the word, where one does (catalog words).
     public var picture: String?
+    /// The picture as a file of `Pictures/` ("openmoji/1F408.svg"), served at `/pictures/…`.
+    public var image: String? = nil
     /// Vietnamese translation (catalog words).
     public var vi: String?
     /// English definition(s), or the Mandarin senses of the reading.
@@ -45,7 +47,7 @@ extension CardContent {
         let w = entry.word
         let exampleLevel = level.flatMap { w.levels.contains($0) ? $0 : nil } ?? w.firstLevel
         return CardContent(
-            source: "catalog", item: item.description, front: w.word, sense: w.sense, picture: w.picture, vi: w.vi,
+            source: "catalog", item: item.description, front: w.word, sense: w.sense, picture: w.picture, image: w.image, vi: w.vi,
             senses: [Sense(partOfSpeech: w.pos.first, text: w.definition.en)], ipa: w.ipa,
             example: w.examples[exampleLevel.rawValue], pinyin: nil, bopomofo: nil,
             categories: w.categories, levels: w.levels, audio: "british")

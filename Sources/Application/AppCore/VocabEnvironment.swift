@@ -15,6 +15,9 @@ public struct VocabEnvironment: Sendable {
     public var categoriesDirectory: String
     /// Recorded and legacy clips (see Audio/README.md).
     public var audioDirectory: String
+    /// The catalog's picture files (see Pictures/README.md): `VOCAB_PICTURES`, else `Pictures/`
+    /// beside the categories folder, where the repository and `make install` keep them.
+    public var picturesDirectory: String
     public var home: HomeLayout
     /// Where the neural voice's Python environment is (`neural-voice/`, made by
     /// `scripts/install-deps`).
@@ -45,16 +48,25 @@ public struct VocabEnvironment: Sendable {
         self.home = HomeLayout(root: home ?? Self.defaultHome(environment))
         self.categoriesDirectory = categories ?? environment["VOCAB_CATEGORIES"] ?? Self.locate("Categories")
         self.audioDirectory = environment["VOCAB_AUDIO"] ?? Self.locate("Audio")
+        self.picturesDirectory = environment["VOCAB_PICTURES"] ?? Self.beside(categoriesDirectory, "Pictures")
         self.neuralVoice = Self.neuralVoice(environment)
+    }
+
+    /// NAME in the folder that holds `folder`.
+    static func beside(_ folder: String, _ name: String) -> String {
+        var trimmed = folder
+        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed.removeLast() }
+        return DurableFile.directory(of: trimmed) + "/" + name
     }
 
     /// Tests name every folder; the neural voice is theirs to switch on.
     public init(
-        categoriesDirectory: String, audioDirectory: String, home: HomeLayout, neuralVoice: NeuralVoiceChoice = .off,
-        clock: WallClock = .system
+        categoriesDirectory: String, audioDirectory: String, picturesDirectory: String? = nil, home: HomeLayout,
+        neuralVoice: NeuralVoiceChoice = .off, clock: WallClock = .system
     ) {
         self.categoriesDirectory = categoriesDirectory
         self.audioDirectory = audioDirectory
+        self.picturesDirectory = picturesDirectory ?? Self.beside(categoriesDirectory, "Pictures")
         self.home = home
         self.neuralVoice = neuralVoice
         self.clock = clock

@@ -50,6 +50,9 @@ public struct Word: Codable, Sendable, Hashable {
     /// One emoji that shows the word to a child who cannot read yet, chosen entry by entry
     /// (`Categories/PICTURES.md`); nil where no emoji shows the meaning unambiguously.
     public var picture: String?
+    /// The picture as a file of `Pictures/` ("openmoji/1F408.svg"): the same drawing on every
+    /// device and on paper (`Pictures/README.md` says where each set comes from and its licence).
+    public var image: String?
     /// Which sense this entry is, where a headword has several ("bat · animal", "bat · sports").
     public var sense: LocalizedText?
     /// The last part of the entry's id where the headword's slug will not do: another entry of
@@ -99,6 +102,7 @@ public struct Word: Codable, Sendable, Hashable {
         try c.encode(examples, forKey: .examples)
         try c.encodeIfPresent(audio, forKey: .audio)
         try c.encodeIfPresent(picture, forKey: .picture)
+        try c.encodeIfPresent(image, forKey: .image)
         try c.encodeIfPresent(sense, forKey: .sense)
         try c.encodeIfPresent(key, forKey: .key)
         try c.encodeIfPresent(formerly, forKey: .formerly)

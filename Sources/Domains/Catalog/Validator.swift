@@ -245,6 +245,9 @@ public struct CatalogValidator: Sendable {
         if w["picture"] != nil, let picture = fields.text("picture"), !EmojiTable.contains(picture) {
             issue("picture '\(picture)' is not one fully-qualified emoji of Emoji \(EmojiTable.version) (what Debian 12's Noto Color Emoji draws)")
         }
+        if w["image"] != nil, let image = fields.text("image") {
+            if let problem = Self.imageProblem(image, emoji: w["picture"]?.string) { issue(problem) }
+        }
         if w["sense"] != nil, let sense = fields.object("sense") {
             for lang in ["en", "vi"] { _ = sense.text(lang) }
         }
@@ -266,6 +269,29 @@ public struct CatalogValidator: Sendable {
             }
         }
         return issues
+    }
+
+    /// The picture sets `Pictures/` holds, each a folder of its own (`Pictures/README.md`).
+    public static let pictureSets = ["openmoji", "mulberry"]
+
+    /// What is wrong with an entry's `image`, if anything: a set's folder and an SVG's plain
+    /// file name; an OpenMoji file is the drawing of the entry's emoji (its code points).
+    static func imageProblem(_ image: String, emoji: String?) -> String? {
+        let parts = image.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, pictureSets.contains(String(parts[0])), parts[1].hasSuffix(".svg"), parts[1].count > 4,
+            parts[1].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) }), !parts[1].hasPrefix(".")
+        else {
+            return "image '\(image)' must be <set>/<name>.svg, the set one of \(pictureSets.joined(separator: ", "))"
+        }
+        if parts[0] == "openmoji" {
+            guard let emoji else { return "image '\(image)' is an OpenMoji drawing, so the entry needs its emoji as picture" }
+            let points = emoji.unicodeScalars.map { String($0.value, radix: 16, uppercase: true) }.map {
+                String(repeating: "0", count: max(0, 4 - $0.count)) + $0
+            }
+            let names = [points.joined(separator: "-"), points.filter { $0 != "FE0F" }.joined(separator: "-")].map { $0 + ".svg" }
+            if !names.contains(String(parts[1])) { return "image '\(image)' is not OpenMoji's drawing of \(emoji) (\(names[1]))" }
+        }
+        return nil
     }
 
     /// A key names a second entry of `headword` in its file: "so-starting" for "so".

@@ -272,7 +272,7 @@ struct ValidateCommand: AsyncParsableCommand {
         commandName: "validate",
         abstract: "Check the category files and report every problem with its file and word.",
         discussion:
-            "Also reports clip references (audio.<accent>.recorded or .legacy) that name no file inside Audio/. Exits 0 when the data is valid, 65 when it is not. Nothing is written."
+            "Also reports clip references (audio.<accent>.recorded or .legacy) that name no file inside Audio/, and pictures (image) that name no SVG of at most 32 KiB inside Pictures/. Exits 0 when the data is valid, 65 when it is not. Nothing is written."
     )
 
     @OptionGroup var options: GlobalOptions
@@ -283,6 +283,7 @@ struct ValidateCommand: AsyncParsableCommand {
         var (decoded, issues) = CatalogValidator().validate(files)
         issues = unreadable + issues
         issues += AudioLibrary(app: try options.app()).referenceIssues(decoded, names: files.map(\.name))
+        issues += PictureLibrary(root: options.environment.picturesDirectory).referenceIssues(decoded, names: files.map(\.name))
         if options.json {
             struct Report: Encodable {
                 let valid: Bool

@@ -162,7 +162,10 @@ public struct VocabServer: Sendable {
             settings: settings, catalog: catalog, clips: clips, speech: speechUnavailable == nil,
             learning: learning, classes: classes, search: try await app.search(),
             attempts: FailedAttempts(.adults, addresses: addresses, metrics: metrics, now: clock),
-            childAttempts: FailedAttempts(.children, addresses: addresses, metrics: metrics, now: clock), metrics: metrics, web: try await WebAssets.load(),
+            childAttempts: FailedAttempts(.children, addresses: addresses, metrics: metrics, now: clock), metrics: metrics,
+            web: try await WebAssets.load().adding(
+                try await WebAssets.pictures(
+                    from: app.environment.picturesDirectory, sets: CatalogValidator.pictureSets, limit: PictureLibrary.sizeLimit)),
             logger: logger,
             postgres: app.postgres, responses: responses, listener: listener, dictionary: app.dictionary)
     }

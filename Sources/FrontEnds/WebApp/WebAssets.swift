@@ -14,6 +14,43 @@ public struct WebAssets: Sendable {
 
     public init(files: [String: Representation]) { self.files = files }
 
+    /// The same files and the catalog's pictures (`/pictures/<set>/<name>.svg`).
+    public func adding(_ pictures: WebAssets) -> WebAssets { WebAssets(files: files.merging(pictures.files) { old, _ in old }) }
+
+    /// A picture file changes only when its set is imported again: kept a month by browsers
+    /// and the service worker, revalidated by its ETag after that.
+    public static let pictureCacheControl = "public, max-age=2592000"
+
+    /// An SVG is a document that could carry script: served so that none of it runs.
+    static let pictureHeaders: HTTPFields = [
+        HTTPField.Name("Content-Security-Policy")!: "default-src 'none'; style-src 'unsafe-inline'; sandbox",
+        HTTPField.Name("X-Content-Type-Options")!: "nosniff",
+    ]
+
+    /// The catalog's picture files: every `<set>/<name>.svg` of `folder` (Pictures/) for the
+    /// sets `sets`, each at most `limit` bytes (the validator refuses larger ones, so a larger
+    /// file here is left out rather than served). A missing folder serves no pictures: pages
+    /// then show each entry's emoji.
+    public static func pictures(from folder: String, sets: [String], limit: Int) async throws -> WebAssets {
+        let files = try await BlockingWork.run { () throws -> [String: Representation] in
+            let fm = FileManager.default
+            var files: [String: Representation] = [:]
+            for set in sets {
+                guard let names = try? fm.contentsOfDirectory(atPath: folder + "/" + set) else { continue }
+                for name in names.sorted() where name.hasSuffix(".svg") && !name.hasPrefix(".") {
+                    let path = folder + "/" + set + "/" + name
+                    guard let size = (try? fm.attributesOfItem(atPath: path))?[.size] as? Int, size <= limit else { continue }
+                    let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+                    files["/pictures/\(set)/\(name)"] = Representation(
+                        bytes: bytes, contentType: "image/svg+xml", cacheControl: pictureCacheControl, compressible: true,
+                        headers: pictureHeaders)
+                }
+            }
+            return files
+        }
+        return WebAssets(files: files)
+    }
+
     public subscript(path: String) -> Representation? { files[path] }
 
     /// Revalidated on every use: the files change only with a new release, and a 304 on

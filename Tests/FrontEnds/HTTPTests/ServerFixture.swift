@@ -29,6 +29,8 @@ enum ServerFixture {
                     CatalogFixture.word("cake", levels: ["flyers"], category: "food", vi: "bánh ngọt"),
                     CatalogFixture.word("ice cream", category: "food", vi: "kem"),
                 ]))
+        try dir.write(
+            "Pictures/openmoji/1F408.svg", #"<svg viewBox="0 0 72 72" xmlns="http://www.w3.org/2000/svg"><circle cx="36" cy="36" r="30"/></svg>"#)
         try AudioFile.write(tone(440), to: dir.file("Audio/recorded/cat.wav"), format: .wav)
         try AudioFile.write(tone(330), to: dir.file("Audio/legacy/british/dog.wav"), format: .wav)
     }
@@ -38,7 +40,8 @@ enum ServerFixture {
         CatalogFixture.category(
             "animals", name: "Animals", order: 1,
             words: [
-                CatalogFixture.word("cat", vi: "con mèo", extra: #", "picture": "🐈", "audio": {"british": {"recorded": "recorded/cat.wav"}}"#),
+                CatalogFixture.word(
+                    "cat", vi: "con mèo", extra: #", "picture": "🐈", "image": "openmoji/1F408.svg", "audio": {"british": {"recorded": "recorded/cat.wav"}}"#),
                 CatalogFixture.word("dog", vi: "con chó"),
                 CatalogFixture.word("elephant", levels: ["movers", "flyers"], vi: "con voi"),
                 CatalogFixture.word("fish", vi: "con cá"),

@@ -12,7 +12,8 @@ import WebApp
 @Suite("the web app is served at /")
 struct WebAppServingTests {
     static let shell = [
-        "/", "/index.html", "/app.js", "/api.js", "/charts.js", "/offline.js", "/i18n.js", "/games.js", "/classes.js", "/style.css", "/sw.js", "/icon.svg",
+        "/", "/index.html", "/app.js", "/api.js", "/charts.js", "/offline.js", "/i18n.js", "/games.js", "/classes.js", "/pictures.js", "/style.css", "/sw.js",
+        "/icon.svg",
         "/manifest.webmanifest",
     ]
 
@@ -114,6 +115,22 @@ struct WebAppServingTests {
             Issue.record("loaded from a folder that does not exist")
         } catch let failure as Failure {
             #expect(failure.code == .webAppMissing && failure.kind.exitCode == 66)
+        }
+    }
+
+    @Test("a catalog picture file is served as an SVG kept a month, that runs no script; a word names it; nothing outside Pictures/ is")
+    func pictureFiles() async throws {
+        try await withServer { s in
+            let cat = try #require((try await s.get("/v1/words/cat").object()["entries"] as? [[String: Any]])?.first)
+            #expect(cat["image"] as? String == "openmoji/1F408.svg")
+            let r = try await s.get("/pictures/openmoji/1F408.svg")
+            #expect(r.status == 200 && r.header("content-type") == "image/svg+xml")
+            #expect(r.header("cache-control") == "public, max-age=2592000")
+            #expect(r.header("content-security-policy")?.contains("default-src 'none'") == true)
+            #expect(r.text.hasPrefix("<svg"))
+            for target in ["/pictures/openmoji/nothing.svg", "/pictures/other/1F408.svg", "/pictures/openmoji/"] {
+                #expect(try await s.get(target).status == 404, "\(target)")
+            }
         }
     }
 }

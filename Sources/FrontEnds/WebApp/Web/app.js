@@ -2,6 +2,7 @@
 // serves one page and the JSON API. Each view reads the API and shows what it answers.
 import { api, APIError, catalog, me, session, setCSRF, enc } from "./api.js";
 import { barChart, rowChart, meter } from "./charts.js";
+import { drawing } from "./pictures.js";
 import { queueRating, flushQueue, pendingCount } from "./offline.js";
 import { t, failureText, language, setLanguage, translatePage } from "./i18n.js";
 
@@ -123,7 +124,7 @@ async function categoriesPage() {
 // The picture a child recognises before reading (absent where no emoji shows the word), named
 // for screen readers by the word it shows.
 function picture(w, big = false) {
-  return w.picture ? h("span", { class: big ? "picture big" : "picture", role: "img", "aria-label": w.word }, w.picture) : null;
+  return w.picture || w.image ? h("span", { class: big ? "picture big" : "picture", role: "img", "aria-label": w.word }, drawing(h, w)) : null;
 }
 
 // Which sense, where a headword has several entries: "bat · animal".
@@ -168,7 +169,7 @@ async function printPage(id) {
     h("p", { class: "no-print" }, h("button", { type: "button", class: "primary", onclick: () => window.print() }, t("print.button"))),
     h("ol", { class: "print-list", id: "print-list" }, body.words.map((w) =>
       h("li", {},
-        w.picture ? h("span", { class: "picture", role: "img", "aria-label": w.word }, w.picture) : h("span", { class: "picture", "aria-hidden": "true" }),
+        picture(w) ?? h("span", { class: "picture", "aria-hidden": "true" }),
         h("span", { class: "word" }, w.word), senseLabel(w.sense),
         h("span", { class: "vi", lang: "vi" }, w.vi)))));
 }
@@ -246,7 +247,7 @@ function resultItem(r) {
   const catalogWord = r.id !== undefined;
   const how = MATCHED[r.match];
   return h("li", { class: "card result", "data-source": r.source, "data-reference": r.reference },
-    picture({ picture: r.picture, word: r.title }),
+    picture({ picture: r.picture, image: r.image, word: r.title }),
     h("h3", {}, h("a", { href: resultLink(r), lang }, r.title), senseLabel(r.sense), " ", h("span", { class: "badge" }, sourceName(r.source))),
     r.reading ? h("p", { class: "ipa" }, r.reading) : null,
     r.gloss ? h("p", { lang: r.source === "catalog" ? "vi" : r.source === "moe" ? "zh-Hant" : "en" }, r.gloss) : null,
@@ -569,7 +570,7 @@ async function reviewPage() {
     area.replaceChildren(
       h("p", {}, t("review.toGo", { count: cards.length - i, phase: t(`phase.${card.phase}`) })),
       // replaceChildren would print a card without a picture's null as "null".
-      picture({ picture: c.picture, word: c.front }, true) ?? "",
+      picture({ picture: c.picture, image: c.image, word: c.front }, true) ?? "",
       // Mandarin characters big, like the entry's page; a catalog word with its sense.
       c.source === "moe" ? h("p", { class: "front han", id: "front", lang: "zh-Hant" }, c.front)
         : h("p", { class: "front", id: "front", lang: "en" }, c.front, senseLabel(c.sense)),
@@ -670,7 +671,7 @@ async function progressPage() {
 
 // What the games use of this page (games.js).
 const ui = {
-  h, show, say, play, picture, senseLabel, categoryName, state, LEVELS, STARTER_SETS, requireUser, signedIn, learnerLanguage,
+  h, show, say, play, picture, drawing: (w) => drawing(h, w), senseLabel, categoryName, state, LEVELS, STARTER_SETS, requireUser, signedIn, learnerLanguage,
   keys: (handler) => { pageKeys = handler; },
 };
 

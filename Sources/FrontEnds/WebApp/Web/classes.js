@@ -295,8 +295,8 @@ async function classPage(ui, code) {
   };
   const hard = await Promise.all(report.hardWords.map(async (w) => {
     const found = await catalog.word(w.word).catch(() => null);
-    const entry = found?.entries.find((x) => x.picture) ?? null;
-    return { ...w, picture: entry?.picture };
+    const entry = found?.entries.find((x) => x.image || x.picture) ?? null;
+    return { ...w, picture: entry?.picture, image: entry?.image };
   }));
   const percent = (a) => (a === undefined || a === null ? "–" : `${Math.round(a * 100)}%`);
   const table = h("div", { class: "table-wrap" }, h("table", { class: "class-table", id: "progress-table" },
@@ -348,7 +348,7 @@ async function classPage(ui, code) {
       h("h3", {}, t("class.hardWords")),
       hard.length === 0 ? h("p", { id: "no-hard-words" }, t("class.noHardWords")) :
         h("ul", { class: "practise-list hard-words", id: "hard-words" }, hard.map((w) => h("li", { "data-word": w.word, "data-again": w.again },
-          w.picture ? h("span", { class: "picture", role: "img", "aria-label": w.word }, w.picture) : h("span", { class: "picture", "aria-hidden": "true" }, "•"),
+          w.picture || w.image ? h("span", { class: "picture", role: "img", "aria-label": w.word }, ui.drawing(w)) : h("span", { class: "picture", "aria-hidden": "true" }, "•"),
           h("span", { class: "word", lang: "en" }, w.word),
           h("span", { class: "vi" }, t(w.children === 1 ? "class.hardCountsOne" : "class.hardCounts", { again: w.again, children: w.children }))))),
       h("p", { class: "actions" }, h("a", { class: "button", id: "csv", href: classes.csvURL(code), download: `class-${code}.csv` }, t("class.csv")))),

@@ -10,6 +10,7 @@
 import { catalog, me, enc } from "./api.js";
 import { t } from "./i18n.js";
 import { queueRating, pendingCount } from "./offline.js";
+import { pictured } from "./pictures.js";
 
 export const GAMES = {
   listen: { icon: "👂", name: "game.listen", help: "game.listenHelp", color: "#2A9D8F" },
@@ -37,9 +38,9 @@ function shuffle(list) {
 function distinct(words) {
   const seenWords = new Set(), seenPictures = new Set();
   return words.filter((w) => {
-    if (!w.picture || seenWords.has(w.word) || seenPictures.has(w.picture)) return false;
+    if (!pictured(w) || seenWords.has(w.word) || seenPictures.has(w.image ?? w.picture)) return false;
     seenWords.add(w.word);
-    seenPictures.add(w.picture);
+    seenPictures.add(w.image ?? w.picture);
     return true;
   });
 }
@@ -57,10 +58,10 @@ async function pool(ui, source, level) {
   if (source === "mine") {
     let items;
     try {
-      items = (await me.library()).items.filter((i) => i.source === "catalog" && i.content.picture)
+      items = (await me.library()).items.filter((i) => i.source === "catalog" && pictured(i.content))
         // The most overdue first (new words are due when saved), so a round reviews what is due.
         .sort((a, b) => a.card.due - b.card.due)
-        .map((i) => ({ word: i.word, picture: i.content.picture, vi: i.content.vi, sense: i.content.sense, item: i.id }));
+        .map((i) => ({ word: i.word, picture: i.content.picture, image: i.content.image, vi: i.content.vi, sense: i.content.sense, item: i.id }));
       localStorage.setItem(MINE, JSON.stringify(items));
     } catch (e) {
       if (e.status !== undefined) throw e;
@@ -72,8 +73,8 @@ async function pool(ui, source, level) {
     return { title: t("game.myWords"), words: distinct(items), back: "#/library", mine: true };
   }
   const body = await catalog.words(source, level || undefined, 1000, 0);
-  const words = shuffle(body.words.filter((w) => w.picture).map((w) => ({
-    word: w.word, picture: w.picture, vi: w.vi, sense: w.sense, entry: w.id,
+  const words = shuffle(body.words.filter(pictured).map((w) => ({
+    word: w.word, picture: w.picture, image: w.image, vi: w.vi, sense: w.sense, entry: w.id,
   })));
   return {
     title: `${body.category.icon} ${ui.categoryName(body.category)} · ${ui.LEVELS[level] ?? t("level.allLevels")}`,
@@ -230,7 +231,7 @@ function listen(round) {
     const feedback = h("p", { class: "feedback", id: "feedback", role: "status" });
     const buttons = options.map((o, i) => h("button", {
       type: "button", class: "choice", "data-word": o.word, onclick: () => choose(o, buttons[i]) },
-      h("span", { class: "picture" }, o.picture), h("kbd", {}, String(i + 1))));
+      h("span", { class: "picture" }, ui.drawing(o)), h("kbd", {}, String(i + 1))));
     const choose = (o, button) => {
       if (answered) return;
       answered = true;
@@ -330,7 +331,7 @@ function spell(round) {
     const word = h("p", { class: "slots", id: "slots", role: "img", "aria-label": t("game.slots", { count: letters.length, so: chars.filter((c) => !LETTER.test(c)).join("") }) }, slots);
     round.area.replaceChildren(
       counter(round, n, total),
-      h("p", { class: "picture big", role: "img", "aria-label": t("game.spellPicture"), id: "spell-picture", "data-word": w.word }, w.picture),
+      h("p", { class: "picture big", role: "img", "aria-label": t("game.spellPicture"), id: "spell-picture", "data-word": w.word }, ui.drawing(w)),
       word,
       h("p", { class: "prompt" }, t("game.spellPrompt")),
       h("div", { class: "letters", role: "group", "aria-label": t("game.letters") }, tiles),
@@ -387,8 +388,9 @@ function match(round) {
     if (left === 0) later(round, () => finish(round), 1200);
     else (pictures.find((b) => !b.classList.contains("matched")) ?? words.find((b) => !b.classList.contains("matched")))?.focus();
   };
-  const pictures = shuffle(pairs).map((w) => h("button", { type: "button", class: "pair picture-card", "data-word": w.word, "aria-pressed": "false",
-    onclick: (e) => pick(w, e.currentTarget, "picture") }, h("span", { class: "picture" }, w.picture)));
+  // Named by its word, as its emoji was named by the emoji's own name.
+  const pictures = shuffle(pairs).map((w) => h("button", { type: "button", class: "pair picture-card", "data-word": w.word, "aria-pressed": "false", "aria-label": w.word,
+    onclick: (e) => pick(w, e.currentTarget, "picture") }, h("span", { class: "picture" }, ui.drawing(w))));
   const words = shuffle(pairs).map((w) => h("button", { type: "button", class: "pair word-card", "data-word": w.word, "aria-pressed": "false", lang: "en",
     onclick: (e) => pick(w, e.currentTarget, "word") }, w.word));
   round.area.replaceChildren(
@@ -421,7 +423,7 @@ async function finish(round) {
     round.missed.length ? h("section", { class: "practise" },
       h("h3", {}, t("game.practise")),
       h("ul", { class: "practise-list" }, round.missed.map((w) => h("li", {},
-        h("span", { class: "picture", "aria-hidden": "true" }, w.picture), h("span", { class: "word", lang: "en" }, w.word),
+        h("span", { class: "picture", "aria-hidden": "true" }, ui.drawing(w)), h("span", { class: "word", lang: "en" }, w.word),
         h("span", { class: "vi", lang: "vi" }, w.vi ?? ""),
         h("button", { type: "button", class: "play", "aria-label": t("play.british", { word: w.word }), onclick: (e) => ui.play(w.word, "british", e.currentTarget) }, "▶"))))) : null,
     h("p", { id: "rated", class: "rated" }, !round.rated ? ratedNote(ui, round.source)

@@ -1,8 +1,8 @@
 // The service worker: the shell from its cache first (then refreshed), catalog answers and
 // clips from the network first with the cache as the fallback, so what was seen once works
 // offline. Per-learner answers are never cached here (they are Cache-Control: no-store).
-const SHELL = "vocab-shell-v5", DATA = "vocab-data-v1";
-const FILES = ["/", "/index.html", "/style.css", "/app.js", "/api.js", "/charts.js", "/offline.js", "/i18n.js", "/games.js", "/classes.js", "/icon.svg", "/manifest.webmanifest"];
+const SHELL = "vocab-shell-v6", DATA = "vocab-data-v1";
+const FILES = ["/", "/index.html", "/style.css", "/app.js", "/api.js", "/charts.js", "/offline.js", "/i18n.js", "/games.js", "/classes.js", "/pictures.js", "/icon.svg", "/manifest.webmanifest"];
 
 // The categories at every level are small and the first thing a child opens: kept from the start.
 const CATEGORIES = ["/v1/categories", "/v1/categories?level=starters", "/v1/categories?level=movers", "/v1/categories?level=flyers"];
@@ -45,11 +45,22 @@ async function networkFirst(request) {
   }
 }
 
+async function keptFirst(request) {
+  const cache = await caches.open(DATA);
+  const hit = await cache.match(request);
+  if (hit) return hit;
+  const response = await fetch(request);
+  if (response.ok) cache.put(request, response.clone());
+  return response;
+}
+
 self.addEventListener("fetch", (event) => {
   const url = new URL(event.request.url);
   if (event.request.method !== "GET" || url.origin !== location.origin) return;
   if (url.pathname.startsWith("/v1/me") || url.pathname.startsWith("/v1/session")) return;
   if (url.pathname.startsWith("/v1/")) { event.respondWith(networkFirst(event.request)); return; }
+  // A picture file changes only with a new import of its set: once seen, kept for offline games.
+  if (url.pathname.startsWith("/pictures/")) { event.respondWith(keptFirst(event.request)); return; }
   if (FILES.includes(url.pathname)) event.respondWith(shellFirst(event.request));
 });
 
