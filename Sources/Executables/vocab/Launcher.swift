@@ -1,6 +1,5 @@
 import CLICore
 import Catalog
-import Dispatch
 import FileAccess
 
 #if canImport(Glibc)
@@ -21,15 +20,17 @@ struct Launcher {
     func run() -> Never {
         guard let invocation = FastPath.parse(arguments) else { becomeFullProgram() }
         // Not an async main: its main thread ends in pthread_exit, whose unwinding costs
-        // ~20 ms in a static binary. The work runs on the cooperative pool while the main
-        // thread waits, and the process then exits directly.
-        let finished = DispatchSemaphore(value: 0)
+        // ~20 ms in a static binary. Nor the cooperative pool: its threads cost more than the
+        // few milliseconds of work. The task and every actor it calls run here, on the main
+        // thread (a task executor preference covers default actors too), and the process then
+        // exits directly.
+        let executor = CallingThreadExecutor()
         let outcome = Outcome()
-        Task.detached {
+        Task(executorPreference: executor) {
             do { try await invocation.run() } catch { outcome.failed() }
-            finished.signal()
+            executor.finish()
         }
-        finished.wait()
+        executor.run()
         // Errors are rare, and their wording and exit codes belong to the full program: it
         // runs the command again and reports it (the catalog work is idempotent, the
         // dictionary is only read).
@@ -62,7 +63,52 @@ struct Launcher {
     }
 }
 
-/// Whether the fast path threw, set on the worker thread and read after the semaphore.
+/// Runs the jobs given to it on the thread that calls run(), until finish(). A job may be given
+/// from another thread (work the runtime keeps off this executor ends by resuming here), so the
+/// queue is locked and an empty queue is waited on.
+private final class CallingThreadExecutor: TaskExecutor, @unchecked Sendable {
+    private var jobs: [UnownedJob] = []
+    private var finished = false
+    // Allocated: a lock must not move, and a stored property's address is not promised to stay.
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+
+    init() {
+        pthread_mutex_init(mutex, nil)
+        pthread_cond_init(condition, nil)
+    }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        pthread_mutex_lock(mutex)
+        jobs.append(job)
+        pthread_cond_signal(condition)
+        pthread_mutex_unlock(mutex)
+    }
+
+    func finish() {
+        pthread_mutex_lock(mutex)
+        finished = true
+        pthread_cond_signal(condition)
+        pthread_mutex_unlock(mutex)
+    }
+
+    func run() {
+        while true {
+            pthread_mutex_lock(mutex)
+            while jobs.isEmpty && !finished { pthread_cond_wait(condition, mutex) }
+            if jobs.isEmpty {
+                pthread_mutex_unlock(mutex)
+                return
+            }
+            let job = jobs.removeFirst()
+            pthread_mutex_unlock(mutex)
+            job.runSynchronously(on: asUnownedTaskExecutor())
+        }
+    }
+}
+
+/// Whether the fast path threw, set by the task and read once it has finished.
 private final class Outcome: @unchecked Sendable {
     private(set) var didFail = false
     func failed() { didFail = true }

@@ -91,7 +91,7 @@ struct ShowCommand: AsyncParsableCommand {
         }
         for (i, w) in words.enumerated() {
             if i > 0 { Output.line() }
-            for line in WordCard.lines(w) { Output.line(line) }
+            for line in WordCard.lines(w, pictures: options.environment.picturesDirectory) { Output.line(line) }
         }
     }
 }
@@ -305,9 +305,13 @@ struct ValidateCommand: AsyncParsableCommand {
 struct StatsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stats",
-        abstract: "Show the query cache's hits, misses and invalidations, and where data lives.",
+        abstract: "Show what the query cache holds and computed, and where data lives.",
         discussion: """
-            --pictures shows instead how many entries have a picture (an emoji a child can \
+            The cache counts what it computed: misses (nothing cached yet) and invalidations \
+            (cached before the catalog changed). It does not count hits, so that a command \
+            answered from the cache only reads; --verbose says how each command was answered.
+
+            --pictures shows instead how many entries have a picture (a drawing or an emoji a child can \
             recognise before reading), per category and per level.
 
             Examples:
@@ -316,7 +320,7 @@ struct StatsCommand: AsyncParsableCommand {
               vocab stats --pictures --json
             """)
 
-    @Flag(name: .long, help: "Empty the cache and reset its counters.")
+    @Flag(name: .long, help: "Empty the cache and reset its counts.")
     var reset = false
 
     @Flag(name: .long, help: "How many entries have a picture, per category and level.")
@@ -333,23 +337,20 @@ struct StatsCommand: AsyncParsableCommand {
         if options.json {
             struct Report: Encodable {
                 let cache: CacheStatistics
-                let hitRate: Double
                 let catalogDatabase: String
                 let cacheDatabase: String
                 let categories: String
             }
             try Output.json(
                 Report(
-                    cache: stats, hitRate: stats.hitRate, catalogDatabase: env.home.catalogDatabase,
+                    cache: stats, catalogDatabase: env.home.catalogDatabase,
                     cacheDatabase: env.home.cacheDatabase, categories: env.categoriesDirectory))
             return
         }
         Output.line("Query cache (category, level)")
-        Output.line("  hits           \(stats.hits)")
+        Output.line("  entries        \(stats.entries)")
         Output.line("  misses         \(stats.misses)")
         Output.line("  invalidations  \(stats.invalidations)")
-        Output.line("  entries        \(stats.entries)")
-        Output.line(String(format: "  hit rate       %.0f%%", stats.hitRate * 100))
         Output.line("Catalog database  \(env.home.catalogDatabase)")
         Output.line("Cache database    \(env.home.cacheDatabase)")
         Output.line("Categories        \(env.categoriesDirectory)")
@@ -362,7 +363,7 @@ struct StatsCommand: AsyncParsableCommand {
         func line(_ row: PictureCoverage.Row) -> String {
             row.name.padding(toLength: 22, withPad: " ", startingAt: 0) + String(format: "%7d %8d %6.1f%%", row.entries, row.withPicture, row.percent)
         }
-        Output.line("Entries with a picture (an emoji a child recognises), by category and by level:")
+        Output.line("Entries with a picture (a drawing or an emoji a child recognises), by category and by level:")
         Output.line()
         Output.line("".padding(toLength: 22, withPad: " ", startingAt: 0) + "entries  picture      %")
         for row in coverage.byCategory { Output.line(line(row)) }

@@ -14,20 +14,22 @@ public struct CacheEvent: Sendable {
 }
 
 public struct CacheStatistics: Sendable, Codable, Equatable {
-    public var hits: Int
+    /// Answers served from the cache, where they are counted: in memory (a server), not in the
+    /// CLI's file, where counting a hit would be a write per read (nil).
+    public var hits: Int?
     public var misses: Int
     /// Lookups that found an entry made stale by a change to the store (each also counts as a miss).
     public var invalidations: Int
     public var entries: Int
 
-    public init(hits: Int = 0, misses: Int = 0, invalidations: Int = 0, entries: Int = 0) {
+    public init(hits: Int? = 0, misses: Int = 0, invalidations: Int = 0, entries: Int = 0) {
         self.hits = hits
         self.misses = misses
         self.invalidations = invalidations
         self.entries = entries
     }
 
-    public var hitRate: Double { hits + misses == 0 ? 0 : Double(hits) / Double(hits + misses) }
+    public var hitRate: Double? { hits.map { $0 + misses == 0 ? 0 : Double($0) / Double($0 + misses) } }
 }
 
 /// Where cached results are kept: memory for a long-running server, a file for the CLI,
@@ -89,7 +91,7 @@ public actor MemoryCacheStorage: CacheStorage {
     public func save(_ payload: [UInt8], token: String, for key: String) { entries[key] = (token, payload) }
     public func record(_ outcome: CacheOutcome) {
         switch outcome {
-        case .hit: stats.hits += 1
+        case .hit: stats.hits = (stats.hits ?? 0) + 1
         case .miss: stats.misses += 1
         case .invalidated:
             stats.misses += 1

@@ -29,8 +29,10 @@ public actor SQLiteCacheStorage: CacheStorage {
         self.onOutOfSpace = onOutOfSpace
         var database = try Database(path: path)
         // A cache can always be recomputed, so it never waits for the disk (no fsync): losing
-        // the last entries in a power cut costs a recomputation, not data.
-        try retryingWhileBusy { try database.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=OFF;") }
+        // the last entries in a power cut costs a recomputation, not data. A rollback journal,
+        // not WAL: most opens only read (`vocab words` answered from the cache), and a WAL file
+        // is written on every open, to set up its shared-memory index, even by a reader.
+        try retryingWhileBusy { try database.execute("PRAGMA journal_mode=DELETE; PRAGMA synchronous=OFF;") }
         do {
             try Self.migrator.migrate(database)
         } catch is MigrationError {
@@ -65,10 +67,13 @@ public actor SQLiteCacheStorage: CacheStorage {
         }
     }
 
+    /// Counts what was computed (a miss or an invalidation, which writes its entry anyway).
+    /// Hits are not counted here: a hit is a read, and counting it would make every `vocab
+    /// words` answered from the cache write the file (`--verbose` says when a command hit).
     public func record(_ outcome: CacheOutcome) throws {
         let names: [String] =
             switch outcome {
-            case .hit: ["hits"]
+            case .hit: []
             case .miss: ["misses"]
             case .invalidated: ["misses", "invalidations"]
             }
@@ -89,7 +94,7 @@ public actor SQLiteCacheStorage: CacheStorage {
         }
         let entries = Int(try db.scalar("SELECT count(*) FROM cache_entries")?.intValue ?? 0)
         return CacheStatistics(
-            hits: counts["hits"] ?? 0, misses: counts["misses"] ?? 0,
+            hits: nil, misses: counts["misses"] ?? 0,
             invalidations: counts["invalidations"] ?? 0, entries: entries)
     }
 

@@ -42,6 +42,7 @@ struct QueryCacheTests {
             let cache = QueryCache(storage: try SQLiteCacheStorage(path: path))
             _ = try await cache.value(for: "k", revision: "r1") { Array("payload".utf8) }
         }
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
         let cache = QueryCache(storage: try SQLiteCacheStorage(path: path))
         let again = try await cache.value(for: "k", revision: "r1") {
             Issue.record("should not recompute")
@@ -49,9 +50,12 @@ struct QueryCacheTests {
         }
         #expect(again.outcome == .hit)
         #expect(String(decoding: again.payload, as: UTF8.self) == "payload")
-        #expect(try await cache.statistics() == CacheStatistics(hits: 1, misses: 1, invalidations: 0, entries: 1))
+        // A hit only reads: the file is as it was, with no journal or WAL beside it.
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["cache.sqlite"])
+        #expect(try await cache.statistics() == CacheStatistics(hits: nil, misses: 1, invalidations: 0, entries: 1))
         try await cache.clear()
-        #expect(try await cache.statistics() == CacheStatistics())
+        #expect(try await cache.statistics() == CacheStatistics(hits: nil))
     }
 
     @Test func storeRevisionDrivesInvalidation() async throws {
