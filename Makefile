@@ -77,7 +77,7 @@ install: release
 	cp -r .build/release/vocab_WebApp.resources $(PREFIX)/libexec/vocab/
 	rm -rf $(PREFIX)/libexec/vocab/neural-voice
 	if [ -d neural-voice ]; then cp -a neural-voice $(PREFIX)/libexec/vocab/; fi
-	cp -r Categories Pictures $(PREFIX)/share/vocab/
+	cp -r Categories Pictures Audio $(PREFIX)/share/vocab/
 
 clean:
 	rm -rf .build

@@ -16,7 +16,8 @@ import time
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as EC
-from selenium.webdriver.support.ui import Select
+from selenium.common.exceptions import StaleElementReferenceException
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
 import games
 from games import css, one, phone, looked_at
@@ -380,6 +381,72 @@ def locked_then_let_in(w, code, name, pictures):
     w.wait.until(lambda d: "Signed out" in status(w))
 
 
+def fresh_phone_at_320(w, code, name, pictures):
+    """A child on a small phone that has never opened vocab (a browser profile of its own, 320 px
+    wide): the sign-in page in Vietnamese, then the child's home, in Vietnamese and in English. Each
+    fits the screen without sideways scroll, its targets are big, the first game tile is on the first
+    screen and the Vietnamese pages show no English string, id or code."""
+    # The smallest phones in use: 320 x 568 px of page (the window is taller by the browser's own bars).
+    size = (320, 568)
+    d = w.browser(size)
+    d.set_window_size(320, 640)
+    bars = 640 - d.execute_script("return innerHeight")
+    d.set_window_size(320, size[1] + bars)
+    wait = WebDriverWait(d, 60, ignored_exceptions=[StaleElementReferenceException])
+    find = lambda selector: wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, selector)))
+
+    def fits(page):
+        wide = d.execute_script("return document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        small = d.execute_script("""
+            return [...document.querySelectorAll('main button, main a.button, main a.tile, main input')]
+              .filter(e => e.offsetParent && (e.getBoundingClientRect().height < 44 || e.getBoundingClientRect().width < 44))
+              .map(e => e.outerHTML.slice(0, 70));""")
+        w.check(wide <= 0 and not small, f"{page} at 320 px: no sideways scroll ({wide} px over), every target 44 px or more {small}")
+
+    try:
+        d.get(f"{w.base}/#/kids")
+        wait.until(lambda _: d.execute_script("return document.documentElement.dataset.ready === 'true'"))
+        kept = d.execute_script("return Object.keys(localStorage)")
+        w.check(not [k for k in kept if k.startswith(("vocab.user", "vocab.week.", "vocab.queue", "vocab.childMode"))]
+                and d.execute_script("return document.documentElement.lang") == "en",
+                f"a phone that never opened vocab: no one's words kept on it ({kept}), the page in English")
+        find("#language").click()
+        wait.until(lambda _: d.execute_script("return document.documentElement.lang") == "vi")
+        fits("the child's sign-in in Vietnamese")
+        leaks = w.english_on_screen(d)
+        w.check(not leaks, f"the child's sign-in in Vietnamese shows no English: {leaks}")
+        find("#kids-code").send_keys(code)
+        find("#kids-name").send_keys(name)
+        for i in pictures:
+            find(f'#pic-grid button[data-index="{i}"]').click()
+        find("#kids-go").click()
+        wait.until(lambda _: d.current_url.endswith("#/") and d.find_elements(By.CSS_SELECTOR, '#week li.assignment a[data-game="listen"]'))
+        time.sleep(0.3)
+        fits(f"{name}'s home in Vietnamese")
+        leaks = w.english_on_screen(d)
+        w.check(not leaks, f"{name}'s home in Vietnamese shows no English string, id or code: {leaks}")
+        tile = find('#week li.assignment a[data-game="listen"]')
+        top = d.execute_script("return arguments[0].getBoundingClientRect().bottom", tile)
+        header = d.execute_script("return document.querySelector('header').getBoundingClientRect().height")
+        screen = d.execute_script("return innerHeight")
+        w.check(top <= screen and header < screen / 3,
+                f"{name}'s first game tile is on the first screen ({top:.0f} of {screen} px; the header {header:.0f} px)")
+        find("#language").click()
+        wait.until(lambda _: d.execute_script("return document.documentElement.lang") == "en")
+        wait.until(lambda _: "Listen" in d.find_element(By.CSS_SELECTOR, "#week").text)
+        fits(f"{name}'s home in English")
+        find('#week li.assignment a[data-game="listen"]').click()
+        wait.until(lambda _: d.find_elements(By.CSS_SELECTOR, "#counter"))
+        time.sleep(0.3)
+        fits("the first question of listen and choose")
+        errors = [e["message"] for e in d.get_log("browser") if e["level"] == "SEVERE"]
+        w.check(not errors, f"no console errors on the fresh phone: {errors}")
+        find("#signout").click()
+        wait.until(lambda _: d.current_url.endswith("#/kids"))
+    finally:
+        d.quit()
+
+
 def walk(w, category, level, game_category):
     sign_up(w)
     code = make_class(w, "Year 3 Blue")
@@ -406,4 +473,5 @@ def walk(w, category, level, game_category):
         answered[name] = count
     adult_sees(w, code, answered, again_word, words)
     locked_then_let_in(w, code, "Khoa", pictures["Khoa"])
+    fresh_phone_at_320(w, code, "Bảo", pictures["Bảo"])
     return {"classCode": code, "classAnswers": sum(answered.values()), "classChildren": len(answered), "cardPages": pages}

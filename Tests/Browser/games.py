@@ -154,6 +154,12 @@ def spell_round(w, name, keyboard, shots=True):
         if q == 0:
             filled = "".join(s.text for s in css(w, "#slots .slot"))
             w.check(filled.replace(" ", "") == word.replace(" ", ""), f"{name}: {word} spelled in its slots")
+            # Each letter placed is said by its name: the last one's recording loaded.
+            said = w.driver.execute_script(
+                "const p = document.getElementById('letter-player'); return [p.dataset.letter, p.currentSrc, p.readyState]")
+            w.wait.until(lambda d: d.execute_script("return document.getElementById('letter-player').readyState") >= 1)
+            w.check(said[0] == letters[-1] and said[1].endswith(f"/letters/{letters[-1]}.ogg"),
+                    f"{name}: the letters were said as they were placed, the last {said[0]!r} from {said[1].rsplit('/', 2)[-2:]}")
         next_question(w, before)
         q += 1
     return q

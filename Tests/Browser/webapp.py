@@ -19,7 +19,7 @@ import re
 import json, os, shutil, signal, socket, subprocess, sys, tempfile, time, types, urllib.request
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts", "lib"))
-from ports import free_port  # noqa: E402
+from servers import VocabServer  # noqa: E402
 import classes
 import games
 
@@ -34,30 +34,6 @@ from selenium.webdriver.support.ui import WebDriverWait
 PHONE, DESKTOP = (390, 844), (1280, 900)
 
 
-
-
-class Server:
-    def __init__(self, vocab, port):
-        self.vocab, self.port, self.process = vocab, port, None
-
-    def start(self):
-        self.process = subprocess.Popen([self.vocab, "serve", "--port", str(self.port), "--log-level", "warning"],
-                                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        deadline = time.time() + 60
-        while time.time() < deadline:
-            try:
-                urllib.request.urlopen(f"http://127.0.0.1:{self.port}/healthz", timeout=2).read()
-                return
-            except OSError:
-                if self.process.poll() is not None:
-                    raise SystemExit(f"vocab serve exited: {self.process.stderr.read().decode()}")
-                time.sleep(0.1)
-        raise SystemExit("vocab serve did not answer /healthz within 60 s")
-
-    def stop(self):
-        if self.process and self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            self.process.wait(timeout=30)
 
 
 def check(condition, message):
@@ -82,20 +58,29 @@ def main():
     args = ap.parse_args()
     first, second = args.words.split(",")[:2]
 
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    server = Server(args.vocab, port)
+    # The offline steps stop it and start it again on the same port.
+    server = VocabServer(args.vocab, args=["--log-level", "warning"], log=os.path.join(tempfile.mkdtemp(prefix="vocab-serve-"), "serve.log"))
     server.start()
-    profile = tempfile.mkdtemp(prefix="vocab-chromium-")
-    options = webdriver.ChromeOptions()
-    options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
-    for flag in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", f"--user-data-dir={profile}",
-                 "--autoplay-policy=no-user-gesture-required", "--no-first-run", f"--window-size={DESKTOP[0]},{DESKTOP[1]}"]:
-        options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options)
+    base = server.url
+    profiles = []
+
+    def browser(size):
+        # A browser of its own profile: nothing kept from an earlier visit (no language chosen, no
+        # service worker, no week kept on the device).
+        profile = tempfile.mkdtemp(prefix="vocab-chromium-")
+        profiles.append(profile)
+        options = webdriver.ChromeOptions()
+        options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
+        for flag in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", f"--user-data-dir={profile}",
+                     "--autoplay-policy=no-user-gesture-required", "--no-first-run", f"--window-size={size[0]},{size[1]}"]:
+            options.add_argument(flag)
+        options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+        return webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options)
+
+    driver = browser(DESKTOP)
     # Pages are re-rendered as answers arrive: an element read mid-render is simply read again.
-    wait = WebDriverWait(driver, 20, ignored_exceptions=[StaleElementReferenceException])
+    # Upper bounds, not timings: a busy machine (the whole suite beside the browser) is slow, not wrong.
+    wait = WebDriverWait(driver, 60, ignored_exceptions=[StaleElementReferenceException])
     result = {}
 
     def shot(name):
@@ -147,16 +132,18 @@ def main():
         check(not errors, f"no JavaScript console errors {step}: {errors}")
 
     def ready():
-        wait.until(lambda d: d.execute_script("return document.documentElement.dataset.ready === 'true'"))
+        # A page loads in well under a second; a machine running the whole test suite beside the
+        # browser may take far longer, which is not a failure of the page.
+        WebDriverWait(driver, 90).until(lambda d: d.execute_script("return document.documentElement.dataset.ready === 'true'"))
 
     def heading():
         return wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, "main h1"))).text
 
-    def english_on_screen():
+    def english_on_screen(on=None):
         # What a Vietnamese page must not show: a phrase of the English catalogue (the fixed parts
         # of a string between its {values}, where Vietnamese words it differently), a category's
         # id or a failure code. Words of the catalog itself (headwords, definitions) are content.
-        return driver.execute_async_script("""
+        return (on or driver).execute_async_script("""
             const done = arguments[arguments.length - 1];
             Promise.all([import('/i18n.js'), fetch('/v1/categories').then((r) => r.json())]).then(([{ STRINGS }, list]) => {
               const shown = document.body.innerText;
@@ -193,6 +180,7 @@ def main():
     game_category = args.game_category or args.category
     play = types.SimpleNamespace(driver=driver, wait=wait, check=check, go=go, fits_phone=fits_phone, shot=shot,
                                  console_clean=console_clean, server=server, accessible=accessible, heading=heading,
+                                 browser=browser, base=base, english_on_screen=english_on_screen,
                                  screenshots=args.screenshots)
     try:
         if args.classes_only:
@@ -261,7 +249,7 @@ def main():
         fits_phone("print")
         shot("print")
         pdf = base64.b64decode(driver.execute_cdp_cmd("Page.printToPDF", {"paperWidth": 8.27, "paperHeight": 11.69})["data"])
-        pdf_path = os.path.join(profile, "print.pdf")
+        pdf_path = os.path.join(profiles[0], "print.pdf")
         open(pdf_path, "wb").write(pdf)
         text = subprocess.run(["pdftotext", "-layout", pdf_path, "-"], capture_output=True, text=True, check=True).stdout
         pages = int(re.search(r"Pages:\s+(\d+)", subprocess.run(["pdfinfo", pdf_path], capture_output=True, text=True, check=True).stdout).group(1))
@@ -317,6 +305,11 @@ def main():
         check(True, f"saved {first} and {second} from their word pages; the button says so")
         go(f"/word/{first}")
         heading()
+        # The fixture's cat has a recording (the recorded tier) for British only: the page says a
+        # person says it, and the UK button shows it.
+        note = wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, "main .card p.voice")))
+        people = [b.get_attribute("data-accent") for b in driver.find_elements(By.CSS_SELECTOR, "main .card .plays button.person")]
+        check("A person says" in note.text and people == ["british"], f"{first}'s page says whose voice it is: {note.text!r}, {people}")
         shot("word")
         fits_phone("word")
         go("/library")
@@ -621,7 +614,8 @@ def main():
     finally:
         driver.quit()
         server.stop()
-        shutil.rmtree(profile, ignore_errors=True)
+        for profile in profiles:
+            shutil.rmtree(profile, ignore_errors=True)
     print("RESULT " + json.dumps(result), flush=True)
 
 

@@ -37,13 +37,20 @@ public struct ExportService: Sendable {
         public var deck: String
         public var notes: Int
         public var clips: Int
+        /// Drawings the cards show (one file per drawing).
+        public var pictures: Int
         /// Items whose sound could not be made (listed by item, with the reason).
         public var missingClips: [String: String]
     }
 
     let clips: ClipService?
+    /// The folder of the catalog's picture files (Pictures/): a card shows its drawing.
+    let pictures: String?
 
-    public init(clips: ClipService?) { self.clips = clips }
+    public init(clips: ClipService?, pictures: String? = nil) {
+        self.clips = clips
+        self.pictures = pictures
+    }
 
     public static let noteType = AnkiNoteType(
         id: 1_732_600_000_001, name: "vocab word",
@@ -60,6 +67,14 @@ public struct ExportService: Sendable {
         var media: [AnkiMedia] = []
         var missing: [String: String] = [:]
         for item in items {
+            var picture = ""
+            if format == .apkg, let image = item.content.image, let pictures, ContainedFile.isRegular(pictures + "/" + image) {
+                // The drawing a child knows the word by, before the word: one media file per
+                // drawing, shared by the entries that have it.
+                let name = Self.mediaName(ofPicture: image)
+                if !media.contains(where: { $0.name == name }) { media.append(AnkiMedia(name: name, path: pictures + "/" + image)) }
+                picture = "<img src=\"\(name)\" alt=\"\">"
+            }
             var sound = ""
             if format == .csv, let clip = item.clip {
                 // The CSV carries no clips, but names the ones the package carries for the same
@@ -86,7 +101,7 @@ public struct ExportService: Sendable {
             }
             notes.append(
                 AnkiNote(
-                    guid: AnkiGUID.stable(for: "vocab:" + item.key.description), fields: Self.fields(item.content, sound: sound),
+                    guid: AnkiGUID.stable(for: "vocab:" + item.key.description), fields: Self.fields(item.content, sound: sound, picture: picture),
                     tags: Self.tags(item), modified: Int64(item.modified)))
         }
         // The file the person named, by `OutputPath`'s rule (a device, FIFO or `-` is written into).
@@ -105,10 +120,13 @@ public struct ExportService: Sendable {
             destination.discard()
             throw error
         }
-        return Summary(path: path, format: format.rawValue, deck: deck, notes: notes.count, clips: media.count, missingClips: missing)
+        let drawings = media.filter { $0.name.hasPrefix("vocab-picture-") }.count
+        return Summary(
+            path: path, format: format.rawValue, deck: deck, notes: notes.count, clips: media.count - drawings, pictures: drawings,
+            missingClips: missing)
     }
 
-    static func fields(_ c: CardContent, sound: String) -> [String] {
+    static func fields(_ c: CardContent, sound: String, picture: String = "") -> [String] {
         var back: [String] = []
         if let vi = c.vi { back.append(html(vi)) }
         back += c.senses.map { s in (s.partOfSpeech.map { "<i>\(html($0))</i> " } ?? "") + html(s.text) }
@@ -116,7 +134,9 @@ public struct ExportService: Sendable {
         if let ipa = c.ipa { reading.append("/\(html(ipa.british))/ · /\(html(ipa.american))/") }
         if let pinyin = c.pinyin { reading.append(html(pinyin)) }
         if let bopomofo = c.bopomofo { reading.append(html(bopomofo)) }
-        return [html(c.label), back.joined(separator: "<br>"), reading.joined(separator: "<br>"), html(c.example ?? ""), sound, c.item]
+        // With its drawing, the card shows the drawing instead of the emoji.
+        let front = picture.isEmpty ? html(c.label) : picture + html(Word.label(c.front, sense: c.sense))
+        return [front, back.joined(separator: "<br>"), reading.joined(separator: "<br>"), html(c.example ?? ""), sound, c.item]
     }
 
     static func tags(_ item: Item) -> [String] {
@@ -129,6 +149,11 @@ public struct ExportService: Sendable {
     /// The media file an item's clip is in (an Ogg Vorbis clip, named by the entry's identity).
     static func mediaName(of clip: (request: ClipRequest, entry: EntryReference)) -> String {
         mediaName(for: ClipKey(entry: clip.entry, accent: clip.request.accent, reading: clip.request.reading, format: .ogg))
+    }
+
+    /// A drawing's media file: "vocab-picture-openmoji-1F408.svg".
+    static func mediaName(ofPicture image: String) -> String {
+        "vocab-picture-" + image.replacingOccurrences(of: "/", with: "-")
     }
 
     /// Flat, unique and readable: Anki keeps media in one folder.

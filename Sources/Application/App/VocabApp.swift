@@ -197,6 +197,9 @@ public final class VocabApp: Sendable {
     }
 
     /// Backups and restores of the learners' data on this engine.
+    /// Anki packages and CSV of a library or the catalog, with their clips and drawings.
+    public func exports() -> ExportService { ExportService(clips: audio.clips().service, pictures: environment.picturesDirectory) }
+
     public var backup: Backup { Backup(database: database, home: environment.home) }
 
     // MARK: Running

@@ -31,7 +31,7 @@ public struct PictureCoverage: Encodable, Sendable {
     public init(entries: [CatalogEntry], categories: [Category]) {
         func row(_ name: String, _ include: (CatalogEntry) -> Bool) -> Row {
             let chosen = entries.filter(include)
-            return Row(name: name, entries: chosen.count, withPicture: chosen.filter { $0.word.picture != nil }.count)
+            return Row(name: name, entries: chosen.count, withPicture: chosen.filter { $0.word.picture != nil || $0.word.image != nil }.count)
         }
         byCategory = categories.map { category in row(category.id) { $0.id.hasPrefix(category.id + "/") } }
         byLevel = Level.allCases.map { level in row(level.rawValue) { $0.word.levels.contains(level) } }

@@ -284,6 +284,12 @@ public struct CatalogValidator: Sendable {
             return "image '\(image)' must be <set>/<name>.svg, the set one of \(pictureSets.joined(separator: ", "))"
         }
         if parts[0] == "openmoji" {
+            // OpenMoji's extras (a bottle, a nurse) are drawings of its own, named by a
+            // private-use code point (U+E000–U+F8FF): no emoji shows them, so the entry has none.
+            let name = parts[1].dropLast(4)
+            if let code = UInt32(name, radix: 16), (0xE000...0xF8FF).contains(code), name.count == 4 {
+                return emoji == nil ? nil : "image '\(image)' is an OpenMoji extra, which no emoji shows: the entry's emoji \(emoji!) has its own drawing"
+            }
             guard let emoji else { return "image '\(image)' is an OpenMoji drawing, so the entry needs its emoji as picture" }
             let points = emoji.unicodeScalars.map { String($0.value, radix: 16, uppercase: true) }.map {
                 String(repeating: "0", count: max(0, 4 - $0.count)) + $0

@@ -261,7 +261,7 @@ struct ExportCommand: AsyncParsableCommand {
                 fromCatalog
                 ? "vocab::" + ([category, level?.level.rawValue].compactMap { $0 }.joined(separator: " ").nonEmpty ?? "catalog")
                 : "vocab::\(learner.name)"
-            let exporter = ExportService(clips: app.audio.clips().service)
+            let exporter = app.exports()
             // `--out -`: the file goes to standard output, the report to standard error.
             let piped = out == "-"
             let summary = try await exporter.export(
@@ -272,7 +272,8 @@ struct ExportCommand: AsyncParsableCommand {
             }
             Output.line(
                 "Exported \(summary.notes) note\(summary.notes == 1 ? "" : "s")"
-                    + (summary.format == "apkg" ? " with \(summary.clips) clip\(summary.clips == 1 ? "" : "s")" : "")
+                    + (summary.format == "apkg"
+                        ? " with \(summary.clips) clip\(summary.clips == 1 ? "" : "s") and \(summary.pictures) picture\(summary.pictures == 1 ? "" : "s")" : "")
                     + " to \(piped ? "standard output" : summary.path) (deck \(summary.deck)).", toStandardError: piped)
             for (item, reason) in summary.missingClips.sorted(by: { $0.key < $1.key }).prefix(10) { Output.error("  no clip for \(item): \(reason)") }
         }

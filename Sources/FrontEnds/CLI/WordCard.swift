@@ -3,7 +3,8 @@ import Catalog
 
 /// One catalog word in full, as `vocab show` and `vocab library show` print it.
 enum WordCard {
-    static func lines(_ w: Word, headerSuffix: String = "", categories: [String]? = nil) -> [String] {
+    /// `pictures`: the folder the catalog's picture files are in, so the card names the file.
+    static func lines(_ w: Word, headerSuffix: String = "", categories: [String]? = nil, pictures: String? = nil) -> [String] {
         let sense = w.sense.map { " · \($0.en) (\($0.vi))" } ?? ""
         var lines = [
             "\(w.word)\(sense)  (\(w.pos.joined(separator: ", ")))\(headerSuffix)",
@@ -17,7 +18,10 @@ enum WordCard {
             "  Examples",
         ]
         for (level, sentence) in w.orderedExamples { lines.append("    \(Output.pad(level.rawValue + ":", 10))\(sentence)") }
-        if let picture = w.picture { lines.insert("  Picture     \(picture)", at: 1) }
+        // The emoji where a terminal draws one, and the drawing's file the web app and Anki show.
+        let file = w.image.map { image in pictures.map { $0 + "/" + image } ?? image }
+        let shown = [w.picture, file].compactMap { $0 }.joined(separator: "  ")
+        if !shown.isEmpty { lines.insert("  Picture     \(shown)", at: 1) }
         return lines
     }
 }

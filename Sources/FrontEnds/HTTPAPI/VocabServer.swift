@@ -69,6 +69,7 @@ public struct VocabServer: Sendable {
     let catalog: CatalogService
     let clips: ClipService?
     let speech: Bool
+    let exports: ExportService
     let learning: LearningService
     let classes: ClassService
     let search: SearchService
@@ -160,12 +161,14 @@ public struct VocabServer: Sendable {
         let clock = app.environment.clock.now
         return VocabServer(
             settings: settings, catalog: catalog, clips: clips, speech: speechUnavailable == nil,
-            learning: learning, classes: classes, search: try await app.search(),
+            exports: ExportService(clips: clips, pictures: app.environment.picturesDirectory), learning: learning, classes: classes,
+            search: try await app.search(),
             attempts: FailedAttempts(.adults, addresses: addresses, metrics: metrics, now: clock),
             childAttempts: FailedAttempts(.children, addresses: addresses, metrics: metrics, now: clock), metrics: metrics,
             web: try await WebAssets.load().adding(
                 try await WebAssets.pictures(
-                    from: app.environment.picturesDirectory, sets: CatalogValidator.pictureSets, limit: PictureLibrary.sizeLimit)),
+                    from: app.environment.picturesDirectory, sets: CatalogValidator.pictureSets, limit: PictureLibrary.sizeLimit)
+            ).adding(try await WebAssets.letters(from: app.environment.audioDirectory + "/letters")),
             logger: logger,
             postgres: app.postgres, responses: responses, listener: listener, dictionary: app.dictionary)
     }
@@ -208,7 +211,7 @@ public struct VocabServer: Sendable {
         router.addRoutes(classRoutes.publicCollection(), atPath: "/v1")
         router.addRoutes(classRoutes.collection(), atPath: "/v1")
         router.addRoutes(
-            LearnerRoutes(learning: learning, classes: classes, exports: ExportService(clips: clips), attempts: attempts).collection(), atPath: "/v1")
+            LearnerRoutes(learning: learning, classes: classes, exports: exports, attempts: attempts).collection(), atPath: "/v1")
         allowed.load(router.routes.map { ($0.path.description, $0.method) })
         return router
     }

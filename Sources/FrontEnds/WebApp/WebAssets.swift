@@ -51,6 +51,23 @@ public struct WebAssets: Sendable {
         return WebAssets(files: files)
     }
 
+    /// The letter names a to z (`Audio/letters/a.ogg`) at `/letters/a.ogg`: recordings that
+    /// change only with a release, kept a month like the pictures.
+    public static func letters(from folder: String) async throws -> WebAssets {
+        let files = try await BlockingWork.run { () throws -> [String: Representation] in
+            var files: [String: Representation] = [:]
+            for letter in "abcdefghijklmnopqrstuvwxyz" {
+                let path = folder + "/\(letter).ogg"
+                guard FileManager.default.fileExists(atPath: path) else { continue }
+                files["/letters/\(letter).ogg"] = Representation(
+                    bytes: try [UInt8](Data(contentsOf: URL(fileURLWithPath: path))), contentType: "audio/ogg",
+                    cacheControl: pictureCacheControl, compressible: false, headers: [HTTPField.Name("X-Content-Type-Options")!: "nosniff"])
+            }
+            return files
+        }
+        return WebAssets(files: files)
+    }
+
     public subscript(path: String) -> Representation? { files[path] }
 
     /// Revalidated on every use: the files change only with a new release, and a 304 on

@@ -18,26 +18,40 @@ struct ExportTests {
         return try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
     }
 
-    @Test("a library as .apkg: one note per item with its clip (Mandarin readings spoken from their pinyin, one clip each); a second import adds nothing")
+    @Test(
+        "a library as .apkg: one note per item with its clip (Mandarin readings spoken from their pinyin, one clip each) and its drawing; a second import adds nothing"
+    )
     func package() async throws {
-        let box = try await AppSandbox()
+        let box = try await AppSandbox(catalog: { dir in
+            try LearningFixtures.writeCatalog(in: dir)
+            let animals = dir.file("Categories/animals.json")
+            let text = try String(contentsOfFile: animals, encoding: .utf8)
+            try dir.write(
+                "Categories/animals.json",
+                text.replacingOccurrences(of: #""vi": "con mèo","#, with: #""vi": "con mèo", "picture": "🐈", "image": "openmoji/1F408.svg","#))
+            try dir.write("Pictures/openmoji/1F408.svg", #"<svg viewBox="0 0 72 72" xmlns="http://www.w3.org/2000/svg"><circle cx="36" cy="36" r="30"/></svg>"#)
+        })
         defer { box.dir.remove() }
         let me = try await box.learning.learner(named: nil)
         for word in ["cat", "ice cream"] { _ = try await box.learning.save(word, for: me) }
         _ = try await box.learning.save("行", for: me, reading: "háng")
         _ = try await box.learning.save("行", for: me, reading: "xíng")
-        let exporter = ExportService(clips: box.app.audio.clips().service)
+        let exporter = box.app.exports()
         let file = box.dir.file("me.apkg")
         let summary = try await exporter.export(try await box.learning.exportItems(of: me), deck: "vocab::me", format: .apkg, to: file)
-        #expect(summary.notes == 4 && summary.clips == 4, "\(summary.missingClips)")
+        #expect(summary.notes == 4 && summary.clips == 4 && summary.pictures == 1, "\(summary.missingClips)")
 
         let collection = box.dir.file("anki/collection.anki2")
         try FileManager.default.createDirectory(atPath: box.dir.file("anki"), withIntermediateDirectories: true)
         let first = try anki("apkg", file, collection: collection)
         #expect(first["note_count"] as? Int == 4 && first["card_count"] as? Int == 4)
-        #expect((first["media_files"] as? [String])?.count == 4)
+        #expect((first["media_files"] as? [String])?.count == 5)
+        #expect((first["media_files"] as? [String])?.contains("vocab-picture-openmoji-1F408.svg") == true)
         let notes = try #require((first["notes"] as? [[String: Any]])?.compactMap { $0["fields"] as? [String] })
-        let cat = try #require(notes.first { $0.first == "cat" })
+        // The drawing first, as a child meets the word.
+        let cat = try #require(
+            notes.first { $0.first == #"<img src="vocab-picture-openmoji-1F408.svg" alt="">cat"# },
+            "\(notes.map { $0.first ?? "" })")
         #expect(cat[1].contains("con mèo") && cat[4].hasPrefix("[sound:vocab-british-catalog-animals-cat") && cat[5] == "catalog:animals/cat")
         let hang = try #require(notes.first { $0.first == "行" && $0[2].contains("háng") })
         #expect(hang[2].contains("ㄏㄤˊ") && hang[4] == "[sound:vocab-mandarin-moe-行-hang2.ogg]" && hang[5] == "moe:行#háng")

@@ -66,7 +66,7 @@ struct CatalogDataTests {
         #expect(words["animals"]?.first { $0.word == "cat" }?.picture == "🐈")
         for (category, least) in [("animals", 0.7), ("weather", 0.7), ("food-and-drink", 0.5), ("transport", 0.5)] {
             let all = words[category] ?? []
-            let share = Double(all.filter { $0.picture != nil }.count) / Double(max(1, all.count))
+            let share = Double(all.filter { $0.picture != nil || $0.image != nil }.count) / Double(max(1, all.count))
             #expect(share >= least, "\(category): \(share)")
         }
         // Abstract words stay without one.
@@ -124,6 +124,25 @@ struct ValidatorTests {
         #expect(picture("cat") != [])
         #expect(picture("🫎") == [], "the moose is Emoji 15.0, which Noto 2.042 draws")
         #expect(picture("🐦‍🔥") != [], "the phoenix is Emoji 15.1: Debian 12's font draws no picture for it")
+    }
+
+    @Test("an image names a file of a known set: OpenMoji's drawing of the entry's emoji, an OpenMoji extra without one, or a symbol")
+    func anImageNamesTheRightDrawing() {
+        func image(_ value: String, emoji: String? = nil) -> [String] {
+            let fields = (emoji.map { #""picture": "\#($0)", "# } ?? "") + #""image": "\#(value)","#
+            let word = CatalogFixture.word("cat").replacingOccurrences(of: #""vi": "con vật","#, with: #""vi": "con vật", \#(fields)"#)
+            return issues([("animals.json", CatalogFixture.category("animals", order: 1, words: [word]))])
+        }
+        #expect(image("openmoji/1F408.svg", emoji: "🐈") == [])
+        #expect(image("openmoji/1F415.svg", emoji: "🐈").count == 1, "the dog's drawing for the cat's emoji")
+        #expect(image("openmoji/1F408.svg").count == 1, "an emoji's drawing without the emoji")
+        #expect(image("openmoji/E0CC.svg") == [], "an OpenMoji extra (a private-use code) needs no emoji")
+        #expect(image("openmoji/E0CC.svg", emoji: "🐈").count == 1, "an extra where the emoji has a drawing of its own")
+        #expect(image("mulberry/desk.svg") == [])
+        #expect(image("mulberry/jump_,_to.svg").count == 1, "a comma in the name")
+        #expect(image("mulberry/../../etc/passwd").count == 1)
+        #expect(image("clipart/cat.svg").count == 1, "an unknown set")
+        #expect(image("mulberry/cat.png").count == 1)
     }
 
     @Test func missingFieldIsReported() {

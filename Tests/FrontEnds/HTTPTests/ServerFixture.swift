@@ -33,6 +33,10 @@ enum ServerFixture {
             "Pictures/openmoji/1F408.svg", #"<svg viewBox="0 0 72 72" xmlns="http://www.w3.org/2000/svg"><circle cx="36" cy="36" r="30"/></svg>"#)
         try AudioFile.write(tone(440), to: dir.file("Audio/recorded/cat.wav"), format: .wav)
         try AudioFile.write(tone(330), to: dir.file("Audio/legacy/british/dog.wav"), format: .wav)
+        // The letter names look-and-spell says (the repository's Audio/letters), for the words here.
+        for letter in Set("catdogfishelephantapplecakeicecreamcowduckgoatsheephorse") {
+            try AudioFile.write(tone(500), to: dir.file("Audio/letters/\(letter).ogg"), format: .ogg)
+        }
     }
 
     /// The animals file, with `more` entries after the four.

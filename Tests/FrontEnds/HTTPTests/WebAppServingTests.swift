@@ -133,4 +133,17 @@ struct WebAppServingTests {
             }
         }
     }
+
+    @Test("a letter's name, which look-and-spell says, is served as Ogg kept a month; only a to z")
+    func letterNames() async throws {
+        try await withServer { s in
+            let r = try await s.get("/letters/c.ogg")
+            #expect(r.status == 200 && r.header("content-type") == "audio/ogg")
+            #expect(r.header("cache-control") == "public, max-age=2592000")
+            #expect(r.text.hasPrefix("OggS"))
+            for target in ["/letters/C.ogg", "/letters/ab.ogg", "/letters/1.ogg", "/letters/"] {
+                #expect(try await s.get(target).status == 404, "\(target)")
+            }
+        }
+    }
 }

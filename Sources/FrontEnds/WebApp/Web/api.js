@@ -66,7 +66,7 @@ export const me = {
   save: (word) => api("/v1/me/library", { method: "POST", body: { word, source: "catalog" } }),
   // One entry of a catalog headword, the sense shown ("bat · animal"), and no other: by the id
   // the server gave it (a client never builds one).
-  saveEntry: (w) => api("/v1/me/library", { method: "POST", body: { entries: [w.id] } }),
+  saveEntry: (w) => me.saveEntries([w.id]),
   // Exactly these entries (a starter set), in one request the server saves in one transaction.
   saveEntries: (ids) => api("/v1/me/library", { method: "POST", body: { entries: ids } }),
   // One reading of a Mandarin title, named by its pinyin (bopomofo where it has none).
@@ -80,7 +80,7 @@ export const me = {
   // first (saving it again changes nothing), then rates it.
   answer: async ({ word, entry, ...rating }) => {
     if (rating.item !== undefined) return me.rate(rating);
-    const saved = await api("/v1/me/library", { method: "POST", body: { entries: [entry] } });
+    const saved = await me.saveEntries([entry]);
     const item = saved.items.find((i) => i.entry === entry) ?? saved.items[0];
     return me.rate({ ...rating, item: item.id });
   },

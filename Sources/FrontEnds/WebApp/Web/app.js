@@ -85,6 +85,24 @@ function playButtons(word) {
     h("button", { type: "button", class: "play slow", "data-accent": "british", "aria-label": t("play.slowly", { word }), onclick: (e) => play(word, "british", e.currentTarget, 0.75) }, t("play.slow")));
 }
 
+// Which accents of a word a person recorded (the server says which tier answers a clip): said
+// beside the buttons, and on each button, once the answers are in.
+function personsVoice(word) {
+  const note = h("p", { class: "voice", hidden: true });
+  Promise.all(["british", "american"].map((accent) =>
+    fetch(catalog.audioURL(word, accent), { method: "HEAD" }).then((r) => (r.ok && r.headers.get("X-Vocab-Tier") === "recorded" ? accent : null)).catch(() => null)))
+    .then((found) => {
+      const accents = found.filter(Boolean);
+      if (!accents.length) return;
+      for (const accent of accents) {
+        note.closest("section")?.querySelector(`.plays button.play:not(.slow)[data-accent="${accent}"]`)?.classList.add("person");
+      }
+      note.textContent = t(accents.length === 2 ? "voice.personBoth" : `voice.person.${accents[0]}`);
+      note.hidden = false;
+    });
+  return note;
+}
+
 // A Mandarin reading's speech, at its pace and slower.
 function mandarinButtons(title, reading) {
   return h("div", { class: "plays" },
@@ -208,6 +226,7 @@ async function wordPage(word) {
         h("h2", {}, body.word, senseLabel(w.sense), " ", h("span", { class: "pos" }, w.pos.map(partOfSpeech).join(", ")), " · ", w.categories.map((c) => named[c] ?? c).join(", ")),
         ipaLine(w.ipa),
         playButtons(w.word),
+        i === 0 ? personsVoice(w.word) : null,
         h("p", {}, h("strong", {}, t("word.english")), h("span", { lang: "en" }, w.definition.en)),
         h("p", {}, h("strong", {}, t("word.vietnamese")), h("span", { lang: "vi" }, w.vi, w.definition.vi ? ` — ${w.definition.vi}` : "")),
         example ? h("p", {}, h("strong", {}, t("word.example")), h("q", { lang: "en" }, example)) : null,
@@ -670,8 +689,19 @@ async function progressPage() {
 // MARK: routing
 
 // What the games use of this page (games.js).
+// The letter names look-and-spell says (Audio/letters), on a player of their own so that the
+// word's player still holds the word.
+const letterPlayer = new Audio();
+letterPlayer.id = "letter-player";
+document.body.append(letterPlayer);
+function playLetter(c) {
+  letterPlayer.src = `/letters/${c}.ogg`;
+  letterPlayer.dataset.letter = c;
+  letterPlayer.play().catch(() => {});
+}
+
 const ui = {
-  h, show, say, play, picture, drawing: (w) => drawing(h, w), senseLabel, categoryName, state, LEVELS, STARTER_SETS, requireUser, signedIn, learnerLanguage,
+  h, show, say, play, playLetter, picture, drawing: (w) => drawing(h, w), senseLabel, categoryName, state, LEVELS, STARTER_SETS, requireUser, signedIn, learnerLanguage,
   keys: (handler) => { pageKeys = handler; },
 };
 

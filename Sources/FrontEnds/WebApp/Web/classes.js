@@ -51,10 +51,11 @@ function ago(seconds) {
   return t("class.daysAgo", { n: days });
 }
 
-// Kind words for what the server refused (its own message when there is nothing better).
+// What the server refused, worded for the class pages where they say more than the words every
+// page has for that code (failureText).
 function explain(e) {
-  const keys = { name_taken: "signup.taken", short_password: "signup.short", bad_name: "class.badName", too_many: "class.tooMany",
-    bad_invitation: "class.badInvitation", child_name_taken: "class.nameTaken", not_creator: "class.notCreator", sign_in_locked: "kids.locked" };
+  const keys = { name_taken: "signup.taken", bad_name: "class.badName", too_many: "class.tooMany",
+    bad_invitation: "class.badInvitation", child_name_taken: "class.nameTaken" };
   return keys[e.code] ? t(keys[e.code]) : failureText(e);
 }
 
@@ -441,7 +442,7 @@ async function kidsPage(ui) {
       go.disabled = false;
       chosen.length = 0;
       draw();
-      tell(err.status === 401 ? t("kids.notMatched") : err.code === "sign_in_locked" ? t("kids.locked") : err.status === 429 ? t("kids.rest") : explain(err));
+      tell(err.status === 401 ? t("kids.notMatched") : err.code === "sign_in_locked" ? failureText(err) : err.status === 429 ? t("kids.rest") : explain(err));
       message.focus();
     }
   } },
@@ -508,13 +509,14 @@ async function weekPage(ui) {
         tile(`#/play/${enc(c.id)}?level=${level}`, c.icon, ui.categoryName(c), c.color, { "data-topic": c.id })))] :
       h("ul", { class: "cards week", id: "week" }, mine.map((a) => {
         const done = a.answered >= a.words;
+        // The games first, on a small phone's first screen; how far the child has come after.
         return h("li", { class: "card assignment", "data-assignment": a.id, "data-answered": a.answered, "data-words": a.words },
           h("h2", {}, title(a)),
-          a.dueAt ? h("p", { class: "pos" }, t("class.dueOn", { date: day(a.dueAt) })) : null,
+          activities(a),
           h("p", { class: "week-count" }, h("progress", { max: a.words, value: a.answered, "aria-label": t("week.progressLabel", { title: title(a) }) }),
             " ", h("strong", { class: "of" }, t("week.of", { answered: a.answered, words: a.words }))),
           done ? h("p", { class: "kind" }, t("week.allDone")) : null,
-          activities(a));
+          a.dueAt ? h("p", { class: "pos" }, t("class.dueOn", { date: day(a.dueAt) })) : null);
       })),
     h("h2", {}, t("home.myWords")),
     h("ul", { class: "grid child-tiles", id: "week-mine" },

@@ -308,6 +308,8 @@ function spell(round) {
         feedback.textContent = t("game.spellHint");
         return;
       }
+      // Each letter placed is said by its name, as the exam spells a word aloud.
+      ui.playLetter(c);
       const use = tile && !tile.hidden ? tile : tiles.find((x) => !x.hidden && x.dataset.letter === c);
       const focused = document.activeElement === use;
       use.hidden = true;
@@ -379,7 +381,7 @@ function match(round) {
     if (!right) {
       other.classList.add("shown");
       first.button.classList.add("shown");
-      feedback.textContent = t("game.matchShown", { picture: first.w.picture, word: first.w.word });
+      feedback.textContent = t("game.matchShown", { word: first.w.word });
     } else {
       feedback.textContent = t("game.great", { word: w.word });
     }
