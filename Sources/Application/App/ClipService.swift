@@ -1,6 +1,7 @@
 import Audio
 import AudioFile
 import Offloading
+import Synchronization
 import Vocabulary
 
 /// An entry's clip from the clip store, rendered from the tiers first when it is missing or was
@@ -14,6 +15,11 @@ public struct ClipService: Sendable {
     /// a request, or a worker, forever).
     public let deadline: Double
     private let flights = RenderFlights()
+    private let space = SpaceState()
+
+    /// Whether the last clip this service tried to store found the disk full (and none stored
+    /// since): clips made before are still answered; /healthz says the server is degraded.
+    public var outOfSpace: Bool { space.full.withLock { $0 } }
 
     public init(store: ClipStore, pronouncer: Pronouncer, deadline: Double = 15) {
         self.store = store
@@ -35,16 +41,26 @@ public struct ClipService: Sendable {
         let store = self.store
         // Reading a stored clip's record opens the file: off the cooperative threads.
         if let stored = try await BlockingWork.run({ store.stored(key, inputs: inputs) }) { return (stored, false) }
-        return try await flights.run(RenderFlights.Key(clip: key, inputs: inputs)) { [store, pronouncer, deadline] in
+        return try await flights.run(RenderFlights.Key(clip: key, inputs: inputs)) { [store, pronouncer, deadline, space] in
             // Another process (or an earlier flight) may have finished it meanwhile.
             if let stored = try await BlockingWork.run({ store.stored(key, inputs: inputs) }) { return (stored, false) }
             return try await withDeadline(seconds: deadline) {
                 let pronunciation = try await pronouncer.pronounce(request)
-                let stored = try await BlockingWork.run { try store.save(pronunciation, key: key, word: request.word, inputs: inputs) }
-                return (stored, true)
+                do {
+                    let stored = try await BlockingWork.run { try store.save(pronunciation, key: key, word: request.word, inputs: inputs) }
+                    space.full.withLock { $0 = false }
+                    return (stored, true)
+                } catch AudioError.noSpace(let path) {
+                    space.full.withLock { $0 = true }
+                    throw AudioError.noSpace(path: path)
+                }
             }
         }
     }
+}
+
+private final class SpaceState: Sendable {
+    let full = Mutex(false)
 }
 
 /// One render per clip at a time: later requests for a clip being rendered wait for it.

@@ -66,6 +66,8 @@ public enum FailureClassifier {
                 return Failure(.audioUnavailable, e.description)
             }
             return Failure(.noClip, e.description)
+        case AudioError.noSpace:
+            return .diskFull
         case let e as AudioError:
             return Failure(.audioFailed, e.description)
         case let e as MigrationError:
@@ -148,6 +150,9 @@ public enum FailureClassifier {
             return Failure(.missingFile, e.description)
         case .unreadableSource, .writeFailed:
             return Failure(.ioError, e.description)
+        case .noSpace:
+            return Failure(
+                .diskFull, "the disk is full, so nothing was imported; the previous dictionary, if any, is unchanged. Try again once there is space.")
         case .noEntries:
             return Failure(.emptyImport, e.description, hint: "Add --force to import it anyway.")
         case .wouldShrink:

@@ -79,6 +79,37 @@ public struct WordPageBody: Encodable, Sendable {
     }
 }
 
+/// `GET /v1/words?pos=`: a page of the entries of one part of speech, across categories.
+public struct PartOfSpeechPageBody: Encodable, Sendable {
+    public var pos: String
+    public var level: Level?
+    public var total: Int
+    public var offset: Int
+    public var limit: Int
+    public var words: [Word]
+
+    public init(pos: String, level: Level?, all: [Word], limit: Int, offset: Int) {
+        self.pos = pos
+        self.level = level
+        total = all.count
+        self.offset = min(offset, all.count)
+        self.limit = limit
+        words = Array(all[self.offset..<min(all.count, self.offset + limit)])
+    }
+
+    enum CodingKeys: String, CodingKey { case pos, level, total, offset, limit, words }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(pos, forKey: .pos)
+        try c.encode(level, forKey: .level) // null, not absent, without a level
+        try c.encode(total, forKey: .total)
+        try c.encode(offset, forKey: .offset)
+        try c.encode(limit, forKey: .limit)
+        try c.encode(words, forKey: .words)
+    }
+}
+
 /// `vocab show`, `GET /v1/words/{word}`: every entry with the headword (homographs are two).
 public struct WordEntries: Encodable, Sendable {
     public var word: String

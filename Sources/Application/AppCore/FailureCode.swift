@@ -33,6 +33,7 @@ public enum FailureCode: String, CaseIterable, Sendable, Codable {
     case badLevel = "bad_level"
     case badName = "bad_name"
     case badNumber = "bad_number"
+    case badPartOfSpeech = "bad_part_of_speech"
     case badPassword = "bad_password"
     case badRadical = "bad_radical"
     case badRating = "bad_rating"
@@ -128,7 +129,7 @@ public enum FailureCode: String, CaseIterable, Sendable, Codable {
             .unknownReading, .unknownTitle, .unknownWord:
             .notFound
         case .badAccent, .badClientID, .badDatabaseURL, .badDate, .badDayStart, .badFormat, .badItem, .badJSON, .badLanguage, .badLevel,
-            .badName, .badNumber, .badPassword, .badRadical, .badRating, .badReading, .badRequest, .badReviewedAt,
+            .badName, .badNumber, .badPartOfSpeech, .badPassword, .badRadical, .badRating, .badReading, .badRequest, .badReviewedAt,
             .badSource, .badSpeed, .badTimeZone, .badTitle, .badTones, .badURL, .badVersion, .bodyTooLarge, .invalidText,
             .longPassword, .missingParameter, .noDatabase, .outOfRange, .passwordMismatch, .pathTraversal,
             .repeatedParameter, .shortPassword, .tooLong:

@@ -41,6 +41,16 @@ public enum InputRules {
         throw .badLevel(text, valid: Level.allCases.map(\.rawValue))
     }
 
+    /// A part of speech as the catalog names it ("verb", "preposition"), in any case.
+    public static func partOfSpeech(_ text: String) throws(Failure) -> String {
+        let wanted = text.lowercased()
+        if CatalogValidator.partsOfSpeech.contains(wanted) { return wanted }
+        let names = CatalogValidator.partsOfSpeech.sorted()
+        throw Failure(
+            .badPartOfSpeech, "'\(Failure.quote(text))' is not a part of speech; use one of \(names.joined(separator: ", ")).",
+            suggestions: closestOrAll(text, names))
+    }
+
     /// An accent, in any case, by name or alias (uk, us, en-gb, cmn…), among those `allowed`
     /// (catalog words are English; Mandarin is for dictionary titles).
     public static func accent(_ text: String, allowed: [Accent] = Accent.english) throws(Failure) -> Accent {

@@ -258,6 +258,15 @@ public struct CatalogService: Sendable {
         return found.values.sorted { $0.id < $1.id }
     }
 
+    /// Every entry of one part of speech (one of its parts, for "out": adverb and preposition),
+    /// across the categories, in alphabetical order: the games' doing words and where-is-it
+    /// rounds, which no one topic holds enough of.
+    public func words(partOfSpeech: String, level: Level?) async throws -> [Word] {
+        var query = Query(Self.words, filters: [.arrayContains("pos", .string(partOfSpeech))], order: [Ordering("sort"), Ordering("id")])
+        if let level { query = query.filter(.arrayContains("levels", .string(level.rawValue))) }
+        return try await Self.decode(store.query(query)).map(\.word)
+    }
+
     /// All words, optionally narrowed to a category and a level, for batch work.
     public func allWords(category: String? = nil, level: Level? = nil) async throws -> [Word] {
         try await allEntries(category: category, level: level).map(\.word)

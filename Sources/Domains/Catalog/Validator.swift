@@ -39,7 +39,7 @@ public struct ValidationIssue: Sendable, Equatable, CustomStringConvertible, Cod
 /// Checks category files field by field on the untyped JSON, so every problem is reported
 /// with its file and word instead of stopping at the first decoding error.
 public struct CatalogValidator: Sendable {
-    static let partsOfSpeech: Set<String> = [
+    public static let partsOfSpeech: Set<String> = [
         "noun", "verb", "adjective", "adverb", "pronoun", "determiner", "preposition", "conjunction",
         "exclamation", "number", "phrase", "question word", "modal verb",
     ]
@@ -114,13 +114,16 @@ public struct CatalogValidator: Sendable {
     /// A headword with more than one entry in the catalog (in any files, compared without case):
     /// each entry says which sense it is, in both languages, and no two say the same (within one
     /// file, the key rule of `checkWord` asks for the sense). A learner
-    /// picking `bat` must see which bat, and a card must show the one saved.
+    /// picking `bat` must see which bat, and a card must show the one saved. For the same reason
+    /// no two senses share a picture (a drawing or an emoji): a child who cannot read the sense
+    /// tells the two bats apart by their pictures alone.
     static func checkSenses(_ parsed: [(String, [String: JSONValue])]) -> [ValidationIssue] {
-        var byHeadword: [String: [(file: String, word: String, sense: [String: JSONValue]?)]] = [:]
+        var byHeadword: [String: [(file: String, word: String, sense: [String: JSONValue]?, pictures: [String])]] = [:]
         for (file, object) in parsed {
             for item in object["words"]?.array ?? [] {
                 guard let word = item.object, let headword = word["word"]?.string, !headword.isEmpty else { continue }
-                byHeadword[headword.lowercased(), default: []].append((file, headword, word["sense"]?.object))
+                let pictures = [word["image"]?.string, word["picture"]?.string].compactMap { $0 }
+                byHeadword[headword.lowercased(), default: []].append((file, headword, word["sense"]?.object, pictures))
             }
         }
         var issues: [ValidationIssue] = []
@@ -146,6 +149,16 @@ public struct CatalogValidator: Sendable {
                             file: files.joined(separator: ", "), word: headword,
                             message: "\(files.count) entries share the sense.\(lang) '\(text)'"))
                 }
+            }
+            var shown: [String: [String]] = [:]
+            for entry in entries {
+                for picture in Set(entry.pictures) { shown[picture, default: []].append(entry.file) }
+            }
+            for (picture, files) in shown.sorted(by: { $0.key < $1.key }) where files.count > 1 {
+                issues.append(
+                    ValidationIssue(
+                        file: Array(Set(files)).sorted().joined(separator: ", "), word: headword,
+                        message: "\(files.count) senses share the picture '\(picture)': each needs its own, or none"))
             }
         }
         return issues

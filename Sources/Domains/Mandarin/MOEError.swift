@@ -18,6 +18,8 @@ public enum MOEError: Error, Sendable, Equatable, CustomStringConvertible {
     case unknownTitle(String, suggestions: [String])
     /// Writing the new database failed; the previous one is untouched.
     case writeFailed(String)
+    /// The disk had no room for the new database; the previous one is untouched.
+    case noSpace
     /// The file holds no entries: importing it would leave an empty dictionary.
     case noEntries(file: String)
     /// The file holds fewer than half the entries of the dictionary it would replace.
@@ -43,6 +45,8 @@ public enum MOEError: Error, Sendable, Equatable, CustomStringConvertible {
             return "'\(title)' is not in the dictionary." + (suggestions.isEmpty ? "" : " Did you mean: \(suggestions.joined(separator: ", "))?")
         case .writeFailed(let reason):
             return "could not write the dictionary database: \(reason). The previous import, if any, is unchanged."
+        case .noSpace:
+            return "the disk is full, so nothing was imported. The previous import, if any, is unchanged."
         case .noEntries(let file):
             return "\(file) holds no entries; importing it would leave an empty dictionary. Nothing was imported."
         case .wouldShrink(let file, let entries, let previous):

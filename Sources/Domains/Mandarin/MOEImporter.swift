@@ -247,9 +247,9 @@ public struct MOEImporter {
                 ? MOEError.invalidJSON(file: source, message: message, position: position)
                 : MOEError.unexpectedShape(file: source, message: message, position: position)
         case let e as SQLiteError:
-            return MOEError.writeFailed(e.description)
+            return e.isDiskFull ? MOEError.noSpace : MOEError.writeFailed(e.description)
         case let e as FileError:
-            return MOEError.writeFailed(e.description)
+            return e.isDiskFull ? MOEError.noSpace : MOEError.writeFailed(e.description)
         default:
             return error
         }

@@ -45,12 +45,16 @@ public enum AudioError: Error, CustomStringConvertible, Sendable, Equatable {
     case unreadable(path: String, reason: String)
     case implausible(path: String, reason: String)
     case writeFailed(path: String, reason: String)
+    /// The disk had no room for the clip: nothing was written, and the same write succeeds once
+    /// there is space (a failure to report as the disk being full, not as a broken clip).
+    case noSpace(path: String)
 
     public var description: String {
         switch self {
         case .unreadable(let path, let reason): return "cannot decode \(path): \(reason)"
         case .implausible(let path, let reason): return "\(path) is not a usable clip: \(reason)"
         case .writeFailed(let path, let reason): return "cannot write \(path): \(reason)"
+        case .noSpace(let path): return "cannot write \(path): no space left on the disk"
         }
     }
 }
@@ -231,14 +235,24 @@ public enum AudioFile {
     public static func write(_ pcm: PCM, to path: String, format: AudioFormat, comment: String? = nil) throws {
         let slash = path.lastIndex(of: "/")
         let directory = slash.map { String(path[..<$0]) } ?? ""
+        // A write that failed for lack of space, however the library phrased it: the errno of
+        // the failing call, or a file system with no block left to give.
+        func failure(_ reason: String, errno code: Int32) -> AudioError {
+            code == ENOSPC || code == EDQUOT || noSpaceLeft(directory.isEmpty ? "." : directory)
+                ? .noSpace(path: path) : .writeFailed(path: path, reason: reason)
+        }
         if !directory.isEmpty, access(directory, F_OK) != 0 {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            do {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            } catch {
+                throw failure("cannot create \(directory): \(error.localizedDescription)", errno: errno)
+            }
         }
         if format == .wav {
             do {
                 try DurableFile.write(wavBytes(pcm, comment: comment), to: path, durable: false)
             } catch let error as FileError {
-                throw AudioError.writeFailed(path: path, reason: error.description)
+                throw error.isDiskFull ? .noSpace(path: path) : failure(error.description, errno: 0)
             }
             return
         }
@@ -249,25 +263,39 @@ public enum AudioFile {
         info.channels = 1
         info.format = format.sndfileFormat
         guard let file = vocab_sf_open(temporary, Int32(SFM_WRITE), &info) else {
-            throw AudioError.writeFailed(path: path, reason: String(cString: vocab_sf_strerror(nil)))
+            let code = errno
+            unlink(temporary)
+            throw failure(String(cString: vocab_sf_strerror(nil)), errno: code)
         }
         if let comment, vocab_sf_set_string(file, Int32(SF_STR_COMMENT), comment) != 0 {
+            let code = errno
             let reason = String(cString: vocab_sf_strerror(file))
             vocab_sf_close(file)
             unlink(temporary)
-            throw AudioError.writeFailed(path: path, reason: "cannot store the comment: " + reason)
+            throw failure("cannot store the comment: " + reason, errno: code)
         }
         let written = pcm.samples.withUnsafeBufferPointer { vocab_sf_writef_float(file, $0.baseAddress, sf_count_t($0.count)) }
-        vocab_sf_close(file)
-        guard written == pcm.samples.count else {
+        let writeErrno = errno
+        // libsndfile writes the header's sizes as it closes: a full disk may refuse only that.
+        let closed = vocab_sf_close(file)
+        let closeErrno = errno
+        guard written == pcm.samples.count, closed == 0 else {
             unlink(temporary)
-            throw AudioError.writeFailed(path: path, reason: "wrote \(written) of \(pcm.samples.count) frames")
+            throw failure("wrote \(written) of \(pcm.samples.count) frames", errno: written == pcm.samples.count ? closeErrno : writeErrno)
         }
         guard rename(temporary, path) == 0 else {
-            let reason = String(cString: strerror(errno))
+            let code = errno
+            let reason = String(cString: strerror(code))
             unlink(temporary)
-            throw AudioError.writeFailed(path: path, reason: reason)
+            throw failure(reason, errno: code)
         }
+    }
+
+    /// Whether the file system holding `directory` has no block left for an unprivileged
+    /// writer (root's reserve aside): a write there failed for space whatever it said.
+    public static func noSpaceLeft(_ directory: String) -> Bool {
+        var info = statvfs()
+        return statvfs(directory, &info) == 0 && info.f_bavail == 0
     }
 
     /// A 16-bit mono WAV, built in memory and written with one call: libsndfile writes a WAV in

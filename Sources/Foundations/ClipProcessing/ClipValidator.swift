@@ -187,6 +187,7 @@ public enum ClipValidator {
     private static func reason(_ error: AudioError) -> String {
         switch error {
         case .unreadable(_, let reason), .implausible(_, let reason), .writeFailed(_, let reason): return reason
+        case .noSpace: return "no space left on the disk"
         }
     }
 }

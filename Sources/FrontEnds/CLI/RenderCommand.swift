@@ -149,11 +149,19 @@ struct RenderCommand: AsyncParsableCommand {
         let keys = unsorted.map { ($0.accent.rawValue, $0.word.lowercased(), $0.entry, $0.reading ?? "") }
         let results = keys.indices.sorted { keys[$0] < keys[$1] }.map { unsorted[$0] }
         let manifestPath = "\(store.root)/manifest.\(manifest.rawValue)"
-        try RenderManifest.write(results, to: manifestPath, format: manifest)
-
         let failed = results.filter { $0.status == .failed }
         let fellBack = rendered.filter { !$0.brokenSkips.isEmpty }
         let done = rendered.count - failed.count
+        // A full disk fails every clip after it the same way: one failure, the one a rating or
+        // an import on a full disk reports (exit 75), with what was kept.
+        if !failed.isEmpty, AudioFile.noSpaceLeft(store.root) {
+            try? RenderManifest.write(results, to: manifestPath, format: manifest)
+            throw Failure(
+                .diskFull,
+                "the disk is full: \(done) of \(pending.count) clips were stored, \(failed.count) were not. Run the same command again once there is space; the clips made are kept."
+            )
+        }
+        try RenderManifest.write(results, to: manifestPath, format: manifest)
         if options.json {
             struct Report: Encodable {
                 let manifest: String

@@ -19,6 +19,7 @@ struct ServeCommand: AsyncParsableCommand {
               /healthz
               /v1/categories?level=
               /v1/categories/{id}/words?level=&limit=&offset=
+              /v1/words?pos=&level=&limit=&offset=
               /v1/words/{word}
               /v1/search?q=&source=&limit=&offset=
               /v1/audio/{word}?accent=british|american&format=wav|ogg|flac

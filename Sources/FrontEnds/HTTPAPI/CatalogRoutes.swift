@@ -3,7 +3,7 @@ import Catalog
 import HTTPTransport
 import Hummingbird
 
-/// /v1/categories, /v1/categories/{id}/words, /v1/words/{word}. Each answer is
+/// /v1/categories, /v1/categories/{id}/words, /v1/words?pos=, /v1/words/{word}. Each answer is
 /// computed once per distinct request and then served from memory with its ETag: the catalog a
 /// server opened does not change under it.
 struct CatalogRoutes: Sendable {
@@ -14,6 +14,7 @@ struct CatalogRoutes: Sendable {
         let routes = RouteCollection(context: VocabRequestContext.self)
         routes.get("categories") { request, _ in try await categories(request) }
         routes.get("categories/{id}/words") { request, context in try await words(request, context: context) }
+        routes.get("words") { request, _ in try await partOfSpeech(request) }
         routes.get("words/{word}") { request, context in try await word(request, context: context) }
         return routes
     }
@@ -37,6 +38,23 @@ struct CatalogRoutes: Sendable {
         return cache.remember(
             try await cache.value(for: key) {
                 try .json(WordPageBody(try await catalog.words(in: id, level: level, limit: limit, offset: offset)))
+            }, for: request)
+    }
+
+    func partOfSpeech(_ request: Request) async throws -> Representation {
+        let query = QueryParameters(request.uri.query)
+        guard let text = try query["pos"] else {
+            throw Failure(.missingParameter, "give the part of speech: ?pos=verb, ?pos=preposition (see openapi.json).")
+        }
+        let pos = try InputRules.partOfSpeech(text)
+        let level = try query["level"].map { try InputRules.level($0) }
+        let limit = try query.integer("limit", range: Limits.page, default: Limits.defaultPage)
+        let offset = try query.integer("offset", range: Limits.offset, default: 0)
+        let key = "pos|\(pos)|\(level?.rawValue ?? "*")|\(limit)|\(offset)"
+        return cache.remember(
+            try await cache.value(for: key) {
+                try .json(
+                    PartOfSpeechPageBody(pos: pos, level: level, all: try await catalog.words(partOfSpeech: pos, level: level), limit: limit, offset: offset))
             }, for: request)
     }
 

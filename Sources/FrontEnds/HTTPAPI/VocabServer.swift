@@ -231,6 +231,7 @@ public struct VocabServer: Sendable {
         let listener = self.listener
         let postgres = self.postgres
         let learning = self.learning
+        let clips = self.clips
         let lastMOE = LastKnown()
         return {
             // Health has a deadline of its own: a database that does not answer within a second is
@@ -258,7 +259,8 @@ public struct VocabServer: Sendable {
             }
             let reason: String? =
                 switch database.state {
-                case "up": nil
+                case "up":
+                    clips?.outOfSpace == true ? "the disk is full: a new clip could not be stored; clips made before are played." : nil
                 case "full": "the disk is full: the last write could not be stored; reads are answered."
                 default: "the database cannot be reached."
                 }

@@ -112,6 +112,39 @@ struct ValidatorTests {
         #expect(issues([("animals.json", CatalogFixture.category("animals", order: 1, words: [CatalogFixture.word("cat")]))]) == [], "one entry needs no sense")
     }
 
+    @Test("two senses of one headword never share a picture: a child who cannot read the sense tells them apart by it")
+    func sensesHaveTheirOwnPictures() {
+        func catalog(_ animal: String, _ sport: String) -> [String] {
+            issues([
+                (
+                    "animals.json",
+                    CatalogFixture.category(
+                        "animals", order: 1, words: [CatalogFixture.word("bat", extra: #", "sense": {"en": "animal", "vi": "con dơi"}"# + animal)])
+                ),
+                (
+                    "sports.json",
+                    CatalogFixture.category(
+                        "sports", order: 2,
+                        words: [CatalogFixture.word("bat", category: "sports", extra: #", "sense": {"en": "for cricket", "vi": "cây gậy"}"# + sport)])
+                ),
+            ])
+        }
+        #expect(catalog(#", "image": "mulberry/bat.svg""#, #", "image": "mulberry/bat_2.svg""#) == [])
+        #expect(catalog(#", "image": "mulberry/bat.svg""#, "") == [], "one sense pictured, the other not")
+        #expect(
+            catalog(#", "image": "mulberry/bat.svg""#, #", "image": "mulberry/bat.svg""#) == [
+                "animals.json, sports.json: word 'bat': 2 senses share the picture 'mulberry/bat.svg': each needs its own, or none"
+            ])
+        #expect(catalog(#", "picture": "🦇""#, #", "picture": "🦇""#).count == 1, "an emoji too")
+    }
+
+    @Test func noTwoSensesOfTheRealCatalogShareAPicture() throws {
+        let found = CatalogValidator().validate(try CatalogSource(directory: Repository.categories).read().files).issues.map(\.description).filter {
+            $0.contains("share the picture")
+        }
+        #expect(found == [])
+    }
+
     @Test func aPictureMustBeOneFullyQualifiedEmojiThatTheFontDraws() {
         func picture(_ value: String) -> [String] {
             let word = CatalogFixture.word("cat").replacingOccurrences(of: #""vi": "con vật","#, with: #""vi": "con vật", "picture": "\#(value)","#)

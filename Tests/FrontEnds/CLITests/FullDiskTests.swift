@@ -104,6 +104,40 @@ struct FullDiskTests {
         #expect(rebuilt.stderr.contains("indexed"), "\(rebuilt.stderr)")
     }
 
+    /// Issue 42: `vocab say` and `vocab import moe` on a full disk exited 74 with "No space left
+    /// on device" and "SQLite error 13"; now every writer of clips and dictionaries says what a
+    /// rating says (exit 75, the disk is full), and a clip made before is still said.
+    @Test func clipsAndTheDictionaryOnAFullDiskSayTheDiskIsFull() async throws {
+        let vocab = try EditableCatalog()
+        defer { vocab.dir.remove() }
+        let disk = try SmallDisk(at: vocab.home, size: "8m")
+        defer { disk.unmount() }
+        let made = try await vocab.run("say", "cat", "--accent", "american")
+        #expect(made.status == 0, "\(made.stderr)")
+        try disk.fill()
+
+        let again = try await vocab.run("say", "cat", "--accent", "american")
+        #expect(again.status == 0 && again.stdout.contains("cat (american)"), "a clip made before: \(again.stdout) \(again.stderr)")
+        let say = try await vocab.run("say", "dog", "--accent", "american")
+        #expect(say.status == 75, "\(say.stderr)")
+        #expect(say.stderr.hasPrefix("vocab: the disk is full, so nothing was stored"), "\(say.stderr)")
+        let render = try await vocab.run("render", "--category", "colours", "--level", "starters", "--accent", "american", "--out", vocab.home + "/clips")
+        #expect(render.status == 75, "\(render.stderr)")
+        #expect(render.stderr.contains("vocab: the disk is full: 0 of "), "\(render.stderr)")
+        let moe = try await vocab.run("import", "moe", Repository.moeSample)
+        #expect(moe.status == 75, "\(moe.stderr)")
+        #expect(moe.stderr.contains("the disk is full, so nothing was imported"), "\(moe.stderr)")
+        for r in [say, render, moe] {
+            #expect(!r.stderr.contains("SQLite") && !r.stderr.contains("No space left on device"), "the failure in the user's words: \(r.stderr)")
+        }
+        #expect(!contents(of: vocab.home).contains { $0.contains("writing") || $0.contains("importing") }, "nothing half-written: \(contents(of: vocab.home))")
+
+        disk.free()
+        let stored = try await vocab.run("say", "dog", "--accent", "american")
+        #expect(stored.status == 0, "with space again: \(stored.stderr)")
+        #expect(try await vocab.run("import", "moe", Repository.moeSample).status == 0)
+    }
+
     static func savedWords(_ json: String) -> [String] {
         let body = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
         return (body?["items"] as? [[String: Any]])?.compactMap { $0["word"] as? String } ?? []

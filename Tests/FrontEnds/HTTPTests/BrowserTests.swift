@@ -42,6 +42,18 @@ struct BrowserTests {
                             "horse", category: "farm", vi: "con ngựa",
                             extra: #", "picture": "🐎", "key": "horse-riding", "sense": {"en": "riding", "vi": "cưỡi ngựa"}"#)
                     ]))
+        // Doing words from another topic, drawn by Mulberry symbols (the files the product ships):
+        // the games' 🏃 tile plays them across the topics.
+        for file in ["hop_to", "jump_to", "kick_ball_to", "sing_to"] {
+            try dir.write("Pictures/mulberry/\(file).svg", try String(contentsOfFile: Repository.root + "/Pictures/mulberry/\(file).svg", encoding: .utf8))
+        }
+        try dir.write(
+            "Categories/sports.json",
+            CatalogFixture.category(
+                "sports", name: "Sports", vi: "Thể thao", order: 4,
+                words: [("hop", "hop_to", "nhảy lò cò"), ("jump", "jump_to", "nhảy"), ("kick", "kick_ball_to", "đá"), ("sing", "sing_to", "hát")].map {
+                    CatalogFixture.word($0.0, category: "sports", vi: $0.2, pos: "verb", extra: #", "image": "mulberry/\#($0.1).svg""#)
+                }))
         // The Animals starter set at Starters: cat, dog and fish, and not fish · catch fish (a
         // Movers entry of the same headword), which saving by headword would add too.
         try dir.write(

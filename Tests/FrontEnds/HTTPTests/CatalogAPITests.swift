@@ -99,6 +99,31 @@ struct CatalogAPITests {
         }
     }
 
+    @Test("GET /v1/words?pos= lists one part of speech across the topics, alphabetically, with ids")
+    func wordsOfAPartOfSpeech() async throws {
+        try await withServer { s in
+            let r = try await s.get("/v1/words?pos=Noun&level=starters")
+            #expect(r.status == 200, "\(r.text)")
+            let o = try r.object()
+            let words = o["words"] as? [[String: Any]] ?? []
+            #expect(words.map { $0["word"] as? String } == ["apple", "cat", "dog", "fish", "ice cream"], "both topics, in order")
+            #expect(words.map { $0["id"] as? String } == ["food/apple", "animals/cat", "animals/dog", "animals/fish", "food/ice-cream"])
+            #expect(o["pos"] as? String == "noun" && o["level"] as? String == "starters" && o["total"] as? Int == 5)
+            let page = try await s.get("/v1/words?pos=noun&limit=2&offset=2").object()
+            #expect((page["words"] as? [[String: Any]])?.map { $0["word"] as? String } == ["cat", "dog"] && page["total"] as? Int == 7)
+            let none = try await s.get("/v1/words?pos=verb")
+            let noneTotal = try none.object()["total"] as? Int
+            #expect(none.status == 200 && noneTotal == 0, "a part of speech with no entries here is an empty page")
+            let bad = try await s.get("/v1/words?pos=nouns")
+            #expect(bad.status == 400)
+            #expect(try bad.error()["code"] as? String == "bad_part_of_speech")
+            #expect(try bad.error()["suggestions"] as? [String] == ["noun"])
+            let missing = try await s.get("/v1/words")
+            let missingCode = try missing.error()["code"] as? String
+            #expect(missing.status == 400 && missingCode == "missing_parameter")
+        }
+    }
+
     @Test("an unknown category is a 404 with suggestions")
     func unknownCategory() async throws {
         try await withServer { s in

@@ -69,6 +69,46 @@ struct FullDiskServeTests {
         #expect(try check.scalar("PRAGMA integrity_check")?.textValue == "ok")
     }
 
+    /// Issue 42: a clip the server cannot store answered 500 `internal` without Retry-After while
+    /// /healthz said ok. Now a new clip is refused as a rating is, and a clip made before plays.
+    @Test func aNewClipOnAFullDiskIsRefusedWith503WhileOneMadeBeforeStillPlays() async throws {
+        let dir = try TemporaryDirectory("full-disk-clips")
+        defer { dir.remove() }
+        let disk = try SmallDisk(at: dir.file("home"))
+        defer { disk.unmount() }
+        let (env, _, _) = try RatingLoad.home(dir)
+        let server = try await ServeProcess.start(environment: env)
+        defer { if server.process.isRunning { server.process.terminate() } }
+        let made = try await RawHTTP.get(port: server.port, "/v1/audio/cat?accent=american")
+        #expect(made.status == 200, "\(made.status) \(made.text.prefix(200))")
+        try disk.fill()
+
+        let again = try await RawHTTP.get(port: server.port, "/v1/audio/cat?accent=american")
+        #expect(again.status == 200 && again.body == made.body, "a clip made before is played from the full disk: \(again.status)")
+        let refused = try await RawHTTP.get(port: server.port, "/v1/audio/dog?accent=american")
+        #expect(refused.status == 503, "\(refused.status) \(refused.text.prefix(300))")
+        #expect(refused.header("retry-after") == "30")
+        let error = try refused.error()
+        #expect(error["code"] as? String == "disk_full", "\(error)")
+        #expect(error["message"] as? String == "the disk is full, so nothing was stored; try again once there is space.")
+        let degraded = try await health(server.port)
+        #expect(degraded["status"] as? String == "degraded", "\(degraded)")
+        #expect((degraded["reason"] as? String)?.contains("a new clip could not be stored") == true, "\(degraded)")
+        #expect(!contents(dir.file("home")).contains { $0.contains("writing") }, "no half-written clip is left: \(contents(dir.file("home")))")
+
+        disk.free()
+        let stored = try await RawHTTP.get(port: server.port, "/v1/audio/dog?accent=american")
+        #expect(stored.status == 200, "with space again the clip is made: \(stored.status)")
+        let recovered = try await health(server.port)
+        #expect(recovered["status"] as? String == "ok" && recovered["reason"] == nil, "\(recovered)")
+        #expect(try await server.stop(signal: SIGTERM) == 0, "\(server.stderr.suffix(500))")
+    }
+
+    /// Every path under `root`, relative to it.
+    func contents(_ root: String) -> [String] {
+        (FileManager.default.enumerator(atPath: root)?.allObjects as? [String]) ?? []
+    }
+
     func health(_ port: Int) async throws -> [String: Any] {
         let r = try await RawHTTP.get(port: port, "/healthz")
         #expect(r.status == 200, "\(r.status) \(r.text)")

@@ -9,13 +9,13 @@ public enum CatalogFixture {
     /// "a <word>"; `extra` is spliced in after the last field (e.g. `, "audio": {...}`).
     public static func word(
         _ word: String, levels: [String] = allLevels, category: String = "animals", vi: String = "con vật",
-        ipa: String? = nil, definition: String? = nil, extra: String = ""
+        ipa: String? = nil, definition: String? = nil, pos: String = "noun", extra: String = ""
     ) -> String {
         let examples = levels.map { "\"\($0)\": \"A \(word) sentence for \($0).\"" }.joined(separator: ", ")
         let levelList = levels.map { "\"\($0)\"" }.joined(separator: ", ")
         let ipa = ipa ?? word
         return """
-            {"word": "\(word)", "levels": [\(levelList)], "categories": ["\(category)"], "pos": ["noun"],
+            {"word": "\(word)", "levels": [\(levelList)], "categories": ["\(category)"], "pos": ["\(pos)"],
              "ipa": {"british": "\(ipa)", "american": "\(ipa)"}, "vi": "\(vi)",
              "definition": {"en": "\(definition ?? "a \(word)")", "vi": "\(vi)"}, "examples": {\(examples)}\(extra)}
             """

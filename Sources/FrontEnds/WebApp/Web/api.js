@@ -38,6 +38,9 @@ export const catalog = {
   categories: (level) => api(`/v1/categories${level ? `?level=${level}` : ""}`),
   words: (id, level, limit, offset) =>
     api(`/v1/categories/${enc(id)}/words?limit=${limit}&offset=${offset}${level ? `&level=${level}` : ""}`),
+  // The words of one part of speech across the topics: the doing words, the where words.
+  partOfSpeech: (pos, level, limit, offset) =>
+    api(`/v1/words?pos=${enc(pos)}&limit=${limit}&offset=${offset}${level ? `&level=${level}` : ""}`),
   word: (word) => api(`/v1/words/${enc(word)}`),
   search: (q, limit, offset) => api(`/v1/search?q=${enc(q)}&limit=${limit}&offset=${offset}`),
   moe: (title) => api(`/v1/moe/${enc(title)}`),

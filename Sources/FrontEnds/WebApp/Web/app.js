@@ -2,7 +2,7 @@
 // serves one page and the JSON API. Each view reads the API and shows what it answers.
 import { api, APIError, catalog, me, session, setCSRF, enc } from "./api.js";
 import { barChart, rowChart, meter } from "./charts.js";
-import { drawing } from "./pictures.js";
+import { drawing, KINDS } from "./pictures.js";
 import { queueRating, flushQueue, pendingCount } from "./offline.js";
 import { t, failureText, language, setLanguage, translatePage } from "./i18n.js";
 
@@ -136,7 +136,18 @@ async function categoriesPage() {
         h("span", { class: "emoji", "aria-hidden": "true" }, c.icon),
         h("span", { class: "en" }, c.name.en),
         h("span", { class: "vi", lang: "vi" }, c.name.vi),
-        h("span", { class: "count" }, t("words.count", { count: c.wordCount })))))));
+        h("span", { class: "count" }, t("words.count", { count: c.wordCount })))))),
+    ...kindTiles());
+}
+
+// The games over kinds of words (doing words, where words), across all topics, at the level.
+function kindTiles() {
+  return [h("h2", {}, t("kind.title")),
+    h("ul", { class: "grid", id: "kinds" }, Object.entries(KINDS).map(([id, k]) =>
+      h("li", {}, h("a", { class: "tile game-tile", href: `#/play/${enc(id)}${state.level ? `?level=${state.level}` : ""}`, style: `--tile:${k.color}`, "data-kind": id },
+        h("span", { class: "emoji", "aria-hidden": "true" }, k.icon),
+        h("span", { class: "en" }, t(k.name)),
+        h("span", { class: "vi" }, t(`${k.name}Help`))))))];
 }
 
 // The picture a child recognises before reading (absent where no emoji shows the word), named

@@ -8,6 +8,7 @@
 import { catalog, classes, enc } from "./api.js";
 import { t, failureText, language } from "./i18n.js";
 import { GAMES } from "./games.js";
+import { KINDS } from "./pictures.js";
 
 // The pictures this page was given: class code → Map(child id → {id, firstName, pictures}).
 const known = new Map();
@@ -521,7 +522,11 @@ async function weekPage(ui) {
     h("h2", {}, t("home.myWords")),
     h("ul", { class: "grid child-tiles", id: "week-mine" },
       tile("#/play/mine", "🎮", t("home.playMine"), "#2A9D8F", { id: "week-play-mine" }),
-      tile("#/review", "🃏", t("week.reviewAll"), "#6D597A", { id: "week-review" })));
+      tile("#/review", "🃏", t("week.reviewAll"), "#6D597A", { id: "week-review" })),
+    // Doing words and where words from every topic, at the child's level.
+    h("h2", {}, t("kind.title")),
+    h("ul", { class: "grid child-tiles", id: "week-kinds" }, Object.entries(KINDS).map(([id, k]) =>
+      tile(`#/play/${enc(id)}?level=${level}`, k.icon, t(k.name), k.color, { "data-kind": id }))));
 }
 
 // The pages of this module, by the first part of the address.

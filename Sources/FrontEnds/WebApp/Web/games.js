@@ -10,7 +10,7 @@
 import { catalog, me, enc } from "./api.js";
 import { t } from "./i18n.js";
 import { queueRating, pendingCount } from "./offline.js";
-import { pictured } from "./pictures.js";
+import { pictured, KINDS } from "./pictures.js";
 
 export const GAMES = {
   listen: { icon: "👂", name: "game.listen", help: "game.listenHelp", color: "#2A9D8F" },
@@ -72,10 +72,14 @@ async function pool(ui, source, level) {
     // A round takes the first words of the pool: the most due first, mixed within.
     return { title: t("game.myWords"), words: distinct(items), back: "#/library", mine: true };
   }
-  const body = await catalog.words(source, level || undefined, 1000, 0);
+  const kind = KINDS[source];
+  const body = kind ? await catalog.partOfSpeech(kind.pos, level || undefined, 1000, 0) : await catalog.words(source, level || undefined, 1000, 0);
   const words = shuffle(body.words.filter(pictured).map((w) => ({
     word: w.word, picture: w.picture, image: w.image, vi: w.vi, sense: w.sense, entry: w.id,
   })));
+  if (kind) {
+    return { title: `${kind.icon} ${t(kind.name)} · ${ui.LEVELS[level] ?? t("level.allLevels")}`, words: distinct(words), back: "#/" };
+  }
   return {
     title: `${body.category.icon} ${ui.categoryName(body.category)} · ${ui.LEVELS[level] ?? t("level.allLevels")}`,
     words: distinct(words), back: `#/category/${enc(source)}`, category: body.category,
@@ -88,7 +92,9 @@ export async function chooserPage(ui, source, query) {
   if (source === "mine" && !(await ui.requireUser())) return;
   const level = levelOf(ui, query);
   let subtitle = t("game.myWords");
-  if (source !== "mine") {
+  if (KINDS[source]) {
+    subtitle = `${KINDS[source].icon} ${t(KINDS[source].name)} · ${ui.LEVELS[level] ?? t("level.allLevels")}`;
+  } else if (source !== "mine") {
     const list = await catalog.categories(level || undefined);
     const c = list.categories.find((x) => x.id === source);
     subtitle = c ? `${c.icon} ${ui.categoryName(c)} · ${ui.LEVELS[level] ?? t("level.allLevels")}` : source;

@@ -8,3 +8,11 @@ export function drawing(h, { picture, image }) {
 
 // Whether a word can be shown by a picture at all (the games play only such words).
 export const pictured = (w) => !!(w.image || w.picture);
+
+// Kinds of words that no one topic holds enough of, played across all topics (their drawings
+// show actions and places): game sources named with a leading "@", which no category id has.
+// Here, not in games.js, because the first page links them and does not load the games.
+export const KINDS = {
+  "@actions": { pos: "verb", icon: "🏃", name: "kind.actions", color: "#F4A261" },
+  "@where": { pos: "preposition", icon: "📦", name: "kind.where", color: "#8AB17D" },
+};
