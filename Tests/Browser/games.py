@@ -246,29 +246,6 @@ def signed_out(w, category, level):
     w.console_clean("playing signed out")
 
 
-def kinds(w, level):
-    """The doing words of every topic: the first page links them, and a round asks only verbs,
-    each shown by its drawing (a file, loaded)."""
-    phone(w)
-    w.go("/")
-    tile = w.wait.until(EC.element_to_be_clickable((By.CSS_SELECTOR, '#kinds a[data-kind="@actions"]')))
-    w.check(tile.rect["height"] >= 80 and "#/play/%40actions" in tile.get_attribute("href"),
-            f"the first page offers the doing words as a big tile: {tile.text!r}")
-    tile.click()
-    w.wait.until(lambda d: css(w, "#games a.tile"))
-    one(w, '#games a[data-game="listen"]').click()
-    w.wait.until(lambda d: len(css(w, "#game .choice")) == 4)
-    shown = [c.get_attribute("data-word") for c in css(w, "#game .choice")]
-    verbs = set(w.driver.execute_script(
-        f"return (await (await fetch('/v1/words?pos=verb&level={level}&limit=1000')).json()).words.map(w => w.word)"))
-    w.check(set(shown) <= verbs, f"listen and choose asks doing words only: {shown}")
-    w.wait.until(lambda d: d.execute_script("return [...document.querySelectorAll('#game .choice img')].every(i => i.complete)"))
-    drawn = w.driver.execute_script("return [...document.querySelectorAll('#game .choice img')].map(i => i.naturalWidth > 0)")
-    w.check(len(drawn) == 4 and all(drawn), f"each choice is a drawing that loaded: {drawn}")
-    w.shot("game-actions")
-    w.console_clean("playing the doing words")
-
-
 def signed_in(w, category, level):
     """Signed in (a learner whose library holds few pictured words): every game with taps and the
     keyboard; the answers reach the server as reviews; my words; offline. Returns what was rated."""

@@ -272,7 +272,6 @@ def main():
         console_clean("while browsing signed out")
         # The games, signed out: played to the end, nothing rated.
         games.signed_out(play, game_category, args.level)
-        games.kinds(play, args.level)
         # Sign in with name and password.
         go("/signin")
         fits_phone("sign-in")
