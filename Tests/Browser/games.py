@@ -106,6 +106,7 @@ def listen_round(w, name, keyboard, shots=True):
                 if shots:
                     w.shot("game-listen")
                 looked_at(w, f"{name} (after a wrong answer)")
+                w.drawings_loaded(f"{name}: the four pictures", 4)
                 big_enough(w, name)
                 slow = one(w, "#hear-slow")
                 slow.click()
@@ -193,6 +194,7 @@ def match_round(w, name, keyboard, shots=True):
                 if shots:
                     w.shot("game-match")
                 looked_at(w, f"{name} (after a wrong pair)")
+                w.drawings_loaded(f"{name}: the pictures", 4)
                 big_enough(w, name)
     return n
 

@@ -59,7 +59,7 @@ def main():
     first, second = args.words.split(",")[:2]
 
     # The offline steps stop it and start it again on the same port.
-    server = VocabServer(args.vocab, args=["--log-level", "warning"], log=os.path.join(tempfile.mkdtemp(prefix="vocab-serve-"), "serve.log"))
+    server = VocabServer(args.vocab, args=["--log-level", "info"], log=os.path.join(tempfile.mkdtemp(prefix="vocab-serve-"), "serve.log"))
     server.start()
     base = server.url
     profiles = []
@@ -74,7 +74,8 @@ def main():
         for flag in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", f"--user-data-dir={profile}",
                      "--autoplay-policy=no-user-gesture-required", "--no-first-run", f"--window-size={size[0]},{size[1]}"]:
             options.add_argument(flag)
-        options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+        # The network log too: a request that fails says when and how, beside the server's log.
+        options.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
         return webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options)
 
     driver = browser(DESKTOP)
@@ -126,9 +127,22 @@ def main():
               .catch((e) => done(["axe failed: " + e]));""")
         check(not found, f"axe-core finds no violation on the {name} page: {found}")
 
+    def explain(network):
+        # What Chromium saw of each request that failed, and what the server logged, to tell a
+        # network fault from a server's.
+        events = [json.loads(e["message"])["message"] for e in network]
+        failed = {e["params"]["requestId"] for e in events if e.get("method") == "Network.loadingFailed"}
+        for e in events:
+            if e.get("params", {}).get("requestId") in failed:
+                print("network:", json.dumps(e)[:1500])
+        print("server log:", server.read_log()[-6000:])
+
     def console_clean(step):
         # Every message the page logged since the last look; errors fail the walk.
         errors = [entry["message"] for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+        network = driver.get_log("performance")
+        if errors:
+            explain(network)
         check(not errors, f"no JavaScript console errors {step}: {errors}")
 
     def ready():
@@ -171,6 +185,17 @@ def main():
             leaks = english_on_screen()
             check(not leaks, f"#{hash_} in Vietnamese shows no English string, id or code: {leaks}")
 
+    def drawings_loaded(step, minimum=1):
+        # Every picture file on the page arrived and decoded (a broken image has no width).
+        WebDriverWait(driver, 60).until(lambda d: d.execute_script(
+            "return [...document.querySelectorAll('main img.drawing')].every((i) => i.complete)"))
+        shown = driver.execute_script(
+            "return [...document.querySelectorAll('main img.drawing')].map((i) => [i.getAttribute('src'), i.naturalWidth])")
+        broken = [src for src, width in shown if not width]
+        check(len(shown) >= minimum and not broken,
+              f"{step}: {len(shown)} picture files loaded, none broken (at least {minimum}): broken {broken}")
+        return len(shown)
+
     def go(hash_):
         # A full load each time (a new hash alone would not reload the page).
         driver.get("about:blank")
@@ -181,7 +206,7 @@ def main():
     play = types.SimpleNamespace(driver=driver, wait=wait, check=check, go=go, fits_phone=fits_phone, shot=shot,
                                  console_clean=console_clean, server=server, accessible=accessible, heading=heading,
                                  browser=browser, base=base, english_on_screen=english_on_screen,
-                                 screenshots=args.screenshots)
+                                 screenshots=args.screenshots, drawings_loaded=drawings_loaded)
     try:
         if args.classes_only:
             result.update(classes.walk(play, args.category, args.level, game_category))
@@ -246,6 +271,7 @@ def main():
         # nothing of the page around it (Chromium's own print to PDF, read back by pdftotext).
         go(f"/print/{args.category}")
         wait.until(EC.visibility_of_element_located((By.ID, "print-list")))
+        drawings_loaded("the printed list")
         fits_phone("print")
         shot("print")
         pdf = base64.b64decode(driver.execute_cdp_cmd("Page.printToPDF", {"paperWidth": 8.27, "paperHeight": 11.69})["data"])
@@ -258,6 +284,17 @@ def main():
         check(not missing and "Search" not in text and "Sign in" not in text,
               f"the printed list holds all {len(listed)} words on {pages} page(s), without the header: missing {missing}")
         result["printPages"] = pages
+        # The drawings are on the paper too: page 1 drawn at 40 dpi holds more ink than the same
+        # page printed with its pictures hidden.
+        def ink(path):
+            ppm = subprocess.run(["pdftoppm", "-r", "40", "-f", "1", "-l", "1", "-gray", path], capture_output=True, check=True).stdout
+            width, height = map(int, ppm.split(b"\n")[1].split())
+            return sum(1 for v in ppm[-width * height:] if v < 160) / (width * height)
+        driver.execute_script("for (const i of document.querySelectorAll('main img.drawing')) i.style.visibility = 'hidden'")
+        bare_path = os.path.join(profiles[0], "print-bare.pdf")
+        open(bare_path, "wb").write(base64.b64decode(driver.execute_cdp_cmd("Page.printToPDF", {"paperWidth": 8.27, "paperHeight": 11.69})["data"]))
+        drawn, bare = ink(pdf_path), ink(bare_path)
+        check(drawn > bare * 1.02, f"the printed page carries its drawings: ink on {drawn:.2%} of page 1, {bare:.2%} without them")
         # A game's address names its level: the header's level buttons follow it, and choosing
         # another level there moves the game to it.
         other = next(l for l in ("movers", "flyers", "starters") if l != args.level)
@@ -269,6 +306,19 @@ def main():
         wait.until(lambda d: d.current_url.endswith(f"#/play/{game_category}?level={args.level}"))
         wait.until(lambda d: f'?level={args.level}' in d.find_element(By.CSS_SELECTOR, "a.game-tile").get_attribute("href"))
         check(True, f"choosing {args.level} in the header moves the games to it")
+        # Who made the pictures and voices: a link at the foot of every page, a page naming each
+        # set with its licence (CC BY-SA asks for it where the pictures are shown), with a drawing.
+        link = driver.find_element(By.CSS_SELECTOR, 'footer a[href="#/credits"]')
+        check(link.rect["height"] >= 44, f"the foot of the page links the credits: {link.text!r}")
+        go("/credits")
+        credits = driver.find_element(By.TAG_NAME, "main").text
+        licences = [a.text for a in driver.find_elements(By.CSS_SELECTOR, 'main a[rel="license"]')]
+        check(all(n in credits for n in ("OpenMoji", "Mulberry", "Art4Apps", "GCompris", "hibari-tts", "eSpeak NG"))
+              and licences.count("CC BY-SA 4.0") == 2 and "CC BY-SA 3.0" in licences and "CC BY-ND 3.0 TW" in licences,
+              f"the credits name both picture sets, the people's voices and the computer voices with their licences: {licences}")
+        drawings_loaded("the credits page", 2)
+        fits_phone("credits")
+        accessible("credits")
         console_clean("while browsing signed out")
         # The games, signed out: played to the end, nothing rated.
         games.signed_out(play, game_category, args.level)
@@ -327,6 +377,10 @@ def main():
         check(len(plays) == 3 and any("slow" in (b.get_attribute("class") or "") for b in plays) and all(b.rect["height"] >= 44 for b in plays),
               f"the front has buttons to hear it again and slowly: {[b.text for b in plays]}")
         check(driver.find_element(By.ID, "card-sound").is_selected(), "an adult's switch for the card's sound is there, on")
+        # The two new cards are cat (drawn) and dog (no picture), in either order: cat's drawing
+        # is checked on whichever card it is.
+        if front == first:
+            drawings_loaded(f"the review card of {first}")
         body = driver.find_element(By.TAG_NAME, "body")
         body.send_keys(Keys.SPACE)
         wait.until(EC.visibility_of_element_located((By.ID, "back")))
@@ -338,6 +392,9 @@ def main():
         driver.switch_to.active_element.send_keys("3")
         wait.until(lambda d: d.find_element(By.ID, "front").text != front if d.find_elements(By.ID, "front") else d.find_elements(By.ID, "done"))
         check(True, f"3 rated {front} Good and the next card came")
+        if front != first:
+            check(driver.find_element(By.ID, "front").text == first, f"the second card is {first}")
+            drawings_loaded(f"the review card of {first}")
 
         go("/progress")
         heading()
@@ -493,6 +550,7 @@ def main():
             (f"/category/{args.category}", "ul.cards li"), (f"/word/{first}", "main .card"), (f"/search/{first}", "li.result"),
             (f"/play/{game_category}?level={args.level}", "#games a.tile"), (f"/play/listen/{game_category}?level={args.level}", "#counter"),
             (f"/play/match/{game_category}?level={args.level}", "#game"), ("/search/zzzzqx", "#search-summary"), ("/nowhere", "main h1"),
+            ("/credits", "ul.credits"),
         ])
         console_clean("walking every page in Vietnamese")
         driver.find_element(By.ID, "language").click()
@@ -611,6 +669,16 @@ def main():
         # Classes (issue 30): an adult signs up, makes a class, imports three children, sets words;
         # each child signs in with pictures and plays; the adult sees their progress (classes.py).
         result.update(classes.walk(play, args.category, args.level, game_category))
+    except BaseException:
+        # What the page showed and logged when the walk stopped, and what the network and the
+        # server saw: a failure says where it happened without a second run.
+        try:
+            print("page at the failure:", driver.current_url, driver.find_element(By.TAG_NAME, "main").text[:800])
+            print("console:", [e["message"] for e in driver.get_log("browser")][-10:])
+            explain(driver.get_log("performance"))
+        except Exception as e:
+            print("could not read the page:", e)
+        raise
     finally:
         driver.quit()
         server.stop()

@@ -9,6 +9,17 @@ public enum Tier: String, Codable, Sendable, CaseIterable {
 
     /// Whether the tier makes speech (at any pace) rather than finding a stored clip.
     public var isSynthesis: Bool { self == .neural || self == .tts }
+
+    /// Whose voice a clip of this tier is, said to the listener: a learner of Mandarin hears
+    /// only synthesis and should know it is not a person's. Nil for the older collection,
+    /// whose speakers nobody recorded.
+    public var voice: String? {
+        switch self {
+        case .recorded: "a person's voice"
+        case .legacy: nil
+        case .neural, .tts: "a computer voice"
+        }
+    }
 }
 
 public struct ClipRequest: Sendable {

@@ -180,6 +180,8 @@ struct SayCommand: AsyncParsableCommand {
             struct Report: Encodable {
                 let word: String, entry: String, accent: Accent, reading: String?, tier: Tier, source: String, duration: Double, path: String
                 let format: AudioFormat, skipped: [TierSkip], played: Bool
+                /// A computer's voice (neural or tts), not a person's.
+                let synthetic: Bool
                 /// Answered from the clip store, made by an earlier call from the same inputs.
                 let madeBefore: Bool
             }
@@ -187,7 +189,8 @@ struct SayCommand: AsyncParsableCommand {
                 Report(
                     word: request.word, entry: clip.record.entry, accent: accent, reading: request.reading,
                     tier: clip.record.tier, source: clip.record.source, duration: clip.record.duration, path: clip.path,
-                    format: format, skipped: skipped, played: player != nil, madeBefore: madeBefore), toStandardError: toStandardOutput)
+                    format: format, skipped: skipped, played: player != nil, synthetic: clip.record.tier.isSynthesis, madeBefore: madeBefore),
+                toStandardError: toStandardOutput)
             if playFailure != nil { throw ExitCode(Failure.Kind.unavailable.exitCode) }
             return
         }
@@ -195,8 +198,9 @@ struct SayCommand: AsyncParsableCommand {
         let label = request.reading.map { "\(request.word) \($0)" } ?? request.word
         Output.line(
             String(
-                format: "%@ (%@): %@ from %@, %.2f s → %@%@", label, accent.rawValue,
-                clip.record.tier.rawValue, clip.record.source, clip.record.duration, clip.path, madeBefore ? " (made before)" : ""),
+                format: "%@ (%@): %@ from %@, %.2f s%@ → %@%@", label, accent.rawValue,
+                clip.record.tier.rawValue, clip.record.source, clip.record.duration, clip.record.tier.voice.map { ", \($0)" } ?? "",
+                clip.path, madeBefore ? " (made before)" : ""),
             toStandardError: toStandardOutput)
         if let player { Output.line("played with \(player)") }
         if playFailure != nil { throw ExitCode(Failure.Kind.unavailable.exitCode) }

@@ -289,11 +289,14 @@ struct AudioLibraryCommandTests {
         #expect(first["accent"] as? String == "mandarin")
         #expect(first["source"] as? String == "espeak-ng cmn-latn-pinyin")
         #expect(first["entry"] as? String == "moe:行")
+        // No person's voice ships for Mandarin: the learner is told it is a machine's.
+        #expect(first["synthetic"] as? Bool == true)
         #expect((first["path"] as? String)?.hasSuffix("clips/mandarin/moe/行/xing2.wav") == true)
 
         let hang = try vocab.run("say", "行", "--reading", "háng")
         #expect(hang.status == 0, "\(hang.stderr)")
         #expect(hang.stdout.contains("行 háng (mandarin): tts from espeak-ng cmn-latn-pinyin"), "\(hang.stdout)")
+        #expect(hang.stdout.contains(" s, a computer voice → "), "\(hang.stdout)")
         let numbered = try vocab.json("say", "行", "--reading", "hang2", "--accent", "mandarin")
         #expect(numbered["reading"] as? String == "háng")
 
@@ -308,7 +311,10 @@ struct AudioLibraryCommandTests {
         let imported = try vocab.run("audio", "import", incoming, "--tier", "recorded", "--accent", "mandarin")
         #expect(imported.status == 0, "\(imported.stdout)\(imported.stderr)")
         #expect(FileManager.default.fileExists(atPath: vocab.audio + "/recorded/mandarin/moe/行/hang2.wav"))
-        #expect(try vocab.json("say", "行", "--reading", "háng")["tier"] as? String == "recorded")
+        let recorded = try vocab.json("say", "行", "--reading", "háng")
+        #expect(recorded["tier"] as? String == "recorded")
+        #expect(recorded["synthetic"] as? Bool == false)
+        #expect(try vocab.run("say", "行", "--reading", "háng").stdout.contains(", a person's voice → "))
         #expect(try vocab.json("say", "行")["tier"] as? String == "tts")
 
         // Batches: titles from a file (with readings), and characters by strokes and radical.

@@ -33,19 +33,25 @@ struct BrowserTests {
             CatalogFixture.category(
                 "farm", name: "Farm", vi: "Nông trại", order: 3,
                 words: [
-                    ("cow", "🐄", "con bò"), ("duck", "🦆", "con vịt"), ("goat", "🐐", "con dê"), ("sheep", "🐑", "con cừu"),
-                ].map { CatalogFixture.word($0.0, category: "farm", vi: $0.2, extra: #", "picture": "\#($0.1)""#) }
+                    ("cow", "🐄", "con bò", "1F404"), ("duck", "🦆", "con vịt", "1F986"), ("goat", "🐐", "con dê", "1F410"),
+                    ("sheep", "🐑", "con cừu", "1F411"),
+                ].map {
+                    CatalogFixture.word($0.0, category: "farm", vi: $0.2, extra: #", "picture": "\#($0.1)", "image": "openmoji/\#($0.3).svg""#)
+                }
                     // An entry whose id is its key, not its headword's slug (farm/horse-riding): a
                     // game answer about it must name that id, or the answer is lost.
                     + [
                         CatalogFixture.word(
                             "horse", category: "farm", vi: "con ngựa",
-                            extra: #", "picture": "🐎", "key": "horse-riding", "sense": {"en": "riding", "vi": "cưỡi ngựa"}"#)
+                            extra: #", "picture": "🐎", "image": "openmoji/1F40E.svg", "key": "horse-riding", "sense": {"en": "riding", "vi": "cưỡi ngựa"}"#)
                     ]))
         // Doing words from another topic, drawn by Mulberry symbols (the files the product ships):
         // the games' 🏃 tile plays them across the topics.
-        for file in ["hop_to", "jump_to", "kick_ball_to", "sing_to"] {
-            try dir.write("Pictures/mulberry/\(file).svg", try String(contentsOfFile: Repository.root + "/Pictures/mulberry/\(file).svg", encoding: .utf8))
+        // The farm's drawings are OpenMoji's, and the credits page shows a Mulberry desk.
+        for file in ["mulberry/hop_to", "mulberry/jump_to", "mulberry/kick_ball_to", "mulberry/sing_to", "mulberry/desk"]
+            + ["1F404", "1F986", "1F410", "1F411", "1F40E"].map({ "openmoji/\($0)" })
+        {
+            try dir.write("Pictures/\(file).svg", try String(contentsOfFile: Repository.root + "/Pictures/\(file).svg", encoding: .utf8))
         }
         try dir.write(
             "Categories/sports.json",

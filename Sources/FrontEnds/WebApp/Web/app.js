@@ -107,7 +107,9 @@ function personsVoice(word) {
 function mandarinButtons(title, reading) {
   return h("div", { class: "plays" },
     h("button", { type: "button", class: "play", "aria-label": t("play.reading", { word: title, reading }), onclick: (e) => playMandarin(title, reading, e.currentTarget) }, "▶ 國語"),
-    h("button", { type: "button", class: "play slow", "aria-label": t("play.readingSlowly", { word: title, reading }), onclick: (e) => playMandarin(title, reading, e.currentTarget, 0.75) }, t("play.slow")));
+    h("button", { type: "button", class: "play slow", "aria-label": t("play.readingSlowly", { word: title, reading }), onclick: (e) => playMandarin(title, reading, e.currentTarget, 0.75) }, t("play.slow")),
+    // No person's recording of Mandarin ships: the learner is told the voice is a machine's.
+    h("p", { class: "voice synthetic" }, t("voice.mandarinComputer")));
 }
 
 // The accent a catalog card is spoken in: the learner's choice for it, British otherwise.
@@ -367,6 +369,30 @@ async function moePage(title) {
           h("li", { lang: "zh-Hant" }, g.partOfSpeech ? h("span", { class: "pos" }, `(${g.partOfSpeech}) `) : null, d.text,
             d.examples.length ? h("div", { class: "pos" }, d.examples.join(" ")) : null)))))))),
     state.user ? null : h("p", {}, h("a", { href: "#/signin" }, t("nav.signin")), t("word.signinToSave")));
+}
+
+// Who made the pictures and the voices, with their licences (CC BY-SA asks that each be credited
+// where it is shown), a drawing of each set beside its name.
+function creditsPage() {
+  const sample = (image) => h("img", { class: "drawing", src: `/pictures/${image}`, alt: "", width: 64, height: 64 });
+  const licence = (name, url) => h("a", { href: url, rel: "license" }, name);
+  const credit = (image, title, text, ...links) => h("li", { class: "card credit" },
+    image ? sample(image) : null, h("h3", {}, title), h("p", {}, text, " ", ...links));
+  show(t("credits.title"),
+    h("p", {}, t("credits.intro")),
+    h("section", {}, h("h2", {}, t("credits.pictures")), h("ul", { class: "credits" },
+      credit("openmoji/1F408.svg", "OpenMoji", t("credits.openmoji"), h("a", { href: "https://openmoji.org/" }, "openmoji.org"), " · ",
+        licence("CC BY-SA 4.0", "https://creativecommons.org/licenses/by-sa/4.0/")),
+      credit("mulberry/desk.svg", "Mulberry Symbols", t("credits.mulberry"), h("a", { href: "https://mulberrysymbols.org/" }, "mulberrysymbols.org"), " · ",
+        licence("CC BY-SA 4.0", "https://creativecommons.org/licenses/by-sa/4.0/")))),
+    h("section", {}, h("h2", {}, t("credits.voices")), h("ul", { class: "credits" },
+      credit(null, "🧑 Art4Apps", t("credits.art4apps"), h("a", { href: "http://www.art4apps.org/" }, "art4apps.org"), " · ",
+        licence("CC BY-SA 3.0", "https://creativecommons.org/licenses/by-sa/3.0/")),
+      credit(null, "🔤 GCompris", t("credits.letters"), licence("GPL 3.0", "https://www.gnu.org/licenses/gpl-3.0.html")),
+      credit(null, "🤖 hibari-tts", t("credits.neural"), licence("Apache 2.0", "https://www.apache.org/licenses/LICENSE-2.0")),
+      credit(null, "🤖 eSpeak NG", t("credits.espeak"), licence("GPL 3.0", "https://www.gnu.org/licenses/gpl-3.0.html")))),
+    h("section", {}, h("h2", {}, t("credits.words")), h("ul", { class: "credits" },
+      credit(null, "教育部重編國語辭典修訂本", t("credits.moe"), licence("CC BY-ND 3.0 TW", "https://creativecommons.org/licenses/by-nd/3.0/tw/")))));
 }
 
 // MARK: signed in
@@ -750,6 +776,7 @@ async function route() {
       case "library": return await libraryPage();
       case "review": return await reviewPage();
       case "progress": return await progressPage();
+      case "credits": return creditsPage();
       case "signup": case "classes": case "class": case "kids": case "week": {
         // The class pages are loaded when first opened, like the games.
         const { page: classPage } = await import("./classes.js");
