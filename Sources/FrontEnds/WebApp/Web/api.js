@@ -26,7 +26,11 @@ export async function api(path, { method = "GET", body } = {}) {
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   if (response.status === 204) return null;
-  const data = await response.json().catch(() => null);
+  const data = await response.json().catch(() => undefined);
+  // An answer cut short or unreadable: whether the server acted is unknown, so it counts as not
+  // reached (a rating waits and is sent again with its clientId; the page says the server could
+  // not be reached), never as done.
+  if (data === undefined && response.ok) throw new Error(`unreadable answer to ${method} ${path}`);
   if (!response.ok && response.status !== 409) throw new APIError(response.status, data);
   if (response.status === 409) throw new APIError(409, data);
   return data;

@@ -1,7 +1,7 @@
 // The service worker: the shell from its cache first (then refreshed), catalog answers and
 // clips from the network first with the cache as the fallback, so what was seen once works
 // offline. Per-learner answers are never cached here (they are Cache-Control: no-store).
-const SHELL = "vocab-shell-v9", DATA = "vocab-data-v1";
+const SHELL = "vocab-shell-v10", DATA = "vocab-data-v1";
 const FILES = ["/", "/index.html", "/style.css", "/app.js", "/api.js", "/charts.js", "/offline.js", "/i18n.js", "/games.js", "/classes.js", "/pictures.js", "/icon.svg", "/manifest.webmanifest"];
 
 // The categories at every level are small and the first thing a child opens: kept from the start.
