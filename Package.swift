@@ -75,7 +75,7 @@ let package = Package(
         .target(name: "Speech", dependencies: ["CEspeakNG", "EspeakShim", "SpawnShim", "FileAccess", "Usage"], path: "Sources/Foundations/Speech"),
         // EBU R128 loudness of word clips (libebur128), trimming and normalising to one target,
         // and the checks an imported recording must pass.
-        .target(name: "ClipProcessing", dependencies: ["AudioFile", "Ebur128Shim", "CEbur128"], path: "Sources/Foundations/ClipProcessing"),
+        .target(name: "ClipProcessing", dependencies: ["AudioFile", "Ebur128Shim", "CEbur128", "PCMKernels"], path: "Sources/Foundations/ClipProcessing"),
         // Anki's legacy package (.apkg: a zip of a schema-11 collection and media) and its CSV import format.
         .target(
             name: "AnkiExport", dependencies: ["SQLiteDB", "JSONReading", .product(name: "Crypto", package: "swift-crypto")],

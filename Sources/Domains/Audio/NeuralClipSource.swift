@@ -1,4 +1,5 @@
 import AudioFile
+import ClipProcessing
 import Speech
 import Vocabulary
 
@@ -17,8 +18,10 @@ public struct NeuralClipSource: ClipSource {
             throw ClipUnavailable("the neural voice speaks English; Mandarin is spoken from pinyin by espeak-ng", absent: true)
         }
         do {
-            let speech = try await synthesizer.synthesize(request.spoken ?? request.word, british: request.accent == .british, speed: request.speed)
-            return ResolvedClip(tier: tier, source: Self.label(request.accent), pcm: PCM(samples: speech.samples, sampleRate: speech.sampleRate))
+            // A slower pace is the voice's own clip stretched in time (TimeStretch says why).
+            let speech = try await synthesizer.synthesize(request.spoken ?? request.word, british: request.accent == .british)
+            let pcm = TimeStretch.stretch(PCM(samples: speech.samples, sampleRate: speech.sampleRate), speed: request.speed)
+            return ResolvedClip(tier: tier, source: Self.label(request.accent), pcm: pcm)
         } catch let error as NothingToSay {
             throw ClipUnavailable(error.description, absent: true)
         } catch let error as SpeechError {
@@ -34,7 +37,10 @@ public struct NeuralClipSource: ClipSource {
 
     public func fingerprint(for request: ClipRequest) -> String {
         guard request.accent.isEnglish else { return "english-only" }
-        return "\(synthesizer.voice.identity) \(request.accent.rawValue)@\(ClipKey.speedLabel(request.speed)):\(request.spoken ?? request.word)"
+        // A slower clip is the voice's own stretched in time (not the voice asked to slow down, as
+        // before): its inputs say so, so clips made the old way are made again.
+        let pace = ClipKey.speedLabel(request.speed) + (request.speed == 1 ? "" : " stretched")
+        return "\(synthesizer.voice.identity) \(request.accent.rawValue)@\(pace):\(request.spoken ?? request.word)"
     }
 }
 

@@ -10,3 +10,18 @@ void vocab_pcm16_from_float(const float *samples, int16_t *out, size_t count) {
         out[i] = (int16_t)(int32_t)(y + (y >= 0.0f ? 0.5f : -0.5f));
     }
 }
+
+size_t vocab_best_match(const float *region, size_t positions, const float *target, size_t n) {
+    size_t best = 0;
+    double best_sum = 0;
+    for (size_t at = 0; at < positions; at++) {
+        const float *x = region + at;
+        float sum = 0;
+        for (size_t i = 0; i < n; i++) sum += x[i] * target[i];
+        if (at == 0 || sum > best_sum) {
+            best = at;
+            best_sum = sum;
+        }
+    }
+    return best;
+}

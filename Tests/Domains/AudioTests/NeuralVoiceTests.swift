@@ -76,6 +76,17 @@ struct NeuralVoiceTests {
         #expect(alone == elsewhere)
     }
 
+    /// Asked to slow down itself, the voice slurs (Whisper understood 73 % of 150 words at 0.75
+    /// against 81 % at its own pace): a slower clip is the normal one stretched in time instead.
+    @Test func aSlowerPaceIsTheVoicesOwnClipStretchedInTime() async throws {
+        let request = ClipRequest(word: "butterfly", accent: .american)
+        let normal = try await NeuralClipSource(synthesizer: sharedNeuralSynthesizer).clip(for: request)
+        var slower = request
+        slower.speed = 0.75
+        let slow = try await NeuralClipSource(synthesizer: sharedNeuralSynthesizer).clip(for: slower)
+        #expect(slow.pcm.samples == TimeStretch.stretch(normal.pcm, speed: 0.75).samples)
+    }
+
     @Test func aSlowerPaceIsLongerAndAClipOfItsOwn() async throws {
         let normal = try await pronouncer().pronounce(ClipRequest(word: "butterfly", accent: .american))
         let slow = try await pronouncer().pronounce(ClipRequest(word: "butterfly", accent: .american, speed: 0.75))

@@ -10,4 +10,9 @@
  * allow. */
 void vocab_pcm16_from_float(const float *samples, int16_t *out, size_t count);
 
+/* The offset, among `positions`, at which `n` samples of `region` best match `target` (the
+ * largest dot product; the first such on a tie). In C for the same reason: it is the inner loop
+ * of a time stretch, run for every frame of a slowed clip, debug builds included. */
+size_t vocab_best_match(const float *region, size_t positions, const float *target, size_t n);
+
 #endif
