@@ -110,7 +110,10 @@ struct ServeCommand: AsyncParsableCommand {
             connections: connections, logFormat: logFormat, metricsPort: metricsPort, trustedProxies: trustedProxies)
         let environment = options.environment
         let choice = try VocabApp.databaseChoice(flag: database, environment: environment)
-        let server = try await VocabServer.make(environment: environment, settings: settings, database: choice)
+        // The log is written by a thread of its own, so that no answer waits on standard error.
+        let log = BatchedLog(json: logFormat == .json)
+        defer { log.flush() }
+        let server = try await VocabServer.make(environment: environment, settings: settings, database: choice, logSink: log.sink)
         try await server.run()
     }
 }

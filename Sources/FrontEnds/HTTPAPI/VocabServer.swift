@@ -69,6 +69,10 @@ public struct VocabServer: Sendable {
     let catalog: CatalogService
     let clips: ClipService?
     let speech: Bool
+    /// The neural voice: "starting" while its processes load (a first word waits for them),
+    /// then "ready"; "off" when it is not installed or switched off, "failed" when it could not
+    /// start (English is spoken by espeak-ng). /healthz says which, so a deployment can wait.
+    let voice: VoiceState
     let exports: ExportService
     let learning: LearningService
     let classes: ClassService
@@ -140,10 +144,14 @@ public struct VocabServer: Sendable {
         // for its process in the voice's own queue, never on an event loop.
         let audio = app.audio
         let (neural, neuralUnavailable) = audio.neuralSynthesizer()
+        let voice = VoiceState(neural == nil ? "off" : "starting")
         if neural != nil {
             Task { [logger] in
                 if let failure = await audio.warmUpNeuralVoice() {
+                    voice.value.withLock { $0 = "failed" }
                     logger.warning("the neural voice did not start; English is spoken by espeak-ng", metadata: ["reason": "\(failure)"])
+                } else {
+                    voice.value.withLock { $0 = "ready" }
                 }
             }
         } else if let neuralUnavailable {
@@ -160,7 +168,7 @@ public struct VocabServer: Sendable {
         let addresses = ClientAddresses(trustedProxies: settings.trustedProxies)
         let clock = app.environment.clock.now
         return VocabServer(
-            settings: settings, catalog: catalog, clips: clips, speech: speechUnavailable == nil,
+            settings: settings, catalog: catalog, clips: clips, speech: speechUnavailable == nil, voice: voice,
             exports: ExportService(clips: clips, pictures: app.environment.picturesDirectory), learning: learning, classes: classes,
             search: try await app.search(),
             attempts: FailedAttempts(.adults, addresses: addresses, metrics: metrics, now: clock),
@@ -228,6 +236,7 @@ public struct VocabServer: Sendable {
         let version = settings.version
         let dictionary = self.dictionary
         let tts = speech
+        let voice = self.voice
         let listener = self.listener
         let postgres = self.postgres
         let learning = self.learning
@@ -267,9 +276,15 @@ public struct VocabServer: Sendable {
             let body = Health(
                 status: reason == nil ? "ok" : "degraded", reason: reason, version: version,
                 catalog: .init(categories: overview.summaries.count, words: overview.wordCount),
-                moe: moe, tts: tts, database: database)
+                moe: moe, tts: tts, voice: voice.value.withLock { $0 }, database: database)
             return try .json(body, cacheControl: CachePolicy.none)
         }
+    }
+
+    /// Where the neural voice's warm-up is (see `voice`).
+    final class VoiceState: Sendable {
+        let value: Mutex<String>
+        init(_ state: String) { value = Mutex(state) }
     }
 
     /// What /healthz last found about the dictionary, for when it cannot look.
@@ -360,6 +375,8 @@ struct Health: Encodable, Sendable {
     var moe: Bool
     /// Whether speech synthesis, the audio tier that always works, is available.
     var tts: Bool
+    /// The neural voice: starting, ready, off or failed.
+    var voice: String
     struct DatabaseInfo: Encodable, Sendable {
         var engine: String
         var state: String

@@ -18,6 +18,22 @@ struct CatalogAPITests {
             #expect((o["catalog"] as? [String: Any])?["categories"] as? Int == 2)
             #expect((o["catalog"] as? [String: Any])?["words"] as? Int == 7)
             #expect(o["moe"] as? Bool == false)
+            #expect(o["voice"] as? String == "off", "this server runs without the neural voice")
+        }
+    }
+
+    @Test("GET /healthz says when the neural voice is ready: starting while it loads, then ready")
+    func healthSaysWhenTheVoiceIsReady() async throws {
+        try await withServer(neural: true) { s in
+            var states: [String] = []
+            // Asked until it is ready (or a minute has gone: a voice that never loads fails here).
+            let end = Date().addingTimeInterval(60)
+            while states.last != "ready" && Date() < end {
+                let state = try await s.get("/healthz").object()["voice"] as? String ?? "?"
+                if states.last != state { states.append(state) }
+                if state != "ready" { try await Task.sleep(for: .milliseconds(20)) }
+            }
+            #expect(states == ["starting", "ready"] || states == ["ready"], "\(states)")
         }
     }
 

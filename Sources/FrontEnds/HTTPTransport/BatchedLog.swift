@@ -1,0 +1,117 @@
+import Foundation
+
+/// The server's log lines, written to a file descriptor by a thread of their own, in batches,
+/// so that no answer waits on the log: with a line written per request on the answering thread,
+/// the words page served 13,235 requests/s with p99 89.4 ms against 38,097 and 4.85 ms with the
+/// log off (a slow reader of standard error, such as a terminal or journald, made it worse).
+///
+/// Lines wait in a buffer of at most `limit` bytes. When the reader is slower than the requests
+/// and the buffer is full, a line is dropped and counted rather than held: the next batch
+/// written ends with a line saying how many were dropped. A warning or an error is written
+/// before `write` returns (with everything before it, waiting a second at most), so a line
+/// about a failure is out before the process can end.
+public final class BatchedLog: @unchecked Sendable {
+    // @unchecked: every field below is read and changed only under `condition`.
+    private let condition = NSCondition()
+    private var pending: [UInt8] = []
+    private var writing = false
+    private var dropped = 0
+    private var droppedTotal = 0
+    private var started = false
+    private let descriptor: Int32
+    public let limit: Int
+    /// The dropped-lines line is written as JSON (`--log-format json`), else as logfmt.
+    public let json: Bool
+
+    public init(descriptor: Int32 = STDERR_FILENO, limit: Int = 1 << 20, json: Bool = false) {
+        self.descriptor = descriptor
+        self.limit = limit
+        self.json = json
+    }
+
+    /// Lines dropped since the log began, because the buffer was full.
+    public var droppedLines: Int { condition.withLock { droppedTotal } }
+
+    /// A sink for `LogfmtLogHandler` and `JSONLogHandler`.
+    public var sink: @Sendable (String) -> Void {
+        { [self] line in write(line, urgent: false) }
+    }
+
+    /// Queues a line (or drops it when the buffer is full); `urgent` waits until it is written.
+    public func write(_ line: String, urgent: Bool) {
+        let urgent = urgent || Self.isUrgent(line)
+        condition.withLock {
+            if !started {
+                started = true
+                let thread = Thread { [self] in run() }
+                thread.name = "vocab-log"
+                thread.start()
+            }
+            if pending.count + line.utf8.count > limit && !urgent {
+                dropped += 1
+                droppedTotal += 1
+                condition.broadcast()
+                return
+            }
+            pending.append(contentsOf: line.utf8)
+            condition.broadcast()
+        }
+        // Not for ever: a reader that stopped reading must not stop the thread that logs.
+        if urgent { flush(waitingAtMost: 1) }
+    }
+
+    /// Returns once every line queued so far is written (or the descriptor refused it), or once
+    /// `seconds` have passed.
+    public func flush(waitingAtMost seconds: Double = 10) {
+        let end = Date().addingTimeInterval(seconds)
+        condition.withLock {
+            while !pending.isEmpty || dropped > 0 || writing {
+                if !condition.wait(until: end) { return }
+            }
+        }
+    }
+
+    /// A warning or worse: logfmt's `level=` or JSON's `"level":` field, near the line's start.
+    static func isUrgent(_ line: String) -> Bool {
+        let head = String(decoding: line.utf8.prefix(80), as: UTF8.self)
+        return ["warning", "error", "critical"].contains { head.contains("level=\($0) ") || head.contains("\"level\":\"\($0)\"") }
+    }
+
+    private func run() {
+        while true {
+            var batch: [UInt8] = []
+            condition.withLock {
+                while pending.isEmpty && dropped == 0 { condition.wait() }
+                batch = pending
+                pending.removeAll(keepingCapacity: true)
+                // Every line dropped came after those still waiting: the buffer only empties here.
+                if dropped > 0 {
+                    batch.append(contentsOf: droppedLine(dropped).utf8)
+                    dropped = 0
+                }
+                writing = true
+            }
+            batch.withUnsafeBytes { bytes in
+                var offset = 0
+                while offset < bytes.count {
+                    let n = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                    if n > 0 { offset += n } else if n < 0 && errno == EINTR { continue } else { break }
+                }
+            }
+            condition.withLock {
+                writing = false
+                condition.broadcast()
+            }
+        }
+    }
+
+    /// The line that says how many were dropped, in the log's own format.
+    func droppedLine(_ count: Int) -> String {
+        let reason = "the log's reader was slower than the requests"
+        if json {
+            return "{\"ts\":\"\(LogfmtLogHandler.timestamp())\",\"level\":\"warning\",\"logger\":\"vocab.log\",\"msg\":\"log lines dropped\","
+                + "\"count\":\(count),\"reason\":\"\(reason)\"}\n"
+        }
+        return "ts=\(LogfmtLogHandler.timestamp()) level=warning logger=vocab.log msg=\"log lines dropped\" count=\(count) reason=\"\(reason)\"\n"
+    }
+}
