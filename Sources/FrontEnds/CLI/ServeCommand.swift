@@ -112,7 +112,7 @@ struct ServeCommand: AsyncParsableCommand {
         let choice = try VocabApp.databaseChoice(flag: database, environment: environment)
         // The log is written by a thread of its own, so that no answer waits on standard error.
         let log = BatchedLog(json: logFormat == .json)
-        defer { log.flush() }
+        defer { log.finish() }
         let server = try await VocabServer.make(environment: environment, settings: settings, database: choice, logSink: log.sink)
         try await server.run()
     }

@@ -10,6 +10,10 @@ import Foundation
 /// written ends with a line saying how many were dropped. A warning or an error is written
 /// before `write` returns (with everything before it, waiting a second at most), so a line
 /// about a failure is out before the process can end.
+///
+/// The log writes to a duplicate of the descriptor it is given, closed only when `finish` has
+/// ended its thread: a caller that closes its own descriptor (a test's pipe) can never have log
+/// lines land in whatever file or socket next gets that number.
 public final class BatchedLog: @unchecked Sendable {
     // @unchecked: every field below is read and changed only under `condition`.
     private let condition = NSCondition()
@@ -18,13 +22,18 @@ public final class BatchedLog: @unchecked Sendable {
     private var dropped = 0
     private var droppedTotal = 0
     private var started = false
+    private var finishing = false
+    private var finished = false
     private let descriptor: Int32
+    private let ownsDescriptor: Bool
     public let limit: Int
     /// The dropped-lines line is written as JSON (`--log-format json`), else as logfmt.
     public let json: Bool
 
     public init(descriptor: Int32 = STDERR_FILENO, limit: Int = 1 << 20, json: Bool = false) {
-        self.descriptor = descriptor
+        let copy = dup(descriptor)
+        self.descriptor = copy >= 0 ? copy : descriptor
+        ownsDescriptor = copy >= 0
         self.limit = limit
         self.json = json
     }
@@ -41,6 +50,7 @@ public final class BatchedLog: @unchecked Sendable {
     public func write(_ line: String, urgent: Bool) {
         let urgent = urgent || Self.isUrgent(line)
         condition.withLock {
+            if finishing { return }
             if !started {
                 started = true
                 let thread = Thread { [self] in run() }
@@ -71,6 +81,28 @@ public final class BatchedLog: @unchecked Sendable {
         }
     }
 
+    /// Writes what is queued (waiting `seconds` at most), then ends the writer thread and closes
+    /// the log's descriptor; lines written after are dropped silently. Returns false if the
+    /// thread was still writing when the time was up (it then closes the descriptor when done).
+    @discardableResult
+    public func finish(waitingAtMost seconds: Double = 10) -> Bool {
+        let end = Date().addingTimeInterval(seconds)
+        flush(waitingAtMost: seconds)
+        return condition.withLock {
+            finishing = true
+            guard started else {
+                if ownsDescriptor && !finished { close(descriptor) }
+                finished = true
+                return true
+            }
+            condition.broadcast()
+            while !finished {
+                if !condition.wait(until: end) { return false }
+            }
+            return true
+        }
+    }
+
     /// A warning or worse: logfmt's `level=` or JSON's `"level":` field, near the line's start.
     static func isUrgent(_ line: String) -> Bool {
         let head = String(decoding: line.utf8.prefix(80), as: UTF8.self)
@@ -80,8 +112,9 @@ public final class BatchedLog: @unchecked Sendable {
     private func run() {
         while true {
             var batch: [UInt8] = []
-            condition.withLock {
-                while pending.isEmpty && dropped == 0 { condition.wait() }
+            let done = condition.withLock {
+                while pending.isEmpty && dropped == 0 && !finishing { condition.wait() }
+                if pending.isEmpty && dropped == 0 { return true }
                 batch = pending
                 pending.removeAll(keepingCapacity: true)
                 // Every line dropped came after those still waiting: the buffer only empties here.
@@ -90,7 +123,9 @@ public final class BatchedLog: @unchecked Sendable {
                     dropped = 0
                 }
                 writing = true
+                return false
             }
+            if done { break }
             batch.withUnsafeBytes { bytes in
                 var offset = 0
                 while offset < bytes.count {
@@ -102,6 +137,11 @@ public final class BatchedLog: @unchecked Sendable {
                 writing = false
                 condition.broadcast()
             }
+        }
+        if ownsDescriptor { close(descriptor) }
+        condition.withLock {
+            finished = true
+            condition.broadcast()
         }
     }
 

@@ -14,9 +14,16 @@ struct BatchedLogTests {
             precondition(pipe(&fds) == 0)
             (read, write) = (fds[0], fds[1])
         }
+        private var writeOpen = true
         deinit {
             close(read)
-            close(write)
+            if writeOpen { close(write) }
+        }
+
+        /// Never closed twice: the number may belong to another test's file by then.
+        func closeWriteEnd() {
+            if writeOpen { close(write) }
+            writeOpen = false
         }
 
         /// Starts reading now, on a thread of its own (not a task: `flush` blocks its caller, and
@@ -55,6 +62,7 @@ struct BatchedLogTests {
     func everyLineInOrder() {
         let pipe = Pipe()
         let log = BatchedLog(descriptor: pipe.write)
+        defer { log.finish() }
         let reading = pipe.reading { $0.contains("n=999 ") }
         for i in 0..<1000 { log.write(line(i), urgent: false) }
         log.flush()
@@ -68,6 +76,7 @@ struct BatchedLogTests {
         let pipe = Pipe()
         // 4 KiB of buffer behind a pipe nobody reads (64 KiB): the writer thread blocks, `write` must not.
         let log = BatchedLog(descriptor: pipe.write, limit: 4096)
+        defer { log.finish() }
         for i in 0..<5000 { log.write(line(i), urgent: false) }
         let dropped = log.droppedLines
         #expect(dropped > 0 && dropped < 5000, "\(dropped) dropped")
@@ -99,6 +108,7 @@ struct BatchedLogTests {
     func aWarningIsOutAtOnce() {
         let pipe = Pipe()
         let log = BatchedLog(descriptor: pipe.write)
+        defer { log.finish() }
         log.write(line(1), urgent: false)
         log.write("ts=2026-12-03T10:00:00.000Z level=warning logger=vocab.http msg=\"disk full\"\n", urgent: false)
         // Read without waiting: the bytes are in the pipe already.
@@ -113,6 +123,7 @@ struct BatchedLogTests {
     func theNoteInJSON() throws {
         let pipe = Pipe()
         let log = BatchedLog(descriptor: pipe.write, limit: 100, json: true)
+        defer { log.finish() }
         for i in 0..<2000 { log.write("{\"level\":\"info\",\"n\":\(i)}\n", urgent: false) }
         let reading = pipe.reading { text in
             let lines = text.split(separator: "\n")
@@ -126,6 +137,21 @@ struct BatchedLogTests {
             #expect(object["level"] as? String == "warning")
         }
         #expect(Self.noted(notes) == log.droppedLines)
+    }
+
+    @Test("finished, the log has written everything and closed its own copy of the descriptor")
+    func finishingWritesAllAndLetsGo() {
+        let pipe = Pipe()
+        let log = BatchedLog(descriptor: pipe.write)
+        // The log keeps a copy: the caller's descriptor can close (its number be reused) at once.
+        pipe.closeWriteEnd()
+        // Reads to the end of the file, which comes only when no copy of the write end is open.
+        let reading = pipe.reading { _ in false }
+        for i in 0..<100 { log.write(line(i), urgent: false) }
+        #expect(log.finish())
+        #expect(reading.text() == (0..<100).map(line).joined())
+        log.write(line(100), urgent: false)
+        #expect(log.droppedLines == 0)
     }
 
     static func noted(_ lines: [Substring]) -> Int {
