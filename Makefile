@@ -68,15 +68,17 @@ bench: release
 
 # bin/vocab is the small launcher; it runs libexec/vocab/vocab-full for all but `vocab words`.
 # The web app's files are a resource bundle that vocab-full finds beside itself, and so is the
-# neural voice's Python environment (neural-voice/, which scripts/install-deps made).
+# neural voice's and the listener's Python environments (neural-voice/ and listener/, which
+# scripts/install-deps made).
 install: release
 	install -d $(PREFIX)/bin $(PREFIX)/libexec/vocab $(PREFIX)/share/vocab
 	install -m 755 $(BIN) $(PREFIX)/bin/vocab
 	install -m 755 $(BIN)-full $(PREFIX)/libexec/vocab/vocab-full
 	rm -rf $(PREFIX)/libexec/vocab/vocab_WebApp.resources
 	cp -r .build/release/vocab_WebApp.resources $(PREFIX)/libexec/vocab/
-	rm -rf $(PREFIX)/libexec/vocab/neural-voice
+	rm -rf $(PREFIX)/libexec/vocab/neural-voice $(PREFIX)/libexec/vocab/listener
 	if [ -d neural-voice ]; then cp -a neural-voice $(PREFIX)/libexec/vocab/; fi
+	if [ -d listener ]; then cp -a listener $(PREFIX)/libexec/vocab/; fi
 	cp -r Categories Pictures Audio $(PREFIX)/share/vocab/
 
 clean:

@@ -52,6 +52,8 @@ let package = Package(
         .target(name: "CurlShim", dependencies: ["CCurl"], path: "Sources/Foundations/CurlShim"),
         .target(name: "EspeakShim", dependencies: ["CEspeakNG"], path: "Sources/Foundations/EspeakShim"),
         .target(name: "SndFileShim", dependencies: ["CSndFile"], path: "Sources/Foundations/SndFileShim"),
+        // libopus, loaded at run time: the Opus packets of a browser's WebM recording.
+        .target(name: "OpusShim", path: "Sources/Foundations/OpusShim"),
         .target(name: "Ebur128Shim", dependencies: ["CEbur128"], path: "Sources/Foundations/Ebur128Shim"),
         // posix_spawn with closefrom and pipe2 (GNU extensions Swift's Glibc module does not show).
         .target(name: "SpawnShim", path: "Sources/Foundations/SpawnShim"),
@@ -70,7 +72,7 @@ let package = Package(
         .target(name: "SeededRandom", path: "Sources/Foundations/SeededRandom"),
         .target(name: "HTTPFetch", dependencies: ["CCurl", "CurlShim"], path: "Sources/Foundations/HTTPFetch"),
         .target(name: "PCMKernels", path: "Sources/Foundations/PCMKernels"),
-        .target(name: "AudioFile", dependencies: ["CSndFile", "SndFileShim", "PCMKernels", "FileAccess"], path: "Sources/Foundations/AudioFile"),
+        .target(name: "AudioFile", dependencies: ["CSndFile", "SndFileShim", "OpusShim", "PCMKernels", "FileAccess"], path: "Sources/Foundations/AudioFile"),
         // espeak-ng in process; the neural voice in child processes of its own.
         .target(name: "Speech", dependencies: ["CEspeakNG", "EspeakShim", "SpawnShim", "FileAccess", "Usage"], path: "Sources/Foundations/Speech"),
         // EBU R128 loudness of word clips (libebur128), trimming and normalising to one target,
@@ -106,6 +108,9 @@ let package = Package(
             name: "Audio",
             dependencies: ["Vocabulary", "AudioFile", "JSONReading", "ClipProcessing", "Speech", "HTTPFetch", "TextMatching", "FileAccess", "Offloading"],
             path: "Sources/Domains/Audio"),
+        // Judging a learner's attempt at a word: the catalog's transcriptions in the recogniser's
+        // phones, and the word against the words it could be mistaken for.
+        .target(name: "Pronunciation", dependencies: ["Speech"], path: "Sources/Domains/Pronunciation"),
         // The MOE revised Mandarin dictionary: import, lookup, stroke, radical and reading search.
         .target(name: "Mandarin", dependencies: ["SQLiteDB", "JSONReading", "FileAccess", "Offloading"], path: "Sources/Domains/Mandarin"),
         // Learning: remote definitions with offline fallback, saved words, quizzes.
@@ -154,7 +159,7 @@ let package = Package(
             name: "App",
             dependencies: [
                 "Classes",
-                "AppCore", "Catalog", "Cache", "Store", "Audio", "AudioFile", "Speech", "HTTPFetch", "Mandarin",
+                "AppCore", "Catalog", "Cache", "Store", "Audio", "AudioFile", "Speech", "Pronunciation", "HTTPFetch", "Mandarin",
                 "Definitions", "Quiz", "SQLiteDB", "FileAccess", "Offloading", "Vocabulary", "Learners", "FSRS", "TextMatching",
                 "AnkiExport", "PostgresStore", "PostgresLearners", "PostgresMandarin", "JSONReading", "Usage",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -257,6 +262,9 @@ let package = Package(
             name: "AudioTests", dependencies: ["Audio", "AudioFile", "ClipProcessing", "Speech", "HTTPFetch", "Vocabulary", "TestSupport"],
             path: "Tests/Domains/AudioTests"),
         .testTarget(name: "AnkiExportTests", dependencies: ["AnkiExport", "SQLiteDB"], path: "Tests/Foundations/AnkiExportTests", exclude: ["Scripts"]),
+        .testTarget(
+            name: "PronunciationTests", dependencies: ["Pronunciation", "Speech", "AudioFile", "TestSupport"], path: "Tests/Domains/PronunciationTests",
+            resources: [.copy("Fixtures")]),
         .testTarget(name: "FSRSTests", dependencies: ["FSRS", "SeededRandom"], path: "Tests/Domains/FSRSTests", resources: [.copy("Fixtures")]),
         .testTarget(
             name: "LearnersTests", dependencies: ["Learners", "PostgresLearners", "PostgresStore", "FSRS", "SeededRandom", "Store", "SQLiteDB", "TestSupport"],

@@ -235,7 +235,7 @@ def signed_out(w, category, level):
     link.click()
     tiles = w.wait.until(lambda d: css(w, "#games a.tile"))
     w.check([t.get_attribute("data-game") for t in tiles] == ["listen", "spell", "match"] and all(t.rect["height"] >= 80 for t in tiles),
-            f"three games to choose, big tiles: {[t.text.splitlines()[1] for t in tiles]}")
+            f"three games to choose signed out (Say it needs an account), big tiles: {[t.text.splitlines()[1] for t in tiles]}")
     w.shot("games")
     looked_at(w, "games")
     one(w, '#games a[data-game="listen"]').click()
@@ -320,7 +320,7 @@ def signed_in(w, category, level):
     # The page is drawn again in Vietnamese: read once it is.
     w.wait.until(lambda d: css(w, "#games a.tile") and css(w, "#games a.tile")[0].text.splitlines()[1] == "Nghe và chọn")
     names = [t.text.splitlines()[1] for t in css(w, "#games a.tile")]
-    w.check(names == ["Nghe và chọn", "Nhìn và đánh vần", "Ghép đôi"], f"the games in Vietnamese: {names}")
+    w.check(names == ["Nghe và chọn", "Nhìn và đánh vần", "Ghép đôi", "Nói nào"], f"the games in Vietnamese: {names}")
     w.shot("games-vi")
     looked_at(w, "Vietnamese games")
     one(w, '#games a[data-game="spell"]').click()

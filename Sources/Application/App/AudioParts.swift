@@ -17,6 +17,7 @@ public final class AudioParts: Sendable {
     let environment: VocabEnvironment
     private let speech = Mutex<Made<EspeakSynthesizer>>(.notYet)
     private let neural = Mutex<Made<NeuralSynthesizer>>(.notYet)
+    private let listening = Mutex<Made<PhoneListener>>(.notYet)
     /// How many voice processes the neural voice may run, decided by who uses the app.
     private let voiceProcesses: Int
 
@@ -73,6 +74,24 @@ public final class AudioParts: Sendable {
         }
     }
 
+    /// The process's listener (the phoneme recogniser learners' attempts are heard with), or why
+    /// there is none. Made without starting anything.
+    public func listener() -> (PhoneListener?, reason: String?) {
+        listening.withLock { state in
+            if case .notYet = state {
+                if let directory = environment.listenerDirectory {
+                    switch ListenerModel.locate(directory) {
+                    case .success(let model): state = .ready(PhoneListener(model: model, processes: voiceProcesses))
+                    case .failure(let error): state = .unavailable(error.description)
+                    }
+                } else {
+                    state = .unavailable("the listener is switched off (VOCAB_LISTENER=off)")
+                }
+            }
+            return state.value
+        }
+    }
+
     /// The neural voice's processes, loaded now so that no request waits for the model. Nil
     /// when they started, else why they could not.
     public func warmUpNeuralVoice() async -> String? {
@@ -85,7 +104,8 @@ public final class AudioParts: Sendable {
     public var speechPools: [PoolUse] {
         let espeak = speech.withLock { $0.value.0?.use }
         let voice = neural.withLock { $0.value.0?.use }
-        return [espeak, voice].compactMap { $0 }
+        let listen = listening.withLock { $0.value.0?.use }
+        return [espeak, voice, listen].compactMap { $0 }
     }
 
     /// The tiers in order: recorded, legacy, the neural voice, espeak-ng. Without libespeak-ng the

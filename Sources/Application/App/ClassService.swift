@@ -543,12 +543,13 @@ public struct ClassReport: Sendable, Codable, Equatable {
     /// The class table as CSV for a spreadsheet: one row a child.
     public var csv: String {
         func field(_ s: String) -> String { s.contains(where: { ",\"\n".contains($0) }) ? "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : s }
-        var lines = ["name,days practised,words learned,words,answers,accuracy %,last active"]
+        var lines = ["name,days practised,words learned,words said well,words,answers,accuracy %,last active"]
         for c in children {
             let last = c.lastActive.map { ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: $0)) } ?? ""
             lines.append(
                 [
-                    field(c.firstName), String(c.daysPractised), String(c.wordsLearned), String(c.words), String(c.answers),
+                    field(c.firstName), String(c.daysPractised), String(c.wordsLearned), String(c.wordsSaidWell), String(c.words),
+                    String(c.answers),
                     c.accuracy.map { String(Int(($0 * 100).rounded())) } ?? "", last,
                 ].joined(separator: ","))
         }

@@ -1,6 +1,7 @@
 import AppCore
 import Catalog
 import FSRS
+import Foundation
 import JSONReading
 import Learners
 import Quiz
@@ -119,13 +120,19 @@ extension LearningService {
     ///   the review counts from then (`ReviewTime.accepted`), so a day offline lands on its day.
     /// The item, version and client id are checked first, before anything is read (a
     /// repeated client id included), the same for every front end.
+    /// - Parameter spoken: the rating of a word said well (`ListeningService`): marked so in the
+    ///   review log (`ReviewEntry.spokenPrefix`), which no client's own id may imitate.
     public func rate(
         item: Int64, rating: Rating, for learner: Learner, expectedVersion: Int? = nil, clientID: String? = nil,
-        madeAt: Double? = nil
+        madeAt: Double? = nil, spoken: Bool = false
     ) async throws -> RatingResult {
         let item = try InputRules.item(item)
         let expectedVersion = try InputRules.version(expectedVersion)
-        let clientID = try InputRules.clientID(clientID)
+        var clientID = try InputRules.clientID(clientID)
+        if clientID?.hasPrefix(ReviewEntry.spokenPrefix) == true {
+            throw Failure(.badClientID, "clientId may not start with '\(ReviewEntry.spokenPrefix)': those mark words said well.")
+        }
+        if spoken { clientID = ReviewEntry.spokenPrefix + UUID().uuidString.lowercased() }
         let time = try ReviewTime.accepted(madeAt, now: now())
         do {
             switch try await reviewer.rate(item: item, rating: rating, learner: learner, at: time, expectedVersion: expectedVersion, clientID: clientID) {

@@ -40,6 +40,7 @@ public final class VocabApp: Sendable {
     private let onDiskFull: @Sendable (String) -> Void
     private let catalogPart = Once<CatalogService>()
     private let learnerPart = Once<LearnerPart>()
+    private let listeningPart = Once<ListeningService>()
     private let documentsPart = Mutex<SQLiteDocumentStore?>(nil)
 
     private struct LearnerPart: Sendable {
@@ -123,6 +124,16 @@ public final class VocabApp: Sendable {
 
     /// Classes, children and assignments, kept as documents beside the learners.
     public func classes() async throws -> ClassService { try await learners().classes }
+
+    /// Learners' attempts at saying words. The listener's processes start on the first attempt
+    /// (or `listening().warmUp()`); learners' data is opened only when an attempt is reviewed.
+    public func listening() async throws -> ListeningService {
+        try await listeningPart.value { [self] in
+            ListeningService(
+                catalog: try await catalog(), listener: { [audio] in audio.listener() },
+                learning: { [self] in try await learning() })
+        }
+    }
 
     public func search() async throws -> SearchService { SearchService(catalog: try await catalog(), dictionary: dictionary) }
 

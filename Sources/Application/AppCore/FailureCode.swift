@@ -22,6 +22,8 @@ public enum FailureCode: String, CaseIterable, Sendable, Codable {
     case unknownWord = "unknown_word"
     // badInput
     case badAccent = "bad_accent"
+    case badAudio = "bad_audio"
+    case audioTooLong = "audio_too_long"
     case badClientID = "bad_client_id"
     case badDatabaseURL = "bad_database_url"
     case badDate = "bad_date"
@@ -62,6 +64,7 @@ public enum FailureCode: String, CaseIterable, Sendable, Codable {
     case methodNotAllowed = "method_not_allowed"
     // unsupportedMediaType
     case jsonOnly = "json_only"
+    case unsupportedAudio = "unsupported_audio"
     // missingInput
     case dictionaryNotImported = "dictionary_not_imported"
     case emptyDictionary = "empty_dictionary"
@@ -82,6 +85,7 @@ public enum FailureCode: String, CaseIterable, Sendable, Codable {
     case quizImpossible = "quiz_impossible"
     // unavailable
     case audioUnavailable = "audio_unavailable"
+    case listenerUnavailable = "listener_unavailable"
     case databaseUnavailable = "database_unavailable"
     case noPlayer = "no_player"
     case playbackFailed = "playback_failed"
@@ -128,21 +132,22 @@ public enum FailureCode: String, CaseIterable, Sendable, Codable {
             .nothingToUndo, .unknownCategory, .unknownEntry, .unknownItem, .unknownLearner, .unknownRadical,
             .unknownReading, .unknownTitle, .unknownWord:
             .notFound
-        case .badAccent, .badClientID, .badDatabaseURL, .badDate, .badDayStart, .badFormat, .badItem, .badJSON, .badLanguage, .badLevel,
+        case .badAccent, .badAudio, .audioTooLong, .badClientID, .badDatabaseURL, .badDate, .badDayStart, .badFormat, .badItem, .badJSON, .badLanguage,
+            .badLevel,
             .badName, .badNumber, .badPartOfSpeech, .badPassword, .badRadical, .badRating, .badReading, .badRequest, .badReviewedAt,
             .badSource, .badSpeed, .badTimeZone, .badTitle, .badTones, .badURL, .badVersion, .bodyTooLarge, .invalidText,
             .longPassword, .missingParameter, .noDatabase, .outOfRange, .passwordMismatch, .pathTraversal,
             .repeatedParameter, .shortPassword, .tooLong:
             .badInput
         case .methodNotAllowed: .methodNotAllowed
-        case .jsonOnly: .unsupportedMediaType
+        case .jsonOnly, .unsupportedAudio: .unsupportedMediaType
         case .dictionaryNotImported, .emptyDictionary, .missingCategories, .missingFile, .noCatalog, .noPassword,
             .webAppMissing:
             .missingInput
         case .badConfig, .brokenClips, .dictionaryWouldShrink, .emptyImport, .invalidCatalog, .invalidDictionary,
             .newerDatabase, .newerFile, .quizImpossible:
             .invalidData
-        case .audioUnavailable, .databaseUnavailable, .noPlayer, .playbackFailed: .unavailable
+        case .audioUnavailable, .listenerUnavailable, .databaseUnavailable, .noPlayer, .playbackFailed: .unavailable
         case .nameTaken, .staleCard: .conflict
         case .unauthorized: .unauthorized
         case .csrfTokenMissing: .forbidden

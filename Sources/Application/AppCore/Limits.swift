@@ -23,6 +23,11 @@ public enum Limits {
     public static let speedHundredths = 50...150
     /// Catalog entries saved by one request (a whole category at every level is under 200).
     public static let entriesPerSave = 1...1000
+    /// A recording of a learner saying a word: its size in bytes, checked before anything is
+    /// decoded (ten seconds of 48 kHz 16-bit stereo WAV is 1.9 MB), and its length in seconds,
+    /// checked from its header before its samples are decoded.
+    public static let attemptBytes = 1...2_000_000
+    public static let attemptSeconds = 10.0
     /// Longest word, title, category or search text, in Unicode code points.
     public static let textLength = 100
 }

@@ -22,6 +22,9 @@ public struct VocabEnvironment: Sendable {
     /// Where the neural voice's Python environment is (`neural-voice/`, made by
     /// `scripts/install-deps`).
     public var neuralVoice: NeuralVoiceChoice
+    /// Where the listener's Python environment is (`listener/`, made by `scripts/install-deps`):
+    /// `VOCAB_LISTENER`, a folder or `off`; unset, looked for as the neural voice is.
+    public var listener: NeuralVoiceChoice = .automatic
     /// What time it is for every rule that counts time (sessions, sign-in limits and locks,
     /// due cards): the system's, or a test's own.
     public var clock: WallClock = .system
@@ -50,6 +53,7 @@ public struct VocabEnvironment: Sendable {
         self.audioDirectory = environment["VOCAB_AUDIO"] ?? Self.locate("Audio")
         self.picturesDirectory = environment["VOCAB_PICTURES"] ?? Self.beside(categoriesDirectory, "Pictures")
         self.neuralVoice = Self.neuralVoice(environment)
+        self.listener = Self.folderChoice(environment["VOCAB_LISTENER"])
     }
 
     /// NAME in the folder that holds `folder`.
@@ -59,22 +63,36 @@ public struct VocabEnvironment: Sendable {
         return DurableFile.directory(of: trimmed) + "/" + name
     }
 
-    /// Tests name every folder; the neural voice is theirs to switch on.
+    /// Tests name every folder; the neural voice and the listener are theirs to switch on.
     public init(
         categoriesDirectory: String, audioDirectory: String, picturesDirectory: String? = nil, home: HomeLayout,
-        neuralVoice: NeuralVoiceChoice = .off, clock: WallClock = .system
+        neuralVoice: NeuralVoiceChoice = .off, listener: NeuralVoiceChoice = .off, clock: WallClock = .system
     ) {
         self.categoriesDirectory = categoriesDirectory
         self.audioDirectory = audioDirectory
         self.picturesDirectory = picturesDirectory ?? Self.beside(categoriesDirectory, "Pictures")
         self.home = home
         self.neuralVoice = neuralVoice
+        self.listener = listener
         self.clock = clock
+    }
+
+    /// The folder to look for the listener in, or nil when it is switched off.
+    public var listenerDirectory: String? {
+        switch listener {
+        case .off: nil
+        case .directory(let directory): directory
+        case .automatic: Self.locate("listener")
+        }
     }
 
     /// `$VOCAB_NEURAL_VOICE`: a folder, or `off`; unset, the voice is looked for.
     static func neuralVoice(_ env: [String: String]) -> NeuralVoiceChoice {
-        guard let chosen = env["VOCAB_NEURAL_VOICE"], !chosen.isEmpty else { return .automatic }
+        folderChoice(env["VOCAB_NEURAL_VOICE"])
+    }
+
+    static func folderChoice(_ chosen: String?) -> NeuralVoiceChoice {
+        guard let chosen, !chosen.isEmpty else { return .automatic }
         return chosen.lowercased() == "off" ? .off : .directory(chosen)
     }
 

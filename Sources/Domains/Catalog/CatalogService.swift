@@ -204,6 +204,14 @@ public struct CatalogService: Sendable {
         try await store.get(id, in: Self.words).map { CatalogEntry(id: $0.id, word: try $0.decode(Word.self)) }
     }
 
+    /// Every entry's headword and transcriptions (British, American), by id: what a learner's
+    /// attempt at a word is judged against. Read as projections, nothing decoded from JSON.
+    public func transcriptions() async throws -> [(id: String, word: String, british: String, american: String)] {
+        try await store.select(["word", "ipa.british", "ipa.american"], matching: Query(Self.words, order: [Ordering("id")])).map {
+            (id: $0.document.id, word: $0.string(0) ?? "", british: $0.string(1) ?? "", american: $0.string(2) ?? "")
+        }
+    }
+
     /// The ids entries had before a split, with the id each now is (`places-and-directions/right`
     /// → `school/right`). Few: read when a library or a class is, to follow saved words along.
     public func moves() async throws -> [String: String] {

@@ -5,6 +5,10 @@ import PCMKernels
 import SndFileShim
 
 /// Mono audio samples in the range -1...1.
+extension String {
+    fileprivate func trimmingSuffix(_ suffix: String) -> String { hasSuffix(suffix) ? String(dropLast(suffix.count)) : self }
+}
+
 public struct PCM: Sendable {
     public var samples: [Float]
     public var sampleRate: Int
@@ -98,13 +102,44 @@ public enum AudioFile {
     /// Decodes a file to mono samples and says how many frames its header promised, so that a
     /// caller can refuse a truncated upload: libsndfile decodes a WAV or AIFF cut short without
     /// complaint, shrinking its frame count to what the file holds.
-    public static func decode(_ path: String) throws -> DecodedAudio {
+    public static func decode(_ path: String, maximumSeconds: Double = maximumSeconds) throws -> DecodedAudio {
         let fd: Int32
         do {
             fd = try ContainedFile.openRegular(path)
         } catch let error as FileError {
             throw AudioError.unreadable(path: path, reason: error.description)
         }
+        return try decode(descriptor: fd, path: path, maximumSeconds: maximumSeconds)
+    }
+
+    /// Decodes audio held in memory (an upload), named `name` in errors. The bytes go to a file
+    /// that has no name from the moment it is made (made, then unlinked), so nothing of them is
+    /// left on disk once decoding ends, whatever happens.
+    /// WebM (Opus, as a browser records it) is read by `WebMAudio`; everything else by libsndfile.
+    public static func decode(bytes: [UInt8], name: String, maximumSeconds: Double = maximumSeconds) throws -> DecodedAudio {
+        if bytes.starts(with: WebMAudio.magic) { return try WebMAudio.decode(bytes, name: name, maximumSeconds: maximumSeconds) }
+        var template = Array((NSTemporaryDirectory().trimmingSuffix("/") + "/vocab-upload-XXXXXX").utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { throw AudioError.unreadable(path: name, reason: "no temporary file: \(String(cString: strerror(errno)))") }
+        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else {
+                let code = errno
+                close(fd)
+                if code == ENOSPC || code == EDQUOT { throw AudioError.noSpace(path: name) }
+                throw AudioError.unreadable(path: name, reason: String(cString: strerror(code)))
+            }
+            offset += n
+        }
+        lseek(fd, 0, SEEK_SET)
+        return try decode(descriptor: fd, path: name, maximumSeconds: maximumSeconds)
+    }
+
+    /// Decodes from an open descriptor, which it closes.
+    static func decode(descriptor fd: Int32, path: String, maximumSeconds: Double) throws -> DecodedAudio {
         var info = SF_INFO()
         guard let file = vocab_sf_open_fd(fd, Int32(SFM_READ), &info, 1) else {
             close(fd)
@@ -116,7 +151,8 @@ public enum AudioFile {
         // The limit is on time, whatever the rate (a 5-minute 192 kHz recording is 5 minutes).
         let seconds = Double(info.frames) / Double(max(1, info.samplerate))
         guard seconds <= maximumSeconds else {
-            throw AudioError.implausible(path: path, reason: String(format: "longer than 10 minutes (%.0f s)", seconds))
+            let limit = maximumSeconds >= 60 ? String(format: "%.0f minutes", maximumSeconds / 60) : String(format: "%.0f seconds", maximumSeconds)
+            throw AudioError.implausible(path: path, reason: String(format: "longer than \(limit) (%.0f s)", seconds))
         }
         // Decoded a block at a time and mixed down as it comes, so memory holds the mono samples
         // and one block, not every channel of the whole file.

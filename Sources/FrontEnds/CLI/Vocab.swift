@@ -20,7 +20,7 @@ public struct Vocab: AsyncParsableCommand {
                     CategoriesCommand.self, WordsCommand.self, ShowCommand.self, SearchCommand.self,
                     IndexCommand.self, ValidateCommand.self, StatsCommand.self,
                 ]),
-            CommandGroup(name: "Audio", subcommands: [SayCommand.self, RenderCommand.self, AudioCommand.self, RenderWorkerCommand.self]),
+            CommandGroup(name: "Audio", subcommands: [SayCommand.self, ListenCommand.self, RenderCommand.self, AudioCommand.self, RenderWorkerCommand.self]),
             CommandGroup(name: "Mandarin", subcommands: [ImportCommand.self, LookupCommand.self, StrokesCommand.self, RadicalCommand.self]),
             CommandGroup(
                 name: "Learning",

@@ -21,6 +21,15 @@ public enum Output {
         data.withUnsafeBytes { writeAll(toStandardError ? STDERR_FILENO : STDOUT_FILENO, $0) }
     }
 
+    /// One value as one line of JSON (JSON Lines, for a stream a script reads as it comes).
+    public static func jsonLine<T: Encodable>(_ value: T) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        var data = try encoder.encode(value)
+        data.append(UInt8(ascii: "\n"))
+        data.withUnsafeBytes { writeAll(STDOUT_FILENO, $0) }
+    }
+
     /// One write for a whole listing: fewer system calls than a write per line.
     public static func write(_ text: String) {
         var text = text

@@ -18,6 +18,8 @@ struct LearnerRoutes: Sendable {
     let classes: ClassService
     let exports: ExportService
     let attempts: FailedAttempts
+    /// Attempts at saying words; nil only where a server is built without (never in `make`).
+    let listening: ListeningService?
     /// Request bodies are small JSON objects.
     static let maxBody = 64 << 10
     /// Item numbers and card versions as openapi.json documents them (item numbers stay exact in
@@ -34,6 +36,7 @@ struct LearnerRoutes: Sendable {
         routes.delete("me/library/{item}") { _, context in try await remove(context) }
         routes.get("me/review/next") { request, context in try await next(request, context: context) }
         routes.post("me/reviews") { request, context in try await rate(request, context: context) }
+        routes.post("me/attempts") { request, context in try await attempt(request, context: context) }
         routes.get("me/progress") { _, context in try Self.json(try await learning.progress(of: try context.learner())) }
         routes.get("me/export.apkg") { _, context in try await export(.apkg, context: context) }
         routes.get("me/export.csv") { _, context in try await export(.csv, context: context) }
@@ -215,6 +218,32 @@ struct LearnerRoutes: Sendable {
             let conflict = Conflict(error: .init(code: failure.code.rawValue, message: failure.message, suggestions: []), card: CardBody(current))
             return try Self.json(conflict, status: .conflict)
         }
+    }
+
+    /// A recording of the learner saying the entry `?entry=` (the body, with its Content-Type).
+    /// Its size is checked from Content-Length before it is read, and again as it is read.
+    func attempt(_ request: Request, context: VocabRequestContext) async throws -> Response {
+        let learner = try context.learner()
+        guard let listening else { throw Failure(.listenerUnavailable, "this server does not listen.") }
+        let entries = request.uri.queryParameters.getAll("entry")
+        guard entries.count <= 1 else { throw Failure(.repeatedParameter, "give entry once.") }
+        guard let entry = entries.first.map({ String($0) }), !entry.isEmpty else {
+            throw Failure(.missingParameter, "say which word was said: ?entry=animals/cat.")
+        }
+        let limit = Limits.attemptBytes.upperBound
+        let type = request.headers[.contentType]
+        if let length = request.headers[.contentLength].flatMap({ Int($0) }) {
+            try ListeningService.checkUpload(size: length, contentType: type)
+        }
+        var request = request
+        let buffer: ByteBuffer
+        do {
+            buffer = try await request.collectBody(upTo: limit)
+        } catch {
+            throw APIError(Failure(.bodyTooLarge, "a recording may be at most \(limit / 1_000_000) MB (\(Int(Limits.attemptSeconds)) seconds of speech)."))
+        }
+        let body = try await listening.attempt(entry: entry, audio: Array(buffer.readableBytesView), contentType: type, learner: learner)
+        return try Self.json(body)
     }
 
     func export(_ format: ExportService.Format, context: VocabRequestContext) async throws -> Response {

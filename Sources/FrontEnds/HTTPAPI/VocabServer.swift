@@ -73,6 +73,9 @@ public struct VocabServer: Sendable {
     /// then "ready"; "off" when it is not installed or switched off, "failed" when it could not
     /// start (English is spoken by espeak-ng). /healthz says which, so a deployment can wait.
     let voice: VoiceState
+    /// The listener, as `voice` says the voice: "starting", "ready", "off" or "failed".
+    let listenerState: VoiceState
+    let listening: ListeningService
     let exports: ExportService
     let learning: LearningService
     let classes: ClassService
@@ -157,6 +160,22 @@ public struct VocabServer: Sendable {
         } else if let neuralUnavailable {
             logger.info("no neural voice; English is spoken by espeak-ng", metadata: ["reason": "\(neuralUnavailable)"])
         }
+        // The listener too: warm before a child's first attempt, loaded off the event loops.
+        let listening = try await app.listening()
+        let (phoneListener, listenerUnavailable) = audio.listener()
+        let listenerState = VoiceState(phoneListener == nil ? "off" : "starting")
+        if phoneListener != nil {
+            Task { [logger] in
+                if let failure = await listening.warmUp() {
+                    listenerState.value.withLock { $0 = "failed" }
+                    logger.warning("the listener did not start; attempts at saying words are refused", metadata: ["reason": "\(failure)"])
+                } else {
+                    listenerState.value.withLock { $0 = "ready" }
+                }
+            }
+        } else if let listenerUnavailable {
+            logger.info("no listener; attempts at saying words are refused", metadata: ["reason": "\(listenerUnavailable)"])
+        }
         let (clips, speechUnavailable) = audio.clips()
         if let speechUnavailable {
             logger.warning("speech synthesis is unavailable; serving recorded and legacy clips only", metadata: ["reason": "\(speechUnavailable)"])
@@ -169,6 +188,7 @@ public struct VocabServer: Sendable {
         let clock = app.environment.clock.now
         return VocabServer(
             settings: settings, catalog: catalog, clips: clips, speech: speechUnavailable == nil, voice: voice,
+            listenerState: listenerState, listening: listening,
             exports: ExportService(clips: clips, pictures: app.environment.picturesDirectory), learning: learning, classes: classes,
             search: try await app.search(),
             attempts: FailedAttempts(.adults, addresses: addresses, metrics: metrics, now: clock),
@@ -219,7 +239,8 @@ public struct VocabServer: Sendable {
         router.addRoutes(classRoutes.publicCollection(), atPath: "/v1")
         router.addRoutes(classRoutes.collection(), atPath: "/v1")
         router.addRoutes(
-            LearnerRoutes(learning: learning, classes: classes, exports: exports, attempts: attempts).collection(), atPath: "/v1")
+            LearnerRoutes(learning: learning, classes: classes, exports: exports, attempts: attempts, listening: listening).collection(),
+            atPath: "/v1")
         allowed.load(router.routes.map { ($0.path.description, $0.method) })
         return router
     }
@@ -237,6 +258,7 @@ public struct VocabServer: Sendable {
         let dictionary = self.dictionary
         let tts = speech
         let voice = self.voice
+        let listening = self.listenerState
         let listener = self.listener
         let postgres = self.postgres
         let learning = self.learning
@@ -276,7 +298,7 @@ public struct VocabServer: Sendable {
             let body = Health(
                 status: reason == nil ? "ok" : "degraded", reason: reason, version: version,
                 catalog: .init(categories: overview.summaries.count, words: overview.wordCount),
-                moe: moe, tts: tts, voice: voice.value.withLock { $0 }, database: database)
+                moe: moe, tts: tts, voice: voice.value.withLock { $0 }, listener: listening.value.withLock { $0 }, database: database)
             return try .json(body, cacheControl: CachePolicy.none)
         }
     }
@@ -377,6 +399,8 @@ struct Health: Encodable, Sendable {
     var tts: Bool
     /// The neural voice: starting, ready, off or failed.
     var voice: String
+    /// The listener (learners' attempts at saying words): starting, ready, off or failed.
+    var listener: String
     struct DatabaseInfo: Encodable, Sendable {
         var engine: String
         var state: String

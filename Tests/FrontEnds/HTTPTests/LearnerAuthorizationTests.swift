@@ -32,6 +32,7 @@ struct LearnerAuthorizationTests {
         Endpoint(method: "GET", path: "/v1/me/progress", target: { _ in "/v1/me/progress" }),
         Endpoint(method: "GET", path: "/v1/me/export.apkg", target: { _ in "/v1/me/export.apkg" }),
         Endpoint(method: "GET", path: "/v1/me/export.csv", target: { _ in "/v1/me/export.csv" }),
+        Endpoint(method: "POST", path: "/v1/me/attempts", target: { _ in "/v1/me/attempts?entry=animals/cat" }, json: { _ in "{}" }),
     ]
 
     /// What the matrix saw, cell by cell, and every leak with what leaked.
@@ -95,7 +96,7 @@ struct LearnerAuthorizationTests {
         "every per-learner endpoint and method: no, malformed, unknown or revoked token is a 401 and changes nothing; a learner's token never reads or changes another's data: 0 leaks"
     )
     func matrix() async throws {
-        try await withServer { s in
+        try await withServer(listener: true) { s in
             let people = try await People.make(s)
             let matrix = Matrix()
             // Each kind of bad credential from its own address, so that the 20-failure limit
@@ -350,6 +351,18 @@ struct LearnerAuthorizationTests {
             return r.status == 200 && name == reader.name ? nil : "status \(r.status), answered for \(name ?? "nobody")"
         }
         matrix.record("PATCH /v1/me/settings", column, "\(setting) own settings")
+        // Saying a word is heard for the reader alone: the victim's library and log stay as they were.
+        let before = try await people.data.snapshot(of: victim)
+        var headers = reader.credentials
+        headers["Content-Type"] = "audio/wav"
+        let recording = Array(try Data(contentsOf: URL(fileURLWithPath: AttemptAPITests.recordings + "cat.wav")))
+        let said = try await RawHTTP.get(port: s.port, "/v1/me/attempts?entry=animals/cat", method: "POST", headers: headers, body: recording)
+        let after = try await people.data.snapshot(of: victim)
+        var problems: [String] = []
+        if said.status != 200 || (try? said.object()["entry"] as? String) != "animals/cat" { problems.append("status \(said.status) \(said.text.prefix(80))") }
+        if before != after { problems.append("\(victim.name)'s data changed") }
+        matrix.record(
+            "POST /v1/me/attempts", column, "\(said.status) own", leak: problems.isEmpty ? nil : problems.joined(separator: ", "))
     }
 
     @Test(

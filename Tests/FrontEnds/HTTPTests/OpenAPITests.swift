@@ -24,7 +24,7 @@ struct OpenAPITests {
         let registered = Set(try await server.routeList())
         let documented = Set(doc.operations.map { "\($0.method) \($0.path)" })
         #expect(registered == documented, "only in server: \(registered.subtracting(documented)); only in document: \(documented.subtracting(registered))")
-        #expect(registered.count == 46)
+        #expect(registered.count == 47)
     }
 
     @Test("the error codes openapi.json lists are exactly those an HTTP body can carry")
@@ -249,6 +249,21 @@ struct OpenAPITests {
             #expect(apkg.status == 200 && apkg.body.starts(with: Array("PK".utf8)), "a zip")
             let csv = try await call("GET", "/v1/me/export.csv", token: a)
             #expect(csv.status == 200 && csv.text.hasPrefix("#separator:"))
+            // Saying a word: silence is heard as silence (this server has no listener, and silence
+            // needs none); bad audio and an unknown entry are refused before anything is heard.
+            func say(_ target: String, _ bytes: [UInt8], type: String = "audio/wav") async throws -> RawResponse {
+                let op = try #require(doc.operations.first { $0.method == "POST" && $0.path == "/v1/me/attempts" })
+                let r = try await RawHTTP.get(
+                    port: s.port, target, method: "POST", headers: ["Authorization": "Bearer \(a)", "Content-Type": type], body: bytes)
+                seen["POST /v1/me/attempts", default: []].insert(String(r.status))
+                try Self.check(r, against: op, in: doc, label: "POST \(target) (\(bytes.count) bytes of \(type))")
+                return r
+            }
+            let silence = try AttemptAPITests.wav(seconds: 1)
+            #expect(try await say("/v1/me/attempts?entry=animals/cat", silence).object()["verdict"] as? String == "silence")
+            #expect(try await say("/v1/me/attempts?entry=animals/cat", []).status == 400)
+            #expect(try await say("/v1/me/attempts?entry=animals/unicorn", silence).status == 404)
+            #expect(try await say("/v1/me/attempts?entry=animals/cat", silence, type: "audio/mpeg").status == 415)
             #expect(try await call("DELETE", "/v1/me/library/{item}", "/v1/me/library/\(dogID)", token: a).status == 204)
             #expect(try await call("DELETE", "/v1/me/library/{item}", "/v1/me/library/\(dogID)", token: a).status == 404)
             #expect(try await call("DELETE", "/v1/me/library/{item}", "/v1/me/library/dog", token: a).status == 400)

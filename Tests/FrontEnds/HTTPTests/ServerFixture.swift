@@ -102,7 +102,7 @@ final class TestServer: Sendable {
     /// `neural`: with the neural voice the project installs (else English is spoken by espeak-ng).
     /// `database`: a PostgreSQL database gets the fixture's catalog pushed first, as `vocab db push` does.
     static func start(
-        moe: Bool = false, neural: Bool = false, settings: ServerSettings = ServerSettings(port: 0),
+        moe: Bool = false, neural: Bool = false, listener: Bool = false, settings: ServerSettings = ServerSettings(port: 0),
         database: DatabaseChoice = .embedded, clock: TestClock? = nil,
         prepare: (TemporaryDirectory) throws -> Void = { _ in }
     ) async throws -> TestServer {
@@ -118,7 +118,7 @@ final class TestServer: Sendable {
             _ = try await shared.whileRunning(reachableWithin: .seconds(60)) { _ in try await shared.push(catalogFrom: catalog) }
         }
         let server = try await VocabServer.make(
-            environment: environment(dir, neural: neural, clock: clock), settings: settings, database: database,
+            environment: environment(dir, neural: neural, listener: listener, clock: clock), settings: settings, database: database,
             logSink: { logs.append($0) })
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         let task = Task {
@@ -137,7 +137,8 @@ final class TestServer: Sendable {
     }
 
     /// The environment the server is built from, over the fixture in `dir`.
-    static func environment(_ dir: TemporaryDirectory, neural: Bool = false, clock: TestClock? = nil) -> VocabEnvironment {
+    /// `listener`: with the listener the project installs (else attempts are refused, 503).
+    static func environment(_ dir: TemporaryDirectory, neural: Bool = false, listener: Bool = false, clock: TestClock? = nil) -> VocabEnvironment {
         // The speech engine is one per process and keeps the data folder of whoever starts it
         // first: start it on a folder that outlives every test's temporary home.
         _ = try? EspeakSynthesizer(dataDirectory: NSTemporaryDirectory() + "vocab-audio-tests-speech")
@@ -145,6 +146,7 @@ final class TestServer: Sendable {
             categoriesDirectory: dir.file("Categories"), audioDirectory: dir.file("Audio"),
             home: HomeLayout(root: dir.file("home")),
             neuralVoice: neural ? .directory(Repository.root + "/neural-voice") : .off,
+            listener: listener ? .directory(Repository.root + "/listener") : .off,
             clock: clock.map { WallClock($0.read) } ?? .system)
     }
 
@@ -164,8 +166,10 @@ final class TestServer: Sendable {
 }
 
 /// Runs `body` against a fresh server and always stops it.
-func withServer(moe: Bool = false, neural: Bool = false, clock: TestClock? = nil, _ body: (TestServer) async throws -> Void) async throws {
-    let server = try await TestServer.start(moe: moe, neural: neural, clock: clock)
+func withServer(
+    moe: Bool = false, neural: Bool = false, listener: Bool = false, clock: TestClock? = nil, _ body: (TestServer) async throws -> Void
+) async throws {
+    let server = try await TestServer.start(moe: moe, neural: neural, listener: listener, clock: clock)
     do {
         try await body(server)
     } catch {

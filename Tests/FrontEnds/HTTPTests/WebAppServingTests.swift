@@ -12,7 +12,8 @@ import WebApp
 @Suite("the web app is served at /")
 struct WebAppServingTests {
     static let shell = [
-        "/", "/index.html", "/app.js", "/api.js", "/charts.js", "/offline.js", "/i18n.js", "/games.js", "/classes.js", "/pictures.js", "/style.css", "/sw.js",
+        "/", "/index.html", "/app.js", "/api.js", "/charts.js", "/offline.js", "/i18n.js", "/games.js", "/say.js", "/classes.js", "/pictures.js", "/style.css",
+        "/sw.js",
         "/icon.svg",
         "/manifest.webmanifest",
     ]
@@ -96,7 +97,7 @@ struct WebAppServingTests {
                 #expect(r.status == 200 && r.header("content-type") == "application/json; charset=utf-8", "\(target)")
             }
             // Every module imported by another, at once or when needed (import("./games.js")), is served and cached.
-            for module in ["/app.js", "/api.js", "/charts.js", "/offline.js", "/i18n.js", "/games.js", "/classes.js"] {
+            for module in ["/app.js", "/api.js", "/charts.js", "/offline.js", "/i18n.js", "/games.js", "/say.js", "/classes.js"] {
                 for m in try await s.get(module).text.matches(of: /(?:from |import\()"\.(\/[a-z0-9]+\.js)"/) {
                     #expect(cached.contains(String(m.1)), "\(module) imports \(m.1), which the worker does not cache")
                 }

@@ -9,6 +9,8 @@ public struct ChildProgress: Sendable, Codable, Equatable {
     public var daysPractised: Int
     /// Saved words whose memory lasts three weeks or more.
     public var wordsLearned: Int
+    /// Words said well at least once ("Say it"), each a review of its own.
+    public var wordsSaidWell: Int
     public var words: Int
     public var answers: Int
     /// Share of answers not rated Again (games and review alike); nil before the first answer.
@@ -56,6 +58,7 @@ public enum ClassProgress {
             id: data.id, firstName: data.firstName,
             daysPractised: Set(data.reviews.map { days.number(of: $0.reviewedAt) }).count,
             wordsLearned: data.cards.count(where: \.card.isLearned),
+            wordsSaidWell: Set(data.reviews.filter(\.wasSpoken).map(\.itemID)).count,
             words: data.cards.count, answers: data.reviews.count,
             accuracy: data.reviews.isEmpty ? nil : Double(data.reviews.count - again) / Double(data.reviews.count),
             lastActive: data.reviews.map(\.reviewedAt).max())

@@ -17,13 +17,15 @@ export function setCSRF(token) {
   if (token) sessionStorage.setItem("vocab.csrf", token); else sessionStorage.removeItem("vocab.csrf");
 }
 
-export async function api(path, { method = "GET", body } = {}) {
+// `audio`: a recording (a Blob with its type) sent as the body itself, not as JSON.
+export async function api(path, { method = "GET", body, audio } = {}) {
   const headers = { Accept: "application/json" };
   if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (audio !== undefined) headers["Content-Type"] = audio.type;
   if (method !== "GET" && method !== "HEAD" && csrf) headers["X-CSRF-Token"] = csrf;
   const response = await fetch(path, {
     method, headers, credentials: "same-origin",
-    body: body === undefined ? undefined : JSON.stringify(body),
+    body: audio ?? (body === undefined ? undefined : JSON.stringify(body)),
   });
   if (response.status === 204) return null;
   const data = await response.json().catch(() => undefined);
@@ -92,6 +94,9 @@ export const me = {
     return me.rate({ ...rating, item: item.id });
   },
   progress: () => api("/v1/me/progress"),
+  // A recording of the learner saying an entry: what was heard, the verdict, and whether it
+  // counted as a review (only a clear success does, as Good).
+  attempt: (entry, wav) => api(`/v1/me/attempts?entry=${enc(entry)}`, { method: "POST", audio: wav }),
 };
 
 // Classes: an adult's sign-up and classes, a child's picture sign-in and assignments.

@@ -240,6 +240,8 @@ async function wordPage(word) {
         ipaLine(w.ipa),
         playButtons(w.word),
         i === 0 ? personsVoice(w.word) : null,
+        // Say it: signed in, the child says the word and the server listens.
+        state.user && i === 0 ? h("p", {}, h("a", { class: "button say-link", id: "say-it", href: `#/say/${enc(body.word)}/${enc(w.id)}` }, `🎤 ${t("game.say")}`)) : null,
         h("p", {}, h("strong", {}, t("word.english")), h("span", { lang: "en" }, w.definition.en)),
         h("p", {}, h("strong", {}, t("word.vietnamese")), h("span", { lang: "vi" }, w.vi, w.definition.vi ? ` — ${w.definition.vi}` : "")),
         example ? h("p", {}, h("strong", {}, t("word.example")), h("q", { lang: "en" }, example)) : null,
@@ -781,6 +783,10 @@ async function route() {
         // The class pages are loaded when first opened, like the games.
         const { page: classPage } = await import("./classes.js");
         return await classPage(ui, page, a, b);
+      }
+      case "say": {
+        const { sayPage } = await import("./say.js");
+        return await sayPage(ui, a, b);
       }
       case "play": {
         // The games are loaded when first played: the first page does not carry them.

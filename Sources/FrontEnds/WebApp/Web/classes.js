@@ -303,10 +303,12 @@ async function classPage(ui, code) {
   const percent = (a) => (a === undefined || a === null ? "–" : `${Math.round(a * 100)}%`);
   const table = h("div", { class: "table-wrap" }, h("table", { class: "class-table", id: "progress-table" },
     h("caption", {}, t("class.tableCaption")),
-    h("thead", {}, h("tr", {}, ["name", "days", "learned", "answers", "right", "last"].map((k) => h("th", { scope: "col" }, t(`class.col.${k}`))))),
+    // Said well is a 🎤 on a phone's narrow table, named in full for a screen reader and on hover.
+    h("thead", {}, h("tr", {}, ["name", "days", "learned", "said", "answers", "right", "last"].map((k) =>
+      h("th", { scope: "col", ...(k === "said" ? { title: t("class.col.saidFull"), "aria-label": t("class.col.saidFull") } : {}) }, t(`class.col.${k}`))))),
     h("tbody", {}, report.children.map((c) => h("tr", { "data-child": c.id, "data-answers": c.answers },
       h("th", { scope: "row" }, c.firstName), h("td", {}, String(c.daysPractised)), h("td", {}, String(c.wordsLearned)),
-      h("td", {}, String(c.answers)), h("td", {}, percent(c.accuracy)), h("td", {}, ago(c.lastActive)))))));
+      h("td", { "data-said": c.wordsSaidWell }, String(c.wordsSaidWell ?? 0)), h("td", {}, String(c.answers)), h("td", {}, percent(c.accuracy)), h("td", {}, ago(c.lastActive)))))));
 
   ui.show(details.name,
     h("p", { class: "class-code" }, h("span", {}, t("class.code")), h("strong", { id: "class-code", lang: "en" }, details.code)),

@@ -16,6 +16,7 @@ export const GAMES = {
   listen: { icon: "👂", name: "game.listen", help: "game.listenHelp", color: "#2A9D8F" },
   spell: { icon: "🔤", name: "game.spell", help: "game.spellHelp", color: "#E9C46A" },
   match: { icon: "🧩", name: "game.match", help: "game.matchHelp", color: "#E76F51" },
+  say: { icon: "🎤", name: "game.say", help: "game.sayHelp", color: "#8338EC" },
 };
 const MINIMUM = 4;    // four pictures to choose from
 const ROUND = 5;      // questions in a round of listen and choose, and of look and spell
@@ -101,7 +102,8 @@ export async function chooserPage(ui, source, query) {
   }
   ui.show(t("game.title"),
     h("p", { class: "game-sub" }, subtitle),
-    h("ul", { class: "grid games", id: "games" }, Object.entries(GAMES).map(([id, g]) =>
+    // Say it is heard by the server for a signed-in learner: offered only then.
+    h("ul", { class: "grid games", id: "games" }, Object.entries(GAMES).filter(([id]) => id !== "say" || ui.state.user).map(([id, g]) =>
       h("li", {}, h("a", { class: "tile game-tile", href: `#/play/${id}/${enc(source)}${levelSuffix(level)}`, "data-game": id, style: `--tile:${g.color}` },
         h("span", { class: "emoji", "aria-hidden": "true" }, g.icon),
         h("span", { class: "en" }, t(g.name)),
@@ -120,7 +122,8 @@ export async function gamePage(ui, game, source, query) {
     ui.show(t("notFound.title"), ui.h("p", {}, ui.h("a", { href: "#/" }, t("notFound.back"))));
     return;
   }
-  if (source === "mine" && !(await ui.requireUser())) return;
+  // Saying a word is heard by the server for a signed-in learner.
+  if ((source === "mine" || game === "say") && !(await ui.requireUser())) return;
   const level = levelOf(ui, query);
   const words = await pool(ui, source, level);
   const usable = game === "spell" ? words.words.filter(spellable) : words.words;
@@ -129,6 +132,15 @@ export async function gamePage(ui, game, source, query) {
     right: 0, asked: 0, missed: [], pending: [], queued: 0, refused: 0, token: {},
   };
   current = round.token;
+  if (game === "say") {
+    if (usable.length === 0) return tooFew(round);
+    // Reviewed by the server as each word is said well; the end is the games' own.
+    const { sayRound } = await import("./say.js");
+    return sayRound(ui, { ...words, usable: shuffle(usable) }, ({ right, asked, area }) => {
+      Object.assign(round, { right, asked, area, said: true });
+      finish(round);
+    });
+  }
   if (usable.length < MINIMUM) return tooFew(round);
   start(round);
 }
@@ -427,18 +439,20 @@ async function finish(round) {
     heading,
     h("p", { class: "stars", id: "stars", role: "img", "aria-label": t("game.stars", { stars }) },
       h("span", { class: "won" }, "★".repeat(stars)), h("span", { class: "unwon" }, "☆".repeat(3 - stars))),
-    h("p", { id: "score", class: "score" }, t("game.score", { right: round.right, total: round.asked })),
+    h("p", { id: "score", class: "score" }, t(round.said ? "say.score" : "game.score", { right: round.right, total: round.asked })),
     round.missed.length ? h("section", { class: "practise" },
       h("h3", {}, t("game.practise")),
       h("ul", { class: "practise-list" }, round.missed.map((w) => h("li", {},
         h("span", { class: "picture", "aria-hidden": "true" }, ui.drawing(w)), h("span", { class: "word", lang: "en" }, w.word),
         h("span", { class: "vi", lang: "vi" }, w.vi ?? ""),
         h("button", { type: "button", class: "play", "aria-label": t("play.british", { word: w.word }), onclick: (e) => ui.play(w.word, "british", e.currentTarget) }, "▶"))))) : null,
-    h("p", { id: "rated", class: "rated" }, !round.rated ? ratedNote(ui, round.source)
+    h("p", { id: "rated", class: "rated" }, round.said ? t("say.reviewed", { count: round.right })
+      : !round.rated ? ratedNote(ui, round.source)
       : [queued ? t("review.queued", { count: queued }) : t("game.sent", { count: sent }),
          round.refused ? ` ${t("game.notAdded", { count: round.refused })}` : ""].join("")),
     h("p", { class: "actions" },
-      h("button", { type: "button", class: "primary", id: "again", onclick: () => start({ ...round, usable: reshuffle(round) }) }, t("game.again")),
+      h("button", { type: "button", class: "primary", id: "again",
+        onclick: () => (round.said ? gamePage(ui, "say", round.source, new URLSearchParams(round.level ? `level=${round.level}` : "")) : start({ ...round, usable: reshuffle(round) })) }, t("game.again")),
       h("a", { class: "button", href: `#/play/${enc(round.source)}${levelSuffix(round.level)}`, id: "other-games" }, t("game.others")),
       h("a", { class: "button", href: round.words.back }, round.words.mine ? t("nav.library") : t("game.backToCategory")))));
   heading.focus();

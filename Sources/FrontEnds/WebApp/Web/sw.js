@@ -1,8 +1,8 @@
 // The service worker: the shell from its cache first (then refreshed), catalog answers and
 // clips from the network first with the cache as the fallback, so what was seen once works
 // offline. Per-learner answers are never cached here (they are Cache-Control: no-store).
-const SHELL = "vocab-shell-v10", DATA = "vocab-data-v1";
-const FILES = ["/", "/index.html", "/style.css", "/app.js", "/api.js", "/charts.js", "/offline.js", "/i18n.js", "/games.js", "/classes.js", "/pictures.js", "/icon.svg", "/manifest.webmanifest"];
+const SHELL = "vocab-shell-v11", DATA = "vocab-data-v1";
+const FILES = ["/", "/index.html", "/style.css", "/app.js", "/api.js", "/charts.js", "/offline.js", "/i18n.js", "/games.js", "/say.js", "/classes.js", "/pictures.js", "/icon.svg", "/manifest.webmanifest"];
 
 // The categories at every level are small and the first thing a child opens: kept from the start.
 const CATEGORIES = ["/v1/categories", "/v1/categories?level=starters", "/v1/categories?level=movers", "/v1/categories?level=flyers"];
