@@ -143,39 +143,16 @@ public struct VocabServer: Sendable {
                     if payload == "documents:" + ServerDatabase.catalogSpace || payload == ServerDatabase.mandarinChange { responses.removeAll() }
                 }, onConnect: { responses.removeAll() })
         }
-        // The neural voice's processes load in the background: a request that comes first waits
-        // for its process in the voice's own queue, never on an event loop.
+        // The neural voice's and the listener's processes load in the background: a request that
+        // comes first waits for its process in the worker's own queue, never on an event loop.
         let audio = app.audio
-        let (neural, neuralUnavailable) = audio.neuralSynthesizer()
-        let voice = VoiceState(neural == nil ? "off" : "starting")
-        if neural != nil {
-            Task { [logger] in
-                if let failure = await audio.warmUpNeuralVoice() {
-                    voice.value.withLock { $0 = "failed" }
-                    logger.warning("the neural voice did not start; English is spoken by espeak-ng", metadata: ["reason": "\(failure)"])
-                } else {
-                    voice.value.withLock { $0 = "ready" }
-                }
-            }
-        } else if let neuralUnavailable {
-            logger.info("no neural voice; English is spoken by espeak-ng", metadata: ["reason": "\(neuralUnavailable)"])
-        }
-        // The listener too: warm before a child's first attempt, loaded off the event loops.
         let listening = try await app.listening()
-        let (phoneListener, listenerUnavailable) = audio.listener()
-        let listenerState = VoiceState(phoneListener == nil ? "off" : "starting")
-        if phoneListener != nil {
-            Task { [logger] in
-                if let failure = await listening.warmUp() {
-                    listenerState.value.withLock { $0 = "failed" }
-                    logger.warning("the listener did not start; attempts at saying words are refused", metadata: ["reason": "\(failure)"])
-                } else {
-                    listenerState.value.withLock { $0 = "ready" }
-                }
-            }
-        } else if let listenerUnavailable {
-            logger.info("no listener; attempts at saying words are refused", metadata: ["reason": "\(listenerUnavailable)"])
-        }
+        let voice = VoiceState.warming(
+            available: audio.neuralSynthesizer(), logger: logger, name: "the neural voice", without: "English is spoken by espeak-ng"
+        ) { await audio.warmUpNeuralVoice() }
+        let listenerState = VoiceState.warming(
+            available: audio.listener(), logger: logger, name: "the listener", without: "attempts at saying words are refused"
+        ) { await listening.warmUp() }
         let (clips, speechUnavailable) = audio.clips()
         if let speechUnavailable {
             logger.warning("speech synthesis is unavailable; serving recorded and legacy clips only", metadata: ["reason": "\(speechUnavailable)"])
@@ -307,6 +284,28 @@ public struct VocabServer: Sendable {
     final class VoiceState: Sendable {
         let value: Mutex<String>
         init(_ state: String) { value = Mutex(state) }
+
+        /// "starting" while `warm` runs in the background, then "ready" or "failed" (logged);
+        /// "off" (logged as info) when the part is not there at all.
+        static func warming<Part>(
+            available: (Part?, reason: String?), logger: Logger, name: String, without: String,
+            _ warm: @escaping @Sendable () async -> String?
+        ) -> VoiceState {
+            guard available.0 != nil else {
+                if let reason = available.reason { logger.info("no \(name.dropFirst(4)); \(without)", metadata: ["reason": "\(reason)"]) }
+                return VoiceState("off")
+            }
+            let state = VoiceState("starting")
+            Task {
+                if let failure = await warm() {
+                    state.value.withLock { $0 = "failed" }
+                    logger.warning("\(name) did not start; \(without)", metadata: ["reason": "\(failure)"])
+                } else {
+                    state.value.withLock { $0 = "ready" }
+                }
+            }
+            return state
+        }
     }
 
     /// What /healthz last found about the dictionary, for when it cannot look.
