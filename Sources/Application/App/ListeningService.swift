@@ -164,12 +164,12 @@ public final class ListeningService: Sendable {
             return body
         }
         let (listener, reason) = listener()
-        guard let listener else { throw Failure(.listenerUnavailable, "vocab cannot listen here: \(reason ?? "no listener").") }
+        guard let listener else { throw Failure(.listenerUnavailable, "cannot listen here: \(reason ?? "no listener").") }
         let lattice: PhoneLattice
         do {
             lattice = try await listener.listen(pcm.samples, sampleRate: pcm.sampleRate)
         } catch let error as SpeechError {
-            throw Failure(.listenerUnavailable, "vocab could not listen: \(error.description)")
+            throw Failure(.listenerUnavailable, "could not listen: \(error.description)")
         }
         guard let verdict = judge.judge(lattice, as: word.entry) else {
             throw Failure(.unknownEntry, "the catalog has no entry '\(Failure.quote(word.entry))'.")
