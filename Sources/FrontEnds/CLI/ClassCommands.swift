@@ -208,12 +208,13 @@ struct ClassProgressCommand: AsyncParsableCommand {
             if options.json { return try Output.json(report) }
             Output.line("\(report.name) (\(report.code))")
             func cell(_ text: String, _ width: Int) -> String { text.padding(toLength: width, withPad: " ", startingAt: 0) }
-            Output.line(cell("name", 16) + cell("days", 6) + cell("learned", 9) + cell("words", 7) + cell("answers", 9) + "right")
+            Output.line(
+                cell("name", 16) + cell("days", 6) + cell("learned", 9) + cell("said well", 11) + cell("words", 7) + cell("answers", 9) + "right")
             for c in report.children {
                 let right = c.accuracy.map { "\(Int(($0 * 100).rounded()))%" } ?? "-"
                 Output.line(
                     cell(c.firstName, 16) + cell(String(c.daysPractised), 6) + cell(String(c.wordsLearned), 9)
-                        + cell(String(c.words), 7) + cell(String(c.answers), 9) + right)
+                        + cell(String(c.wordsSaidWell), 11) + cell(String(c.words), 7) + cell(String(c.answers), 9) + right)
             }
             if !report.hardWords.isEmpty {
                 Output.line("Hardest words: " + report.hardWords.map { "\($0.word) (\($0.again) wrong, \($0.children) children)" }.joined(separator: ", "))
