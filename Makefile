@@ -60,6 +60,7 @@ bench: release
 	scripts/bench-catalog
 	scripts/bench-render
 	scripts/bench-intelligibility
+	scripts/bench-pronunciation
 	scripts/bench-moe
 	scripts/bench-mandarin
 	scripts/bench-serve
