@@ -90,9 +90,17 @@ def main():
         return driver.execute_async_script(
             "const done = arguments[0]; fetch('/v1/me/library', {credentials: 'same-origin'}).then(r => r.json()).then(done, e => done(String(e)));")
 
+    def tap(wait, selector):
+        # The page may be drawn again as it settles (the header's level follows the address): an
+        # element found before that is found again, never used stale.
+        def tapped(d):
+            d.find_element(By.CSS_SELECTOR, selector).click()
+            return True
+        wait.until(tapped)
+
     def say_once(driver, wait):
-        mic = wait.until(EC.element_to_be_clickable((By.ID, "say-mic")))
-        mic.click()
+        wait.until(EC.element_to_be_clickable((By.ID, "say-mic")))
+        tap(wait, "#say-mic")
         wait.until(lambda d: d.find_element(By.ID, "say-feedback").get_attribute("data-verdict")
                    or d.find_element(By.ID, "say-feedback").text)
         feedback = driver.find_element(By.ID, "say-feedback")
@@ -117,21 +125,21 @@ def main():
         items = library(driver)["items"]
         cat = [i for i in items if i["entry"] == "animals/cat"]
         check(len(cat) == 1 and cat[0]["card"]["reps"] == 1, f"it counts as a review of cat: {[(i['entry'], i['card']['reps']) for i in items]}")
-        check(driver.find_element(By.ID, "say-next").is_displayed(), "the child can go on")
+        check(wait.until(lambda d: d.find_element(By.ID, "say-next").is_displayed()), "the child can go on")
         # A round of Say it for the topic, at Starters: its words one by one, stars at the end.
         driver.get(f"{server.url}/#/play/say/animals?level=starters")
         wait.until(EC.presence_of_element_located((By.ID, "say-mic")))
         check(fits(driver), "the round fits a phone's width")
         rounds = 0
         while rounds < 10 and not driver.find_elements(By.ID, "result"):
-            word = driver.find_element(By.CSS_SELECTOR, ".say-card").get_attribute("data-word")
+            word = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, ".say-card").get_attribute("data-word"))
             verdict, _ = say_once(driver, wait)
             result.setdefault("round", []).append([word, verdict])
             for _ in range(3):
-                if driver.find_element(By.ID, "say-next").is_displayed():
+                if wait.until(lambda d: "shown" if d.find_element(By.ID, "say-next").is_displayed() else "hidden") == "shown":
                     break
                 verdict, _ = say_once(driver, wait)
-            driver.find_element(By.ID, "say-next").click()
+            tap(wait, "#say-next")
             rounds += 1
         wait.until(EC.presence_of_element_located((By.ID, "stars")))
         check(driver.find_element(By.ID, "score").text != "", f"the round ends with stars and a score: {driver.find_element(By.ID, 'score').text}")
@@ -155,7 +163,8 @@ def main():
         driver, wait = browser(refuse=True)
         sign_in(driver, wait)
         driver.get(f"{server.url}/#/say/cat/animals%2Fcat")
-        wait.until(EC.element_to_be_clickable((By.ID, "say-mic"))).click()
+        wait.until(EC.element_to_be_clickable((By.ID, "say-mic")))
+        tap(wait, "#say-mic")
         wait.until(lambda d: d.find_element(By.ID, "say-feedback").text)
         text = driver.find_element(By.ID, "say-feedback").text
         result["refusedText"] = text
