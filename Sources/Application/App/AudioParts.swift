@@ -60,17 +60,9 @@ public final class AudioParts: Sendable {
     /// without starting anything.
     public func neuralSynthesizer() -> (NeuralSynthesizer?, reason: String?) {
         neural.withLock { state in
-            if case .notYet = state {
-                if let directory = environment.neuralVoiceDirectory {
-                    switch NeuralVoice.locate(directory) {
-                    case .success(let voice): state = .ready(NeuralSynthesizer(voice: voice, processes: voiceProcesses))
-                    case .failure(let error): state = .unavailable(error.description)
-                    }
-                } else {
-                    state = .unavailable("the neural voice is switched off (VOCAB_NEURAL_VOICE=off)")
-                }
+            Self.locateOnce(&state, in: environment.neuralVoiceDirectory, off: "the neural voice is switched off (VOCAB_NEURAL_VOICE=off)") {
+                NeuralVoice.locate($0).map { NeuralSynthesizer(voice: $0, processes: voiceProcesses) }
             }
-            return state.value
         }
     }
 
@@ -78,18 +70,28 @@ public final class AudioParts: Sendable {
     /// there is none. Made without starting anything.
     public func listener() -> (PhoneListener?, reason: String?) {
         listening.withLock { state in
-            if case .notYet = state {
-                if let directory = environment.listenerDirectory {
-                    switch ListenerModel.locate(directory) {
-                    case .success(let model): state = .ready(PhoneListener(model: model, processes: voiceProcesses))
-                    case .failure(let error): state = .unavailable(error.description)
-                    }
-                } else {
-                    state = .unavailable("the listener is switched off (VOCAB_LISTENER=off)")
-                }
+            Self.locateOnce(&state, in: environment.listenerDirectory, off: "the listener is switched off (VOCAB_LISTENER=off)") {
+                ListenerModel.locate($0).map { PhoneListener(model: $0, processes: voiceProcesses) }
             }
-            return state.value
         }
+    }
+
+    /// A part made from a Python environment of vocab's own, on first use: from `directory`
+    /// (nil: switched off, said by `off`), or why it is not there.
+    private static func locateOnce<T: Sendable>(
+        _ state: inout Made<T>, in directory: String?, off: String, _ make: (String) -> Result<T, SpeechError>
+    ) -> (T?, reason: String?) {
+        if case .notYet = state {
+            if let directory {
+                switch make(directory) {
+                case .success(let part): state = .ready(part)
+                case .failure(let error): state = .unavailable(error.description)
+                }
+            } else {
+                state = .unavailable(off)
+            }
+        }
+        return state.value
     }
 
     /// The neural voice's processes, loaded now so that no request waits for the model. Nil

@@ -71,13 +71,14 @@ public final class ListeningService: Sendable {
         "video/webm",
     ]
 
+    /// A recording over the size limit, however it was found to be.
+    public static let tooLarge = Failure(
+        .bodyTooLarge, "a recording may be at most \(Limits.attemptBytes.upperBound / 1_000_000) MB (\(Int(Limits.attemptSeconds)) seconds of speech).")
+
     /// Checks a recording as it arrives: its size (before anything is decoded) and its type.
     public static func checkUpload(size: Int, contentType: String?) throws(Failure) {
         guard size > 0 else { throw Failure(.badAudio, "the recording is empty.") }
-        guard size <= Limits.attemptBytes.upperBound else {
-            throw Failure(
-                .bodyTooLarge, "a recording may be at most \(Limits.attemptBytes.upperBound / 1_000_000) MB (\(Int(Limits.attemptSeconds)) seconds of speech).")
-        }
+        guard size <= Limits.attemptBytes.upperBound else { throw tooLarge }
         if let contentType {
             let type = contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
             guard readTypes.contains(type) || type == "application/octet-stream" else {

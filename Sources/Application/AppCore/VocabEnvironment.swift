@@ -21,31 +21,38 @@ public struct VocabEnvironment: Sendable {
     public var home: HomeLayout
     /// Where the neural voice's Python environment is (`neural-voice/`, made by
     /// `scripts/install-deps`).
-    public var neuralVoice: NeuralVoiceChoice
+    public var neuralVoice: PythonFolder
     /// Where the listener's Python environment is (`listener/`, made by `scripts/install-deps`):
     /// `VOCAB_LISTENER`, a folder or `off`; unset, looked for as the neural voice is.
-    public var listener: NeuralVoiceChoice = .automatic
+    public var listener: PythonFolder = .automatic
     /// What time it is for every rule that counts time (sessions, sign-in limits and locks,
     /// due cards): the system's, or a test's own.
     public var clock: WallClock = .system
 
-    public enum NeuralVoiceChoice: Sendable, Equatable {
-        /// `neural-voice/` beside the executable's checkout, or in libexec/vocab beside an
-        /// installed `vocab-full`; looked for only when speech is needed.
+    /// Where a Python environment of vocab's own is (the neural voice's, the listener's).
+    public enum PythonFolder: Sendable, Equatable {
+        /// NAME/ beside the executable's checkout, or in libexec/vocab beside an installed
+        /// `vocab-full`; looked for only when it is needed.
         case automatic
-        /// `VOCAB_NEURAL_VOICE=off`: English is spoken by espeak-ng.
+        /// `VOCAB_NEURAL_VOICE=off` (English is spoken by espeak-ng), `VOCAB_LISTENER=off`.
         case off
         case directory(String)
+
+        /// The folder to look in, or nil when it is switched off.
+        func folder(named name: String) -> String? {
+            switch self {
+            case .off: nil
+            case .directory(let directory): directory
+            case .automatic: VocabEnvironment.locate(name)
+            }
+        }
     }
 
     /// The folder to look for the neural voice in, or nil when it is switched off.
-    public var neuralVoiceDirectory: String? {
-        switch neuralVoice {
-        case .off: nil
-        case .directory(let directory): directory
-        case .automatic: Self.locate("neural-voice")
-        }
-    }
+    public var neuralVoiceDirectory: String? { neuralVoice.folder(named: "neural-voice") }
+
+    /// The folder to look for the listener in, or nil when it is switched off.
+    public var listenerDirectory: String? { listener.folder(named: "listener") }
 
     public init(categories: String?, home: String?, environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.home = HomeLayout(root: home ?? Self.defaultHome(environment))
@@ -66,7 +73,7 @@ public struct VocabEnvironment: Sendable {
     /// Tests name every folder; the neural voice and the listener are theirs to switch on.
     public init(
         categoriesDirectory: String, audioDirectory: String, picturesDirectory: String? = nil, home: HomeLayout,
-        neuralVoice: NeuralVoiceChoice = .off, listener: NeuralVoiceChoice = .off, clock: WallClock = .system
+        neuralVoice: PythonFolder = .off, listener: PythonFolder = .off, clock: WallClock = .system
     ) {
         self.categoriesDirectory = categoriesDirectory
         self.audioDirectory = audioDirectory
@@ -77,21 +84,12 @@ public struct VocabEnvironment: Sendable {
         self.clock = clock
     }
 
-    /// The folder to look for the listener in, or nil when it is switched off.
-    public var listenerDirectory: String? {
-        switch listener {
-        case .off: nil
-        case .directory(let directory): directory
-        case .automatic: Self.locate("listener")
-        }
-    }
-
     /// `$VOCAB_NEURAL_VOICE`: a folder, or `off`; unset, the voice is looked for.
-    static func neuralVoice(_ env: [String: String]) -> NeuralVoiceChoice {
+    static func neuralVoice(_ env: [String: String]) -> PythonFolder {
         folderChoice(env["VOCAB_NEURAL_VOICE"])
     }
 
-    static func folderChoice(_ chosen: String?) -> NeuralVoiceChoice {
+    static func folderChoice(_ chosen: String?) -> PythonFolder {
         guard let chosen, !chosen.isEmpty else { return .automatic }
         return chosen.lowercased() == "off" ? .off : .directory(chosen)
     }

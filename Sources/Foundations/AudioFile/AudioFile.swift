@@ -5,10 +5,6 @@ import PCMKernels
 import SndFileShim
 
 /// Mono audio samples in the range -1...1.
-extension String {
-    fileprivate func trimmingSuffix(_ suffix: String) -> String { hasSuffix(suffix) ? String(dropLast(suffix.count)) : self }
-}
-
 public struct PCM: Sendable {
     public var samples: [Float]
     public var sampleRate: Int
@@ -138,6 +134,11 @@ public enum AudioFile {
         return try decode(descriptor: fd, path: name, maximumSeconds: maximumSeconds)
     }
 
+    /// How a recording over the limit is refused: "longer than 10 minutes", "longer than 10 seconds".
+    static func longerThan(_ maximumSeconds: Double) -> String {
+        maximumSeconds >= 60 ? String(format: "longer than %.0f minutes", maximumSeconds / 60) : String(format: "longer than %.0f seconds", maximumSeconds)
+    }
+
     /// Decodes from an open descriptor, which it closes.
     static func decode(descriptor fd: Int32, path: String, maximumSeconds: Double) throws -> DecodedAudio {
         var info = SF_INFO()
@@ -151,8 +152,7 @@ public enum AudioFile {
         // The limit is on time, whatever the rate (a 5-minute 192 kHz recording is 5 minutes).
         let seconds = Double(info.frames) / Double(max(1, info.samplerate))
         guard seconds <= maximumSeconds else {
-            let limit = maximumSeconds >= 60 ? String(format: "%.0f minutes", maximumSeconds / 60) : String(format: "%.0f seconds", maximumSeconds)
-            throw AudioError.implausible(path: path, reason: String(format: "longer than \(limit) (%.0f s)", seconds))
+            throw AudioError.implausible(path: path, reason: String(format: "\(longerThan(maximumSeconds)) (%.0f s)", seconds))
         }
         // Decoded a block at a time and mixed down as it comes, so memory holds the mono samples
         // and one block, not every channel of the whole file.
@@ -395,4 +395,8 @@ public enum AudioFile {
             }
         #endif
     }
+}
+
+extension String {
+    fileprivate func trimmingSuffix(_ suffix: String) -> String { hasSuffix(suffix) ? String(dropLast(suffix.count)) : self }
 }

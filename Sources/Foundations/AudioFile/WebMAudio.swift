@@ -64,8 +64,7 @@ enum WebMAudio {
             }
             // Decoded only up to the limit: a long recording is refused without decoding the rest.
             if Double(mono.count) / Double(rate) > maximumSeconds {
-                throw AudioError.implausible(
-                    path: name, reason: "longer than \(maximumSeconds >= 60 ? "\(Int(maximumSeconds / 60)) minutes" : "\(Int(maximumSeconds)) seconds")")
+                throw AudioError.implausible(path: name, reason: AudioFile.longerThan(maximumSeconds))
             }
         }
         guard !mono.isEmpty else { throw AudioError.implausible(path: name, reason: "no audio frames") }

@@ -1,11 +1,5 @@
-import Dispatch
 import Foundation
-import Synchronization
 import Usage
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// The neural voice as installed by `scripts/install-deps`: a Python environment holding the
 /// pinned `hibari-tts` package (its American voice "heart", model and lexicons inside the wheel;

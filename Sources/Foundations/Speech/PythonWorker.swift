@@ -27,14 +27,13 @@ public final class PythonWorker {
     /// The `ready` line's fields.
     public private(set) var ready: [String: Any] = [:]
 
-    public init(name: String, python: String, source: String, startTimeout: Double, environment extra: [String: String] = [:]) throws {
+    public init(name: String, python: String, source: String, startTimeout: Double) throws {
         self.name = name
         // -I: no user site-packages or PYTHON* variables can change what the program does.
         var environment = ProcessInfo.processInfo.environment
         for key in environment.keys where key.hasPrefix("PYTHON") { environment[key] = nil }
         environment["OMP_NUM_THREADS"] = "1"
         environment["HF_HUB_OFFLINE"] = "1"
-        environment.merge(extra) { $1 }
         let child: SocketChild
         do {
             child = try SocketChild.start(python, arguments: ["-I", "-c", source], environment: environment)

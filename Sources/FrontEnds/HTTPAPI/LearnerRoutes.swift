@@ -18,8 +18,8 @@ struct LearnerRoutes: Sendable {
     let classes: ClassService
     let exports: ExportService
     let attempts: FailedAttempts
-    /// Attempts at saying words; nil only where a server is built without (never in `make`).
-    let listening: ListeningService?
+    /// Attempts at saying words.
+    let listening: ListeningService
     /// Request bodies are small JSON objects.
     static let maxBody = 64 << 10
     /// Item numbers and card versions as openapi.json documents them (item numbers stay exact in
@@ -224,13 +224,11 @@ struct LearnerRoutes: Sendable {
     /// Its size is checked from Content-Length before it is read, and again as it is read.
     func attempt(_ request: Request, context: VocabRequestContext) async throws -> Response {
         let learner = try context.learner()
-        guard let listening else { throw Failure(.listenerUnavailable, "this server does not listen.") }
         let entries = request.uri.queryParameters.getAll("entry")
         guard entries.count <= 1 else { throw Failure(.repeatedParameter, "give entry once.") }
         guard let entry = entries.first.map({ String($0) }), !entry.isEmpty else {
             throw Failure(.missingParameter, "say which word was said: ?entry=animals/cat.")
         }
-        let limit = Limits.attemptBytes.upperBound
         let type = request.headers[.contentType]
         if let length = request.headers[.contentLength].flatMap({ Int($0) }) {
             try ListeningService.checkUpload(size: length, contentType: type)
@@ -238,9 +236,9 @@ struct LearnerRoutes: Sendable {
         var request = request
         let buffer: ByteBuffer
         do {
-            buffer = try await request.collectBody(upTo: limit)
+            buffer = try await request.collectBody(upTo: Limits.attemptBytes.upperBound)
         } catch {
-            throw APIError(Failure(.bodyTooLarge, "a recording may be at most \(limit / 1_000_000) MB (\(Int(Limits.attemptSeconds)) seconds of speech)."))
+            throw ListeningService.tooLarge
         }
         let body = try await listening.attempt(entry: entry, audio: Array(buffer.readableBytesView), contentType: type, learner: learner)
         return try Self.json(body)

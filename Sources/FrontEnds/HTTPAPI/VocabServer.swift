@@ -72,9 +72,9 @@ public struct VocabServer: Sendable {
     /// The neural voice: "starting" while its processes load (a first word waits for them),
     /// then "ready"; "off" when it is not installed or switched off, "failed" when it could not
     /// start (English is spoken by espeak-ng). /healthz says which, so a deployment can wait.
-    let voice: VoiceState
+    let voice: WarmingPart
     /// The listener, as `voice` says the voice: "starting", "ready", "off" or "failed".
-    let listenerState: VoiceState
+    let listenerState: WarmingPart
     let listening: ListeningService
     let exports: ExportService
     let learning: LearningService
@@ -147,10 +147,10 @@ public struct VocabServer: Sendable {
         // comes first waits for its process in the worker's own queue, never on an event loop.
         let audio = app.audio
         let listening = try await app.listening()
-        let voice = VoiceState.warming(
+        let voice = WarmingPart.warming(
             available: audio.neuralSynthesizer(), logger: logger, name: "the neural voice", without: "English is spoken by espeak-ng"
         ) { await audio.warmUpNeuralVoice() }
-        let listenerState = VoiceState.warming(
+        let listenerState = WarmingPart.warming(
             available: audio.listener(), logger: logger, name: "the listener", without: "attempts at saying words are refused"
         ) { await listening.warmUp() }
         let (clips, speechUnavailable) = audio.clips()
@@ -280,8 +280,8 @@ public struct VocabServer: Sendable {
         }
     }
 
-    /// Where the neural voice's warm-up is (see `voice`).
-    final class VoiceState: Sendable {
+    /// How far a part that loads in the background has come (see `voice` and `listenerState`).
+    final class WarmingPart: Sendable {
         let value: Mutex<String>
         init(_ state: String) { value = Mutex(state) }
 
@@ -290,12 +290,12 @@ public struct VocabServer: Sendable {
         static func warming<Part>(
             available: (Part?, reason: String?), logger: Logger, name: String, without: String,
             _ warm: @escaping @Sendable () async -> String?
-        ) -> VoiceState {
+        ) -> WarmingPart {
             guard available.0 != nil else {
                 if let reason = available.reason { logger.info("no \(name.dropFirst(4)); \(without)", metadata: ["reason": "\(reason)"]) }
-                return VoiceState("off")
+                return WarmingPart("off")
             }
-            let state = VoiceState("starting")
+            let state = WarmingPart("starting")
             Task {
                 if let failure = await warm() {
                     state.value.withLock { $0 = "failed" }

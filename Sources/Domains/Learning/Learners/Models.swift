@@ -149,14 +149,6 @@ public struct CardRecord: Sendable, Codable, Equatable, Hashable {
 
 /// One rating as the review log keeps it: the state before and after, so it can be undone and
 /// studied.
-extension ReviewEntry {
-    /// The client ids of reviews made by saying the word well (`POST /v1/me/attempts`): the one
-    /// mark that tells them from a tap in a game or on a card, so a class page can show words said
-    /// well from the review log alone. No client may choose such an id itself.
-    public static let spokenPrefix = "said-"
-    public var wasSpoken: Bool { clientID?.hasPrefix(Self.spokenPrefix) == true }
-}
-
 public struct ReviewEntry: Sendable, Codable, Equatable, Hashable {
     public var id: Int64
     public var itemID: Int64
@@ -212,4 +204,12 @@ public enum LearnerError: Error, Sendable, Equatable, CustomStringConvertible {
         case .nothingToUndo: return "there is no rating to undo."
         }
     }
+}
+
+extension ReviewEntry {
+    /// The client ids of reviews made by saying the word well (`POST /v1/me/attempts`): the one
+    /// mark that tells them from a tap in a game or on a card, so a class page can show words said
+    /// well from the review log alone. No client may choose such an id itself.
+    public static let spokenPrefix = "said-"
+    public var wasSpoken: Bool { clientID?.hasPrefix(Self.spokenPrefix) == true }
 }
