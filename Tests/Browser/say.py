@@ -84,7 +84,8 @@ def main():
         wait.until(EC.presence_of_element_located((By.ID, "password")))
         driver.find_element(By.ID, "name").send_keys(args.name)
         driver.find_element(By.ID, "password").send_keys(args.password + Keys.ENTER)
-        wait.until(lambda d: not d.current_url.endswith("#/signin"))
+        # Signing in leads to the review page: once there, the next address is not overtaken by it.
+        wait.until(lambda d: d.current_url.endswith("#/review"))
 
     def library(driver):
         return driver.execute_async_script(
