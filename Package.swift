@@ -74,7 +74,9 @@ let package = Package(
         .target(name: "PCMKernels", path: "Sources/Foundations/PCMKernels"),
         .target(name: "AudioFile", dependencies: ["CSndFile", "SndFileShim", "OpusShim", "PCMKernels", "FileAccess"], path: "Sources/Foundations/AudioFile"),
         // espeak-ng in process; the neural voice in child processes of its own.
-        .target(name: "Speech", dependencies: ["CEspeakNG", "EspeakShim", "SpawnShim", "FileAccess", "Usage"], path: "Sources/Foundations/Speech"),
+        // Child processes started with posix_spawn, inheriting nothing but what they are given.
+        .target(name: "Spawning", dependencies: ["SpawnShim"], path: "Sources/Foundations/Spawning"),
+        .target(name: "Speech", dependencies: ["CEspeakNG", "EspeakShim", "SpawnShim", "Spawning", "FileAccess", "Usage"], path: "Sources/Foundations/Speech"),
         // EBU R128 loudness of word clips (libebur128), trimming and normalising to one target,
         // and the checks an imported recording must pass.
         .target(name: "ClipProcessing", dependencies: ["AudioFile", "Ebur128Shim", "CEbur128", "PCMKernels"], path: "Sources/Foundations/ClipProcessing"),
@@ -106,7 +108,9 @@ let package = Package(
         // Clips from three tiers (recorded, legacy, espeak-ng).
         .target(
             name: "Audio",
-            dependencies: ["Vocabulary", "AudioFile", "JSONReading", "ClipProcessing", "Speech", "HTTPFetch", "TextMatching", "FileAccess", "Offloading"],
+            dependencies: [
+                "Vocabulary", "AudioFile", "JSONReading", "ClipProcessing", "Speech", "Spawning", "HTTPFetch", "TextMatching", "FileAccess", "Offloading",
+            ],
             path: "Sources/Domains/Audio"),
         // Judging a learner's attempt at a word: the catalog's transcriptions in the recogniser's
         // phones, and the word against the words it could be mistaken for.
@@ -159,7 +163,7 @@ let package = Package(
             name: "App",
             dependencies: [
                 "Classes",
-                "AppCore", "Catalog", "Cache", "Store", "Audio", "AudioFile", "Speech", "Pronunciation", "HTTPFetch", "Mandarin",
+                "AppCore", "Catalog", "Cache", "Store", "Audio", "AudioFile", "Speech", "Spawning", "Pronunciation", "HTTPFetch", "Mandarin",
                 "Definitions", "Quiz", "SQLiteDB", "FileAccess", "Offloading", "Vocabulary", "Learners", "FSRS", "TextMatching",
                 "AnkiExport", "PostgresStore", "PostgresLearners", "PostgresMandarin", "JSONReading", "Usage",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -216,7 +220,7 @@ let package = Package(
         .target(
             name: "CLI",
             dependencies: [
-                "App", "AppCore", "CLICore", "Catalog", "Store", "Cache", "Mandarin", "AudioFile", "Speech", "Audio", "HTTPFetch",
+                "App", "AppCore", "CLICore", "Catalog", "Store", "Cache", "Mandarin", "AudioFile", "Speech", "Spawning", "Audio", "HTTPFetch",
                 "Definitions", "Quiz", "Learners", "Classes", "FSRS", "SeededRandom", "HTTPAPI", "HTTPTransport", "FileAccess",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ], path: "Sources/FrontEnds/CLI"),
@@ -236,7 +240,7 @@ let package = Package(
         .executableTarget(name: "vocab-full", dependencies: ["CLI"], path: "Sources/Executables/vocab-full"),
 
         // MARK: Tests (the same layers)
-        .target(name: "TestSupport", dependencies: ["SpawnShim"], path: "Tests/Support/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["SpawnShim", "Spawning"], path: "Tests/Support/TestSupport"),
         // A fresh process in which libebur128 has not been touched yet, to see the lazy load and
         // the load failure (neither can be seen inside the shared test process).
         .executableTarget(
@@ -245,7 +249,8 @@ let package = Package(
         .testTarget(name: "TextMatchingTests", dependencies: ["TextMatching"], path: "Tests/Foundations/TextMatchingTests"),
         .testTarget(name: "OffloadingTests", dependencies: ["Offloading"], path: "Tests/Foundations/OffloadingTests"),
         .testTarget(name: "UsageTests", dependencies: ["Usage"], path: "Tests/Foundations/UsageTests"),
-        .testTarget(name: "SpeechTests", dependencies: ["Speech"], path: "Tests/Foundations/SpeechTests"),
+        .testTarget(name: "SpawningTests", dependencies: ["Spawning"], path: "Tests/Foundations/SpawningTests"),
+        .testTarget(name: "SpeechTests", dependencies: ["Speech", "Spawning"], path: "Tests/Foundations/SpeechTests"),
         .testTarget(name: "FileAccessTests", dependencies: ["FileAccess", "SQLiteDB", "TestSupport"], path: "Tests/Foundations/FileAccessTests"),
         .testTarget(name: "AudioFileTests", dependencies: ["AudioFile", "SeededRandom", "TestSupport"], path: "Tests/Foundations/AudioFileTests"),
         .testTarget(
@@ -261,7 +266,8 @@ let package = Package(
         .testTarget(
             name: "AudioTests", dependencies: ["Audio", "AudioFile", "ClipProcessing", "Speech", "HTTPFetch", "Vocabulary", "TestSupport"],
             path: "Tests/Domains/AudioTests"),
-        .testTarget(name: "AnkiExportTests", dependencies: ["AnkiExport", "SQLiteDB"], path: "Tests/Foundations/AnkiExportTests", exclude: ["Scripts"]),
+        .testTarget(
+            name: "AnkiExportTests", dependencies: ["AnkiExport", "SQLiteDB", "Spawning"], path: "Tests/Foundations/AnkiExportTests", exclude: ["Scripts"]),
         .testTarget(
             name: "PronunciationTests", dependencies: ["Pronunciation", "Speech", "AudioFile", "TestSupport"], path: "Tests/Domains/PronunciationTests",
             resources: [.copy("Fixtures")]),

@@ -5,6 +5,7 @@ import Learners
 import Offloading
 import PostgresNIO
 import SQLiteDB
+import Spawning
 
 /// Learners' data copied out and put back: every learner, password and token hash, library,
 /// card, rating, session, class and assignment. On the embedded engine a backup is a
@@ -153,28 +154,13 @@ public struct Backup: Sendable {
             throw Failure(.backupFailed, "\(name) is not installed (Debian: apt install postgresql-client).")
         }
         return try await BlockingWork.run {
-            // Its output goes to files: a pipe nobody reads while it runs could fill and stop it.
-            let outPath = TemporaryFile.path(beside: NSTemporaryDirectory() + "vocab-\(name)", tag: "out")
-            let errPath = TemporaryFile.path(beside: NSTemporaryDirectory() + "vocab-\(name)", tag: "err")
-            defer {
-                unlink(outPath)
-                unlink(errPath)
-            }
-            _ = FileManager.default.createFile(atPath: outPath, contents: nil)
-            _ = FileManager.default.createFile(atPath: errPath, contents: nil)
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: path)
-            process.arguments = arguments
-            process.standardOutput = FileHandle(forWritingAtPath: outPath)
-            process.standardError = FileHandle(forWritingAtPath: errPath)
-            try process.run()
-            process.waitUntilExit()
-            guard process.terminationStatus == 0 else {
+            let finished = try ChildProcess.run(path, arguments: arguments)
+            guard finished.termination == .exited(0) else {
                 // The URL (with its password) is never repeated in a message.
-                let said = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
+                let said = String(decoding: finished.error, as: UTF8.self)
                 throw Failure(failure, "\(name) failed: \(said.split(separator: "\n").prefix(3).joined(separator: " "))")
             }
-            return (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""
+            return String(decoding: finished.output, as: UTF8.self)
         }
     }
 }

@@ -2,6 +2,7 @@ import AudioFile
 import FileAccess
 import Foundation
 import JSONReading
+import Spawning
 import Speech
 import Vocabulary
 

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Spawning
 import Synchronization
 import Usage
 

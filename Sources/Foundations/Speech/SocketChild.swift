@@ -1,5 +1,6 @@
 import Foundation
 import SpawnShim
+import Spawning
 import Synchronization
 
 #if canImport(Glibc)
@@ -8,12 +9,10 @@ import Synchronization
 
 /// A child process that reads requests on its standard input, a socket (so that writing to a
 /// child that died is an error, not SIGPIPE), and answers on its standard output, a pipe. Render
-/// workers and the neural voice's processes are started this way. They live long, so they are
-/// started with `vocab_spawn`, which lets them inherit no descriptor but these two: Foundation's
-/// Process closes a list of descriptors made before it forks, and a pipe another thread opened
-/// meanwhile (a test's, a recording's) stayed open in the neural voice until the server ended,
-/// so its reader never saw the end. It lives here, beside speech, rather than in Offloading:
-/// Foundation must stay out of the static launcher, which links only FoundationEssentials.
+/// workers, the neural voice's and the listener's processes are started this way, each the
+/// leader of a process group of its own. It lives here, beside speech, rather than in
+/// Offloading: Foundation must stay out of the static launcher, which links only
+/// FoundationEssentials.
 public struct SocketChild: Sendable {
     public let process: ChildProcess
     /// Our end of the child's standard input.
@@ -21,9 +20,7 @@ public struct SocketChild: Sendable {
     /// The read end of the child's standard output.
     public let output: Int32
 
-    public struct StartError: Error, CustomStringConvertible {
-        public let description: String
-    }
+    public typealias StartError = ChildProcess.StartError
 
     /// Starts `executable` (a path); its standard error goes nowhere. `environment` replaces
     /// this process's own when given.
@@ -39,26 +36,16 @@ public struct SocketChild: Sendable {
             close(pair[1])
             throw StartError(description: "cannot make a pipe: \(String(cString: strerror(pipeError)))")
         }
-        let environment = (environment ?? ProcessInfo.processInfo.environment).map { "\($0.key)=\($0.value)" }
-        var pid: pid_t = 0
-        var spawnError: Int32 = 0
-        // ETXTBSY: a program written a moment ago may still be open for writing in a child
-        // another thread is starting (until that child's exec closes it); it passes at once.
-        for attempt in 0..<50 {
-            if attempt > 0 { usleep(10_000) }
-            spawnError = withCStrings([executable] + arguments) { argv in
-                withCStrings(environment) { envp in vocab_spawn(&pid, executable, argv, envp, pair[1], pipe[1]) }
-            }
-            if spawnError != ETXTBSY { break }
+        let process: ChildProcess
+        do {
+            process = try ChildProcess.start(executable, arguments: arguments, environment: environment, input: pair[1], output: pipe[1], ownGroup: true)
+        } catch {
+            for fd in [pair[0], pair[1], pipe[0], pipe[1]] { close(fd) }
+            throw error
         }
         close(pair[1])
         close(pipe[1])
-        guard spawnError == 0 else {
-            close(pair[0])
-            close(pipe[0])
-            throw StartError(description: "cannot start \(executable): \(String(cString: strerror(spawnError)))")
-        }
-        return SocketChild(process: ChildProcess(pid: pid), input: pair[0], output: pipe[0])
+        return SocketChild(process: process, input: pair[0], output: pipe[0])
     }
 
     /// Tells the child there is nothing more to read: it finishes what it holds, then exits.
@@ -97,68 +84,4 @@ extension SocketChild {
             _exit(1)
         }
     }
-}
-
-/// A child started by `SocketChild`: whether it still runs, and how it ended.
-public final class ChildProcess: Sendable {
-    public enum Termination: Sendable, Equatable, CustomStringConvertible {
-        case exited(Int32)
-        case killed(signal: Int32)
-
-        public var description: String {
-            switch self {
-            case .exited(let status): "exit status \(status)"
-            case .killed(let signal): "killed by signal \(signal)"
-            }
-        }
-    }
-
-    public let pid: Int32
-    private let termination = Mutex<Termination?>(nil)
-
-    init(pid: Int32) { self.pid = pid }
-
-    /// How it ended; nil while it runs. Reaps it once it has ended.
-    public var ended: Termination? {
-        termination.withLock { known in
-            if known == nil { known = Self.reap(pid) }
-            return known
-        }
-    }
-
-    public var isRunning: Bool { ended == nil }
-
-    /// Waits for it to end. Waits stay short (a child whose input has ended, or that was killed),
-    /// so the lock is never held across a blocking wait: another thread may ask meanwhile.
-    @discardableResult
-    public func waitUntilExit() -> Termination {
-        var pause: UInt32 = 1_000
-        while true {
-            if let ended { return ended }
-            usleep(pause)
-            pause = min(pause * 2, 20_000)
-        }
-    }
-
-    /// Its termination if it has ended, without waiting.
-    private static func reap(_ pid: Int32) -> Termination? {
-        var status: Int32 = 0
-        while true {
-            let result = waitpid(pid, &status, WNOHANG)
-            if result == pid { break }
-            if result == 0 { return nil }
-            if errno == EINTR { continue }
-            // ECHILD: reaped elsewhere (SIGCHLD ignored); it has ended, how is unknown.
-            return .exited(-1)
-        }
-        let signal = status & 0x7f
-        return signal == 0 ? .exited((status >> 8) & 0xff) : .killed(signal: signal)
-    }
-}
-
-/// Calls `body` with `strings` as a NULL-terminated array of C strings.
-private func withCStrings<Result>(_ strings: [String], _ body: (UnsafePointer<UnsafeMutablePointer<CChar>?>) -> Result) -> Result {
-    let pointers = strings.map { strdup($0) } + [nil]
-    defer { for pointer in pointers { free(pointer) } }
-    return pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
 }

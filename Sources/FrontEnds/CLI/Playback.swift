@@ -4,6 +4,7 @@ import CLICore
 import Catalog
 import Foundation
 import HTTPFetch
+import Spawning
 import Speech
 
 extension AudioFormat {
@@ -38,15 +39,12 @@ func playClip(_ path: String, players: [(String, [String])] = defaultPlayers) th
     var failures: [String] = []
     for (name, args) in players {
         guard let exe = findExecutable(name) else { continue }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: exe)
-        process.arguments = args + [path]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        if process.terminationReason == .exit && process.terminationStatus == 0 { return .played(by: name) }
-        failures.append("\(name) exited with status \(process.terminationStatus)")
+        let ended = try ChildProcess.start(exe, arguments: args + [path]).waitUntilExit()
+        if ended == .exited(0) { return .played(by: name) }
+        switch ended {
+        case .exited(let status): failures.append("\(name) exited with status \(status)")
+        case .killed(let signal): failures.append("\(name) was killed by signal \(signal)")
+        }
     }
     return failures.isEmpty ? .noPlayer : .failed(failures)
 }

@@ -263,11 +263,9 @@ struct ImporterTests {
     @Test func removesTheTemporariesOfKilledImportsButNotOfRunningOnes() throws {
         let home = try TemporaryDirectory("moe-import")
         defer { home.remove() }
-        let finished = Process()
-        finished.executableURL = URL(fileURLWithPath: "/bin/true")
-        try finished.run()
+        let finished = try ChildProcess.start("/bin/true", arguments: [])
         finished.waitUntilExit()
-        let dead = finished.processIdentifier
+        let dead = finished.pid
         let stale = ["moe.sqlite.importing-\(dead)-1a2b3c4d", "moe.sqlite.importing-\(dead)-1a2b3c4d-journal"]
         // This test's own process is running: an import in progress elsewhere looks like this.
         let running = ["moe.sqlite.importing-\(getpid())-5e6f7a8b"]

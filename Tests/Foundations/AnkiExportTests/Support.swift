@@ -1,4 +1,5 @@
 import Foundation
+import Spawning
 import Testing
 
 @testable import AnkiExport
@@ -28,29 +29,10 @@ struct ProcessResult {
     let stderr: String
 }
 
-/// Runs a program found on PATH. Output goes through files, not pipes, so a chatty child cannot
-/// fill a pipe buffer and deadlock the test.
+/// Runs a program found on PATH.
 func runProcess(_ program: String, _ arguments: [String]) throws -> ProcessResult {
-    let scratch = try TemporaryDirectory()
-    let outPath = scratch.file("stdout")
-    let errPath = scratch.file("stderr")
-    _ = FileManager.default.createFile(atPath: outPath, contents: nil)
-    _ = FileManager.default.createFile(atPath: errPath, contents: nil)
-    let out = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
-    let err = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = [program] + arguments
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    process.waitUntilExit()
-    try out.close()
-    try err.close()
-    return ProcessResult(
-        status: process.terminationStatus,
-        stdout: try Data(contentsOf: URL(fileURLWithPath: outPath)),
-        stderr: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "")
+    let finished = try ChildProcess.run("/usr/bin/env", arguments: [program] + arguments)
+    return ProcessResult(status: finished.termination.status, stdout: finished.output, stderr: String(decoding: finished.error, as: UTF8.self))
 }
 
 /// A real, playable WAV: 0.1 s of a 440 Hz tone, 8 kHz mono 16-bit PCM.

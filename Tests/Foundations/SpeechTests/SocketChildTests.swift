@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Spawning
 import Testing
 
 @testable import Speech

@@ -53,17 +53,13 @@ struct KilledRunTests {
             try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: vocab.categories + "/colours.json"))) as? [String: Any])
         let words = (category["words"] as? [[String: Any]] ?? []).compactMap { $0["word"] as? String }
         let out = vocab.dir.file("clips")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Repository.vocabExecutable)
-        process.arguments = ["render", "--category", "colours", "--accent", "british", "--out", out, "--jobs", "2"]
         var env = ProcessInfo.processInfo.environment
         env["VOCAB_NEURAL_VOICE"] = "off"
         for (k, v) in vocab.environment { env[k] = v }
-        process.environment = env
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        let process = try ChildProcess.start(
+            Repository.vocabExecutable, arguments: ["render", "--category", "colours", "--accent", "british", "--out", out, "--jobs", "2"],
+            environment: env)
+        defer { process.signal(SIGKILL) }
         var workers: [Int32] = []
         for _ in 0..<600 where process.isRunning {
             workers = renderWorkers(writingInto: out)
@@ -71,7 +67,7 @@ struct KilledRunTests {
             try await Task.sleep(for: .milliseconds(50))
         }
         #expect(workers.count == 2, "two workers were rendering")
-        kill(process.processIdentifier, SIGKILL)
+        process.signal(SIGKILL)
         while process.isRunning { try await Task.sleep(for: .milliseconds(10)) }
 
         let killed = Date()
@@ -126,25 +122,25 @@ func renderWorkers(writingInto out: String) -> [Int32] {
     }
 }
 
-/// A process that has exited and that its parent never waits for: `sh` starts `true` in the
-/// background and then becomes `sleep`, which does not collect it. `stop` ends the parent
-/// (and with it the zombie).
+/// A process that has exited and that its parent never waits for: Python forks a child that
+/// exits at once and then sleeps without collecting it (a shell may collect a background job
+/// before it becomes `sleep`, when SIGCHLD reaches it). `stop` ends the parent (and with it the
+/// zombie).
 func unreapedProcess() throws -> (pid: Int32, stop: () -> Void) {
-    let parent = Process()
-    parent.executableURL = URL(fileURLWithPath: "/bin/sh")
-    parent.arguments = ["-c", "true & echo $!; exec sleep 600"]
-    let pipe = Pipe()
-    parent.standardOutput = pipe
-    parent.standardError = FileHandle.nullDevice
-    try parent.run()
+    let pipe = try ChildPipe()
+    let parent = try ChildProcess.start(
+        "/usr/bin/python3",
+        arguments: ["-c", "import os, time\npid = os.fork()\nif pid == 0: os._exit(0)\nprint(pid, flush=True)\ntime.sleep(600)"],
+        output: pipe.writing.fileDescriptor)
+    try pipe.writing.close()
     var line = Data()
     while !line.contains(UInt8(ascii: "\n")) {
-        let chunk = pipe.fileHandleForReading.availableData
+        let chunk = pipe.reading.availableData
         if chunk.isEmpty { break }
         line += chunk
     }
     let stop = {
-        kill(parent.processIdentifier, SIGKILL)
+        parent.signal(SIGKILL)
         parent.waitUntilExit()
     }
     guard let pid = Int32(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) else {

@@ -66,26 +66,18 @@ func leaveWriteAheadLog(beside path: String) throws {
 
 /// A process id that is certainly not running: one of a child that has exited.
 func deadProcessID() throws -> Int32 {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/true")
-    try process.run()
+    let process = try ChildProcess.start("/bin/true", arguments: [])
     process.waitUntilExit()
-    return process.processIdentifier
+    return process.pid
 }
 
 /// A process that keeps running until the returned closure stops it.
 func liveProcess() throws -> (pid: Int32, stop: () -> Void) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/sleep")
-    process.arguments = ["600"]
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    // SIGKILL: a child started from a test thread inherits its blocked signals, SIGTERM among them.
+    let process = try ChildProcess.start("/bin/sleep", arguments: ["600"])
     return (
-        process.processIdentifier,
+        process.pid,
         {
-            kill(process.processIdentifier, SIGKILL)
+            process.signal(SIGKILL)
             process.waitUntilExit()
         }
     )
@@ -393,16 +385,10 @@ struct ReliabilityTests {
         // The largest category (1,032 clips, most of a second): a smaller one can finish between
         // two looks at the folder on a busy machine.
         let args = ["render", "--category", "everyday-words", "--accent", "both", "--out", out, "--jobs", "2"]
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Repository.vocabExecutable)
-        process.arguments = args
         var env = ProcessInfo.processInfo.environment
         env["VOCAB_NEURAL_VOICE"] = "off" // espeak-ng's tier and source are checked below
         for (k, v) in vocab.environment { env[k] = v }
-        process.environment = env
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try ChildProcess.start(Repository.vocabExecutable, arguments: args, environment: env)
         // Kill the parent once a few clips are finished, long before all are.
         var finished = 0
         for _ in 0..<3000 where process.isRunning {
@@ -410,9 +396,9 @@ struct ReliabilityTests {
             if finished >= 6 { break }
             try await Task.sleep(for: .milliseconds(10))
         }
-        kill(process.processIdentifier, SIGKILL)
+        process.signal(SIGKILL)
         while process.isRunning { try await Task.sleep(for: .milliseconds(10)) }
-        #expect(process.terminationReason == .uncaughtSignal, "the render was killed, not finished")
+        #expect(process.ended == .killed(signal: SIGKILL), "the render was killed, not finished")
         #expect(!fileExists(out + "/manifest.json"), "a killed run wrote no manifest")
         // Its workers lose their parent's pipe and stop; wait for them so the resume starts clean.
         await waitForProcesses(mentioning: out)

@@ -17,7 +17,7 @@ struct FullDiskServeTests {
         try disk.fill()
 
         let server = try await ServeProcess.start(environment: env)
-        defer { if server.process.isRunning { server.process.terminate() } }
+        defer { server.process.signal(SIGTERM) }
         let auth = ["Authorization": "Bearer \(token)"]
         #expect(try await RawHTTP.get(port: server.port, "/v1/words/cat").status == 200, "started on a full disk, it answers reads")
         let library = try await RawHTTP.get(port: server.port, "/v1/me/library", headers: auth)
@@ -78,7 +78,7 @@ struct FullDiskServeTests {
         defer { disk.unmount() }
         let (env, _, _) = try RatingLoad.home(dir)
         let server = try await ServeProcess.start(environment: env)
-        defer { if server.process.isRunning { server.process.terminate() } }
+        defer { server.process.signal(SIGTERM) }
         let made = try await RawHTTP.get(port: server.port, "/v1/audio/cat?accent=american")
         #expect(made.status == 200, "\(made.status) \(made.text.prefix(200))")
         try disk.fill()

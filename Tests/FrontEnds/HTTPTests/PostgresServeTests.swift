@@ -280,7 +280,7 @@ struct PostgresFaultTests {
         }
         // Let some ratings through A, then kill it mid-stream.
         while try await PostgresServeTests.count(setup.url, "SELECT count(*) FROM reviews") < 40 { try await Task.sleep(for: .milliseconds(20)) }
-        kill(a.process.processIdentifier, SIGKILL)
+        a.process.signal(SIGKILL)
         while try await PostgresServeTests.count(setup.url, "SELECT count(*) FROM reviews") < 80 { try await Task.sleep(for: .milliseconds(20)) }
         done.set()
         var answers: [(status: Int, clientID: String)] = []

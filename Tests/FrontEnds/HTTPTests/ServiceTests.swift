@@ -108,29 +108,30 @@ final class ServeProcess: @unchecked Sendable {
         }
     }
 
-    let process = Process()
+    let process: ChildProcess
     private(set) var port = 0
-    private let log = ErrorLog()
+    private let log: ErrorLog
 
     var stderr: String { log.all }
 
-    private init() {}
+    private init(process: ChildProcess, log: ErrorLog) {
+        self.process = process
+        self.log = log
+    }
 
     /// Starts the process and waits (at most 60 s) for it to report its port.
     static func start(environment: [String: String], arguments: [String] = []) async throws -> ServeProcess {
-        let p = ServeProcess()
-        p.process.executableURL = URL(fileURLWithPath: Repository.vocabExecutable)
-        p.process.arguments = ["serve", "--port", "0", "--host", "127.0.0.1"] + arguments
         // espeak-ng is the synthesis tier these servers are checked with, unless a test asks for the neural voice.
-        p.process.environment = ProcessInfo.processInfo.environment.merging(["VOCAB_NEURAL_VOICE": "off"].merging(environment) { _, new in new }) { _, new in
+        let env = ProcessInfo.processInfo.environment.merging(["VOCAB_NEURAL_VOICE": "off"].merging(environment) { _, new in new }) { _, new in
             new
         }
         let pipe = try ChildPipe()
-        p.process.standardError = pipe.writing
-        p.process.standardOutput = FileHandle.nullDevice
-        try p.process.run()
+        let process = try ChildProcess.start(
+            Repository.vocabExecutable, arguments: ["serve", "--port", "0", "--host", "127.0.0.1"] + arguments, environment: env,
+            error: pipe.writing.fileDescriptor)
         try pipe.writing.close()
-        let log = p.log
+        let log = ErrorLog()
+        let p = ServeProcess(process: process, log: log)
         // The thread holds the reading end, which closes when it is released.
         let reading = pipe.reading
         Thread.detachNewThread { log.read(reading.fileDescriptor) }
@@ -138,7 +139,7 @@ final class ServeProcess: @unchecked Sendable {
         while log.foundPort == 0 && p.process.isRunning && Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
         p.port = log.foundPort
         guard p.port > 0 else {
-            p.process.terminate()
+            p.process.signal(SIGTERM)
             throw ClientError("vocab serve did not report a port: \(log.all)")
         }
         return p
@@ -146,14 +147,14 @@ final class ServeProcess: @unchecked Sendable {
 
     /// Sends the signal and waits (at most 30 s) for the exit status.
     func stop(signal: Int32) async throws -> Int32 {
-        kill(process.processIdentifier, signal)
+        process.signal(signal)
         let deadline = Date().addingTimeInterval(30)
         while process.isRunning && Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
-        if process.isRunning {
-            process.terminate()
+        guard let ended = process.ended else {
+            process.signal(SIGKILL)
             throw ClientError("vocab serve did not stop within 30 s of signal \(signal)")
         }
         for _ in 0..<250 where !log.isClosed { try await Task.sleep(for: .milliseconds(20)) }
-        return process.terminationStatus
+        return ended.status
     }
 }

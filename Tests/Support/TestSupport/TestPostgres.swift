@@ -38,31 +38,17 @@ public final class TestPostgres: Sendable {
     /// Stops a server from `startPrivate()` and removes its folder.
     public func stop() { _ = try? Self.control(["stop", directory]) }
 
-    /// Runs scripts/pg-test-server and waits for it. Not through Foundation's Process: the server
-    /// it leaves running in the background kept Process from ever noticing the script's exit.
-    /// And with no descriptor of this process: the server lives as long as the test run, and a
-    /// pipe or socket it inherited from a test that was starting a program at that moment (the
-    /// socket by which Process learns that its child ended) never reached its end, so that test
-    /// waited for ever on a child that had exited.
+    /// Runs scripts/pg-test-server and waits for its own exit (the server it leaves running in
+    /// the background holds no pipe of ours: output goes to a file). It inherits no descriptor of
+    /// this process: the server lives as long as the test run, and a pipe it inherited from a
+    /// test that was starting a program at that moment would never reach its end.
     static func control(_ arguments: [String]) throws -> (status: Int32, output: String) {
         let output = NSTemporaryDirectory() + "vocab-pg-control-\(getpid())-\(UUID().uuidString.prefix(8)).log"
         defer { try? FileManager.default.removeItem(atPath: output) }
         let quoted = ([script] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
-        let argv = ["/bin/sh", "-c", "\(quoted) >'\(output)' 2>&1 </dev/null"]
-        var cArguments: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
-        defer { for pointer in cArguments { free(pointer) } }
-        let null = open("/dev/null", O_RDWR | O_CLOEXEC)
-        guard null >= 0 else { throw TestPostgresError("cannot open /dev/null: errno \(errno)") }
-        defer { close(null) }
-        var pid: pid_t = 0
-        let spawned = cArguments.withUnsafeBufferPointer { argv in vocab_spawn(&pid, "/bin/sh", argv.baseAddress, environ, null, null) }
-        guard spawned == 0 else { throw TestPostgresError("cannot run scripts/pg-test-server: errno \(spawned)") }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 {
-            guard errno == EINTR else { break }
-        }
+        let ended = try ChildProcess.start("/bin/sh", arguments: ["-c", "\(quoted) >'\(output)' 2>&1 </dev/null"], ownGroup: true).waitUntilExit()
         let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
-        return ((status >> 8) & 0xff, text.trimmingCharacters(in: .whitespacesAndNewlines))
+        return (ended.status, text.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
     private static let running = Mutex<String?>(nil)

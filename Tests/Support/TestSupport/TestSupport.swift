@@ -1,5 +1,6 @@
 import Foundation
 import SpawnShim
+@_exported import Spawning
 
 /// A fresh directory under the system temp folder, removed by `remove()`.
 public struct TemporaryDirectory: Sendable {
@@ -52,50 +53,23 @@ public struct ProcessResult: Sendable {
     public let stderr: String
 }
 
-/// Runs a program to completion with the given input and environment additions.
+/// Runs a program to completion with the given input and environment additions. A child
+/// killed by a signal has the status a shell gives it, 128 and the signal.
 public func runProcess(
     _ executable: String, _ arguments: [String], environment: [String: String] = [:],
     input: String? = nil, currentDirectory: String? = nil
 ) throws -> ProcessResult {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
     var env = ProcessInfo.processInfo.environment
     // espeak-ng is the synthesis tier these tests expect, unless a test asks for the neural
     // voice (its own tests name its folder, or "" to let vocab find it).
     env["VOCAB_NEURAL_VOICE"] = env["VOCAB_NEURAL_VOICE"] ?? "off"
     for (k, v) in environment { env[k] = v }
-    process.environment = env
-    if let currentDirectory { process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }
-    let out = try ChildPipe()
-    let err = try ChildPipe()
-    let inPipe = try ChildPipe()
-    process.standardOutput = out.writing
-    process.standardError = err.writing
-    process.standardInput = inPipe.reading
-    try process.run()
-    // The child has its copies: the ends it holds close here, so its output ends when it exits.
-    try out.writing.close()
-    try err.writing.close()
-    try inPipe.reading.close()
-    if let input { inPipe.writing.write(Data(input.utf8)) }
-    try inPipe.writing.close()
-    // Drain both pipes concurrently so a chatty child cannot block on a full pipe.
-    nonisolated(unsafe) var errData = Data()
-    let group = DispatchGroup()
-    group.enter()
-    let errFD = err.reading.fileDescriptor
-    DispatchQueue.global().async {
-        errData = readAll(errFD)
-        group.leave()
-    }
-    let outData = readAll(out.reading.fileDescriptor)
-    group.wait()
-    process.waitUntilExit()
+    let finished = try ChildProcess.run(
+        executable, arguments: arguments, environment: env, input: input.map { Data($0.utf8) }, directory: currentDirectory)
     return ProcessResult(
-        status: process.terminationStatus,
-        stdout: String(decoding: outData, as: UTF8.self),
-        stderr: String(decoding: errData, as: UTF8.self))
+        status: finished.termination.status,
+        stdout: String(decoding: finished.output, as: UTF8.self),
+        stderr: String(decoding: finished.error, as: UTF8.self))
 }
 
 /// A pipe for a child's standard input or output whose ends close on exec. Foundation's `Pipe`
