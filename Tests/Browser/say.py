@@ -1,8 +1,9 @@
 """Say it, in headless Chromium at a phone's width, with Chromium's fake microphone saying a
 person's recording: the learner signs in, opens the cat's Say it page from its word page, taps
 the microphone and says the word. "cat" said to the cat card is well said (a review written);
-"hat" said to it is "nearly", kindly, and writes nothing. Then a round of Say it for a topic, and
-a page whose microphone is refused says so in words a child's adult can act on.
+"hat" said to it is "nearly", kindly, in Vietnamese too, and writes nothing. Then a round of Say
+it for a topic, and a page whose microphone is refused says so in words a child's adult can act
+on. The page names every image and control, and axe-core finds no violation, in both languages.
 
 Usage: say.py --vocab PATH --name NAME --password PW --cat WAV --hat WAV
 Prints RESULT {json} last; exits non-zero on the first failed check."""
@@ -17,6 +18,7 @@ import wave
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts", "lib"))
 from servers import VocabServer  # noqa: E402
+import accessibility  # noqa: E402
 from selenium import webdriver  # noqa: E402
 from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
 from selenium.webdriver.chrome.service import Service  # noqa: E402
@@ -110,6 +112,14 @@ def main():
     def fits(driver):
         return driver.execute_script("return document.documentElement.scrollWidth <= window.innerWidth + 1")
 
+    axe_source = accessibility.axe_source()
+
+    def accessible(driver, name):
+        unnamed = accessibility.unnamed(driver)
+        check(not unnamed, f"the {name} names every image, control and field: {unnamed}")
+        found = accessibility.violations(driver, axe_source)
+        check(not found, f"axe-core finds no violation on the {name}: {found}")
+
     try:
         # "cat" said to the cat card, from the word page's Say it.
         driver, wait = browser(padded(args.cat, folder, "cat-mic.wav"))
@@ -127,6 +137,7 @@ def main():
         cat = [i for i in items if i["entry"] == "animals/cat"]
         check(len(cat) == 1 and cat[0]["card"]["reps"] == 1, f"it counts as a review of cat: {[(i['entry'], i['card']['reps']) for i in items]}")
         check(wait.until(lambda d: d.find_element(By.ID, "say-next").is_displayed()), "the child can go on")
+        accessible(driver, "Say it page with its praise")
         # A round of Say it for the topic, at Starters: its words one by one, stars at the end.
         driver.get(f"{server.url}/#/play/say/animals?level=starters")
         wait.until(EC.presence_of_element_located((By.ID, "say-mic")))
@@ -155,6 +166,17 @@ def main():
         result["hatVerdict"], result["hatText"] = verdict, text
         check(verdict == "nearly", f"'hat' said to the cat card is not praised: {verdict} '{text}'")
         check("wrong" not in text.lower() and "hat" in text, f"it says kindly what it heard: '{text}'")
+        # The same in Vietnamese, for the adult beside the child.
+        tap(wait, "#language")
+        wait.until(lambda d: d.execute_script("return document.documentElement.lang") == "vi")
+        wait.until(lambda d: "Chạm" in d.find_element(By.ID, "say-mic").text)
+        verdict, text = say_once(driver, wait)
+        result["hatVerdictVi"], result["hatTextVi"] = verdict, text
+        check(verdict == "nearly" and "Gần đúng" in text and "hat" in text, f"in Vietnamese it says kindly what it heard: {verdict} '{text}'")
+        check(fits(driver), "the Vietnamese page fits a phone's width")
+        accessible(driver, "Say it page in Vietnamese, nearly")
+        tap(wait, "#language")
+        wait.until(lambda d: d.execute_script("return document.documentElement.lang") == "en")
         after = library(driver)["items"]
         check([(i["entry"], i["card"]["reps"]) for i in before] == [(i["entry"], i["card"]["reps"]) for i in after],
               "nothing was rated, so no Again")

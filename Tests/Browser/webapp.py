@@ -20,6 +20,7 @@ import json, os, shutil, signal, socket, subprocess, sys, tempfile, time, types,
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts", "lib"))
 from servers import VocabServer  # noqa: E402
+import accessibility  # noqa: E402
 import classes
 import games
 
@@ -105,26 +106,15 @@ def main():
             check(wide <= 0, f"the {name} page fits a {width} px phone")
         driver.set_window_size(*DESKTOP)
         # Every image has alternative text, every control a name, every field a label.
-        unnamed = driver.execute_script("""
-            const named = (e) => (e.getAttribute('aria-label') || e.textContent || '').trim().length > 0;
-            const labelled = (e) => e.labels?.length > 0 || e.getAttribute('aria-label') || e.closest('label');
-            return [...document.querySelectorAll('img:not([alt])')].map(e => 'img ' + e.src)
-              .concat([...document.querySelectorAll('button, a[href]')].filter(e => !named(e)).map(e => e.outerHTML.slice(0, 80)))
-              .concat([...document.querySelectorAll('input, select, textarea')].filter(e => !labelled(e)).map(e => e.outerHTML.slice(0, 80)))
-              .concat(document.documentElement.lang ? [] : ['no lang on html']);""")
+        unnamed = accessibility.unnamed(driver)
         check(not unnamed, f"the {name} page names every image, control and field: {unnamed}")
         accessible(name)
 
-    axe_source = open(os.environ["VOCAB_AXE_JS"], encoding="utf-8").read()
+    axe_source = accessibility.axe_source()
 
     def accessible(name):
         # axe-core's rules (WCAG A and AA) on the page as it is now: no violation.
-        driver.execute_script(axe_source)
-        found = driver.execute_async_script("""
-            const done = arguments[arguments.length - 1];
-            axe.run(document, { resultTypes: ["violations"] })
-              .then((r) => done(r.violations.map((v) => v.id + ": " + v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(", "))))
-              .catch((e) => done(["axe failed: " + e]));""")
+        found = accessibility.violations(driver, axe_source)
         check(not found, f"axe-core finds no violation on the {name} page: {found}")
 
     def explain(network):

@@ -11,6 +11,8 @@ import Testing
 struct BrowserTests {
     /// Debian's Python, which has Debian's selenium (another python3 may come first on PATH).
     static let python = "/usr/bin/python3"
+    /// axe-core, installed by scripts/install-deps test; the walks fail without it.
+    static let axeScript = Repository.root + "/.build-tools/axe/axe_selenium_python/node_modules/axe-core/axe.min.js"
     static let script = Repository.root + "/Tests/Browser/webapp.py"
     /// The zone the browser (and the server it starts) runs in: a learner's review days follow
     /// the zone of the device they first signed in on.
@@ -70,8 +72,7 @@ struct BrowserTests {
             ]))
         let env = [
             "VOCAB_HOME": dir.file("home"), "VOCAB_CATEGORIES": dir.file("Categories"), "VOCAB_AUDIO": dir.file("Audio"),
-            // axe-core, installed by scripts/install-deps test; the script fails without it.
-            "VOCAB_AXE_JS": Repository.root + "/.build-tools/axe/axe_selenium_python/node_modules/axe-core/axe.min.js",
+            "VOCAB_AXE_JS": Self.axeScript,
         ]
         #expect(try await runProcessOnThread(Repository.vocabExecutable, ["users", "add", "anna"], environment: env).status == 0)
         #expect(try await runProcessOnThread(Repository.vocabExecutable, ["import", "moe", ServerFixture.moeSample], environment: env).status == 0)

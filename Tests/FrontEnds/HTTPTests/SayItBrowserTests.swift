@@ -37,6 +37,7 @@ struct SayItBrowserTests {
         let env = [
             "VOCAB_HOME": dir.file("home"), "VOCAB_CATEGORIES": dir.file("Categories"), "VOCAB_AUDIO": dir.file("Audio"),
             "VOCAB_LISTENER": Repository.root + "/listener", "VOCAB_NEURAL_VOICE": "off",
+            "VOCAB_AXE_JS": BrowserTests.axeScript,
         ]
         #expect(try await runProcessOnThread(Repository.vocabExecutable, ["users", "add", "anna"], environment: env).status == 0)
         let passwd = try await runProcessOnThread(
