@@ -13,12 +13,15 @@ public struct ClassService: Sendable {
     let book: ClassBook
     /// The sign-in guard's records of names nobody has, and the order checks of a class run in.
     let ledger: SignInLedger
+    /// Where a child's Say it recordings are kept, if anywhere: a deleted child's go too.
+    let archive: RecordingArchive?
     var store: any LearnerStore { learning.store }
     var catalog: CatalogService { learning.catalog }
 
-    public init(learning: LearningService, book: ClassBook) {
+    public init(learning: LearningService, book: ClassBook, archive: RecordingArchive? = nil) {
         self.learning = learning
         self.book = book
+        self.archive = archive
         self.ledger = SignInLedger()
     }
 
@@ -237,6 +240,7 @@ public struct ClassService: Sendable {
         guard account.createdBy == adult.id else { throw ClassError.childShared(account.firstName) }
         try await book.deleteChild(childID)
         _ = try await store.deleteLearner(childID)
+        try await archive?.forget(learner: childID)
     }
 
     /// Sets words for the class: a category (at a level) or hand-picked words. Each child gets

@@ -43,14 +43,17 @@ public final class ListeningService: Sendable {
     private let judgePart = Once<PronunciationJudge>()
     let listener: @Sendable () -> (PhoneListener?, reason: String?)
     let learning: (@Sendable () async throws -> LearningService)?
+    /// Where a learner's recordings are kept, when the operator asked for that.
+    let archive: RecordingArchive?
 
     init(
         catalog: CatalogService, listener: @escaping @Sendable () -> (PhoneListener?, reason: String?),
-        learning: (@Sendable () async throws -> LearningService)?
+        learning: (@Sendable () async throws -> LearningService)?, archive: RecordingArchive? = nil
     ) {
         self.catalog = catalog
         self.listener = listener
         self.learning = learning
+        self.archive = archive
     }
 
     /// The judge for the catalog's words (both accents' transcriptions of every entry).
@@ -96,6 +99,9 @@ public final class ListeningService: Sendable {
         }
         let pcm = try await Self.decode(audio)
         var body = try await hear(pcm, as: word, judge: judge)
+        if let archive, let learner {
+            try await archive.keep(audio, learner: learner.id, entry: entry, verdict: body.verdict, at: Date())
+        }
         if body.verdict == PronunciationVerdict.Kind.wellSaid.rawValue, let learner, let learning {
             let service = try await learning()
             let saved = try await service.save(entries: [entry], for: learner)

@@ -31,6 +31,8 @@ public final class VocabApp: Sendable {
     public let database: DatabaseChoice
     public let use: Use
     public let audio: AudioParts
+    /// Where Say it recordings are kept; nil (the default): none is.
+    public let recordings: RecordingArchive?
     /// The shared database when the rule chose PostgreSQL. Its pool runs inside `run` (a
     /// command) or in the server's service group.
     public let postgres: ServerDatabase?
@@ -64,6 +66,7 @@ public final class VocabApp: Sendable {
         self.onCatalog = onCatalog
         self.onDiskFull = onDiskFull
         audio = AudioParts(environment: environment, voiceProcesses: use == .server ? AudioParts.serverVoiceProcesses : 1)
+        recordings = environment.keptRecordings.map(RecordingArchive.init)
         switch database {
         case .embedded:
             postgres = nil
@@ -131,7 +134,7 @@ public final class VocabApp: Sendable {
         try await listeningPart.value { [self] in
             ListeningService(
                 catalog: try await catalog(), listener: { [audio] in audio.listener() },
-                learning: { [self] in try await learning() })
+                learning: { [self] in try await learning() }, archive: recordings)
         }
     }
 
@@ -157,14 +160,18 @@ public final class VocabApp: Sendable {
             if let postgres {
                 let service = learning(postgres.learners)
                 return LearnerPart(
-                    learning: service, classes: ClassService(learning: service, book: ClassBook(documents: postgres.documents)),
+                    learning: service,
+                    classes: ClassService(
+                        learning: service, book: ClassBook(documents: postgres.documents), archive: recordings),
                     use: ([postgres.database.use], nil))
             }
             try DurableFile.createDirectory(environment.home.root)
             let store = try SQLiteLearnerStore(path: environment.home.userDatabase)
             let service = learning(store)
             return LearnerPart(
-                learning: service, classes: ClassService(learning: service, book: ClassBook(documents: try documents())),
+                learning: service,
+                classes: ClassService(
+                    learning: service, book: ClassBook(documents: try documents()), archive: recordings),
                 use: (store.pools, store.commitTimes))
         }
     }

@@ -25,6 +25,9 @@ public struct VocabEnvironment: Sendable {
     /// Where the listener's Python environment is (`listener/`, made by `scripts/install-deps`):
     /// `VOCAB_LISTENER`, a folder or `off`; unset, looked for as the neural voice is.
     public var listener: PythonFolder = .automatic
+    /// Where the recordings of Say it attempts are kept (`VOCAB_KEEP_RECORDINGS`, a folder);
+    /// nil, the default: none is kept.
+    public var keptRecordings: String?
     /// What time it is for every rule that counts time (sessions, sign-in limits and locks,
     /// due cards): the system's, or a test's own.
     public var clock: WallClock = .system
@@ -61,6 +64,7 @@ public struct VocabEnvironment: Sendable {
         self.picturesDirectory = environment["VOCAB_PICTURES"] ?? Self.beside(categoriesDirectory, "Pictures")
         self.neuralVoice = Self.neuralVoice(environment)
         self.listener = Self.folderChoice(environment["VOCAB_LISTENER"])
+        if let kept = environment["VOCAB_KEEP_RECORDINGS"], !kept.isEmpty, kept.lowercased() != "off" { self.keptRecordings = kept }
     }
 
     /// NAME in the folder that holds `folder`.

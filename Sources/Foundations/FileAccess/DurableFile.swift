@@ -14,7 +14,7 @@ public struct FileError: Error, CustomStringConvertible, Sendable, Equatable {
         self.code = code
     }
 
-    static func system(_ what: String) -> FileError {
+    public static func system(_ what: String) -> FileError {
         let code = errno
         return FileError("\(what): \(String(cString: strerror(code)))", code: code)
     }

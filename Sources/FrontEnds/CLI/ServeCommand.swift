@@ -34,7 +34,8 @@ struct ServeCommand: AsyncParsableCommand {
             A connection is closed after a 400, and after answering HTTP/1.0 without keep-alive \
             or Connection: close (2 s at most for the client to close its side). \
             One log line per request goes to standard error. SIGTERM or Ctrl-C stops the \
-            server once the requests in flight are answered.
+            server once the requests in flight are answered. Say it recordings \
+            (POST /v1/me/attempts) are not kept unless VOCAB_KEEP_RECORDINGS names a folder.
 
             Examples:
               vocab serve

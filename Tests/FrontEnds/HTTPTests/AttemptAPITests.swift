@@ -26,10 +26,10 @@ struct AttemptAPITests {
                 "food", order: 2, words: [word("hat", "hæt", "food"), word("cap", "kæp", "food"), word("apple", "ˈæpl", "food")]))
     }
 
-    static func with(_ engine: StorageEngine, _ body: (TestServer) async throws -> Void) async throws {
+    static func with(_ engine: StorageEngine, keepRecordings: Bool = false, _ body: (TestServer) async throws -> Void) async throws {
         let database: DatabaseChoice =
             engine == .sqlite ? .embedded : .postgres(url: try TestPostgres.shared().createDatabase("attempts"), origin: "test")
-        let s = try await TestServer.start(listener: true, database: database, prepare: catalog)
+        let s = try await TestServer.start(listener: true, keepRecordings: keepRecordings, database: database, prepare: catalog)
         do { try await body(s) } catch {
             await s.stop()
             throw error
@@ -121,6 +121,55 @@ struct AttemptAPITests {
     }
 
     /// A mono 16-bit WAV of `seconds` at `rate`, silent unless `tone` is given.
+    /// Every file under `folder` whose bytes are `bytes`.
+    static func copies(of bytes: [UInt8], under folder: String) -> [String] {
+        let files = FileManager.default.enumerator(atPath: folder)?.compactMap { $0 as? String } ?? []
+        return files.filter { FileManager.default.contents(atPath: folder + "/" + $0).map(Array.init) == bytes }
+    }
+
+    static func mode(_ path: String) -> Int { ((try? FileManager.default.attributesOfItem(atPath: path)[.posixPermissions]) as? Int) ?? -1 }
+
+    @Test(
+        "no recording is kept unless a folder is named; then each is kept as sent, the learner's own, and a deleted child's go with them",
+        arguments: StorageEngine.allCases)
+    func recordingsKeptOnlyWhenAsked(_ engine: StorageEngine) async throws {
+        let cat = try Self.file("cat.wav")
+        let webm = try Self.file("cat.webm")
+        try await Self.with(engine) { s in
+            let anna = try await Self.adult("Anna", on: s)
+            #expect(try await Self.say(s, "animals/cat", cat, headers: anna).status == 200)
+            #expect(Self.copies(of: cat, under: s.dir.path).isEmpty, "by default the recording is not kept anywhere")
+        }
+        try await Self.with(engine, keepRecordings: true) { s in
+            let (teacher, children) = try await ChildSafetyAPITests.classOf(["Minh", "Lan"], on: s)
+            var sessions: [String: [String: String]] = [:]
+            for child in children {
+                let signedIn = try await ChildSafetyAPITests.signIn(s, teacher.code, child.name, child.pictures)
+                sessions[child.name] = try ClassAPITests.session(signedIn).headers
+            }
+            let minh = try #require(children.first { $0.name == "Minh" })
+            let lan = try #require(children.first { $0.name == "Lan" })
+            #expect(try await Self.say(s, "animals/cat", webm, type: "audio/webm;codecs=opus", headers: sessions["Minh"]!).status == 200)
+            #expect(try await Self.say(s, "food/hat", cat, headers: sessions["Minh"]!).status == 200)
+            #expect(try await Self.say(s, "animals/cat", cat, headers: sessions["Lan"]!).status == 200)
+            let root = s.dir.file("recordings")
+            let minhs = root + "/learner-\(minh.id)"
+            let kept = ((try? FileManager.default.contentsOfDirectory(atPath: minhs)) ?? []).sorted()
+            #expect(kept.count == 2, "\(kept)")
+            let names = kept.map { $0.replacing(/^\d{8}T\d{6}\.\d{3}Z-/, with: "") }.sorted()
+            #expect(names == ["animals_cat-well_said.webm", "food_hat-nearly.wav"], "\(kept)")
+            #expect(Self.copies(of: webm, under: minhs).count == 1 && Self.copies(of: cat, under: minhs).count == 1, "kept as sent")
+            #expect(Self.mode(root) == 0o700 && Self.mode(minhs) == 0o700, "only the server's user opens the folders")
+            #expect(kept.allSatisfy { Self.mode(minhs + "/" + $0) == 0o600 }, "nor reads the recordings")
+            #expect(Self.copies(of: cat, under: root + "/learner-\(lan.id)").count == 1, "Lan's recording is in Lan's folder")
+            // A child erased by their adult takes their recordings; the other child's stay.
+            let deleted = try await s.send("DELETE", "/v1/classes/\(teacher.code)/children/\(minh.id)?erase=true", headers: teacher.headers)
+            #expect(deleted.status == 204, "\(deleted.text)")
+            #expect(!FileManager.default.fileExists(atPath: minhs))
+            #expect(FileManager.default.fileExists(atPath: root + "/learner-\(lan.id)"))
+        }
+    }
+
     static func wav(seconds: Double, rate: Int = 8000, tone: Double? = nil) throws -> [UInt8] {
         let count = Int(seconds * Double(rate))
         let samples = (0..<count).map { i in tone.map { Float(0.3 * sin(2 * Double.pi * $0 * Double(i) / Double(rate))) } ?? 0 }

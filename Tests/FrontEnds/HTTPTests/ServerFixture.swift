@@ -102,7 +102,8 @@ final class TestServer: Sendable {
     /// `neural`: with the neural voice the project installs (else English is spoken by espeak-ng).
     /// `database`: a PostgreSQL database gets the fixture's catalog pushed first, as `vocab db push` does.
     static func start(
-        moe: Bool = false, neural: Bool = false, listener: Bool = false, settings: ServerSettings = ServerSettings(port: 0),
+        moe: Bool = false, neural: Bool = false, listener: Bool = false, keepRecordings: Bool = false,
+        settings: ServerSettings = ServerSettings(port: 0),
         database: DatabaseChoice = .embedded, clock: TestClock? = nil,
         prepare: (TemporaryDirectory) throws -> Void = { _ in }
     ) async throws -> TestServer {
@@ -117,8 +118,10 @@ final class TestServer: Sendable {
             let (catalog, _) = try await VocabApp(environment: environment(dir), database: .embedded, use: .command).catalogFiles()
             _ = try await shared.whileRunning(reachableWithin: .seconds(60)) { _ in try await shared.push(catalogFrom: catalog) }
         }
+        var environment = environment(dir, neural: neural, listener: listener, clock: clock)
+        if keepRecordings { environment.keptRecordings = dir.file("recordings") }
         let server = try await VocabServer.make(
-            environment: environment(dir, neural: neural, listener: listener, clock: clock), settings: settings, database: database,
+            environment: environment, settings: settings, database: database,
             logSink: { logs.append($0) })
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         let task = Task {
