@@ -201,8 +201,8 @@ private final class Reader: @unchecked Sendable {
     }
 }
 
-/// Reads a descriptor to its end, retrying reads a signal interrupted.
-private func readAll(_ fd: Int32) -> Data {
+/// Reads a descriptor to its end, retrying reads a signal interrupted (FileHandle traps on EINTR).
+public func readAll(_ fd: Int32) -> Data {
     var data = Data()
     var buffer = [UInt8](repeating: 0, count: 65536)
     while true {

@@ -101,21 +101,6 @@ public func runProcessOnThread(
     }
 }
 
-/// Reads a descriptor to its end, retrying reads a signal interrupted (FileHandle traps on EINTR).
-public func readAll(_ fd: Int32) -> Data {
-    var data = Data()
-    var buffer = [UInt8](repeating: 0, count: 65536)
-    while true {
-        let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        if n > 0 {
-            data.append(contentsOf: buffer[0..<n])
-            continue
-        }
-        if n < 0 && errno == EINTR { continue }
-        return data
-    }
-}
-
 /// Reads a file (a FIFO, a socket's peer) to its end on a thread started at once: a reader
 /// waiting for one of Swift's cooperative threads could leave none for the writer the test
 /// starts (the two-core machine has two).

@@ -744,7 +744,22 @@ const ui = {
   keys: (handler) => { pageKeys = handler; },
 };
 
+// Pages being drawn: one that waited on the server longer than the next tap draws over the page
+// that tap opened, so the last to finish draws again the page the address now names.
+let pagesDrawing = 0;
+
 async function route() {
+  const started = location.hash;
+  pagesDrawing += 1;
+  try {
+    await draw();
+  } finally {
+    pagesDrawing -= 1;
+    if (pagesDrawing === 0 && location.hash !== started) route();
+  }
+}
+
+async function draw() {
   pageKeys = null;
   // A query after the path (#/play/listen/animals?level=starters) holds a page's options.
   const [path, search] = location.hash.replace(/^#\/?/, "").split("?");
