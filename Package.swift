@@ -175,7 +175,7 @@ let package = Package(
         // MARK: Front ends
         // What the launcher answers (`vocab words`, `categories`, `lookup`, `strokes`, `radical`,
         // reading searches), on FoundationEssentials only.
-        .target(name: "CLICore", dependencies: ["AppCore", "Catalog", "Mandarin"], path: "Sources/FrontEnds/CLICore"),
+        .target(name: "CLICore", dependencies: ["AppCore", "Catalog", "Mandarin", "TextMatching"], path: "Sources/FrontEnds/CLICore"),
         // HTTP/1 plumbing under the API: connection limits and timeouts, the repeated-request lane,
         // response representations (ETag, gzip), the response cache, logfmt logs.
         .target(
@@ -246,7 +246,7 @@ let package = Package(
         .executableTarget(
             name: "loudness-probe", dependencies: ["ClipProcessing", "Ebur128Shim", "AudioFile"],
             path: "Tests/Support/loudness-probe"),
-        .testTarget(name: "TextMatchingTests", dependencies: ["TextMatching"], path: "Tests/Foundations/TextMatchingTests"),
+        .testTarget(name: "TextMatchingTests", dependencies: ["TextMatching", "SeededRandom"], path: "Tests/Foundations/TextMatchingTests"),
         .testTarget(name: "OffloadingTests", dependencies: ["Offloading"], path: "Tests/Foundations/OffloadingTests"),
         .testTarget(name: "UsageTests", dependencies: ["Usage"], path: "Tests/Foundations/UsageTests"),
         .testTarget(name: "SpawningTests", dependencies: ["Spawning"], path: "Tests/Foundations/SpawningTests"),

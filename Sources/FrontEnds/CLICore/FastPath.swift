@@ -37,35 +37,41 @@ public enum FastPath {
     /// What one command takes besides the options every command shares, and the ranges of its
     /// numbers. A test compares it with argument-parser's definitions (`--experimental-dump-help`)
     /// and the full program's refusals, so the two cannot drift apart.
+    ///
+    /// Arrays, not sets: a Set of Strings is generic metadata the runtime builds on first use,
+    /// looking through every conformance of this static binary, which a launch paid for each.
     public struct Grammar: Sendable {
         public var positional: Int
-        public var values: Set<String> = []
-        public var flags: Set<String> = []
-        public var limits: [String: ClosedRange<Int>] = [:]
+        public var values: [String] = []
+        public var flags: [String] = []
+        public var limits: [(option: String, range: ClosedRange<Int>)] = []
+
+        func limit(of option: String) -> ClosedRange<Int>? { limits.first { $0.option == option }?.range }
     }
 
     /// The options every command shares: values and flags.
-    public static let sharedValues: Set<String> = ["--categories", "--home"]
-    public static let sharedFlags: Set<String> = ["--json", "--verbose"]
+    public static let sharedValues = ["--categories", "--home"]
+    public static let sharedFlags = ["--json", "--verbose"]
 
     public static let grammars: [String: Grammar] = [
-        "words": Grammar(positional: 1, values: ["--level", "--limit", "--offset"], limits: ["--limit": Limits.page, "--offset": Limits.offset]),
+        "words": Grammar(positional: 1, values: ["--level", "--limit", "--offset"], limits: [("--limit", Limits.page), ("--offset", Limits.offset)]),
         "categories": Grammar(positional: 0, values: ["--level"]),
         "lookup": Grammar(
             positional: 1, values: ["--reading-style", "--limit", "--offset"], flags: ["--compounds"],
-            limits: ["--limit": Limits.characters, "--offset": Limits.offset]),
-        "strokes": Grammar(positional: 1, values: ["--radical", "--limit", "--offset"], limits: ["--limit": Limits.characters, "--offset": Limits.offset]),
-        "radical": Grammar(positional: 1, values: ["--limit", "--offset"], limits: ["--limit": Limits.characters, "--offset": Limits.offset]),
+            limits: [("--limit", Limits.characters), ("--offset", Limits.offset)]),
+        "strokes": Grammar(
+            positional: 1, values: ["--radical", "--limit", "--offset"], limits: [("--limit", Limits.characters), ("--offset", Limits.offset)]),
+        "radical": Grammar(positional: 1, values: ["--limit", "--offset"], limits: [("--limit", Limits.characters), ("--offset", Limits.offset)]),
         "search": Grammar(
             positional: 0, values: ["--pinyin", "--bopomofo", "--limit", "--offset", "--reading-style"], flags: ["--tones"],
-            limits: ["--limit": Limits.characters, "--offset": Limits.offset]),
+            limits: [("--limit", Limits.characters), ("--offset", Limits.offset)]),
     ]
 
     /// The arguments after the command name, split by its grammar.
     private struct Parsed {
         var positional: [String] = []
         var values: [String: String] = [:]
-        var flags: Set<String> = []
+        var flags: [String] = []
         let grammar: Grammar
 
         init?(_ arguments: ArraySlice<String>, _ grammar: Grammar) {
@@ -81,7 +87,8 @@ public enum FastPath {
                     values[name] = arguments[i + 1]
                     i += 1
                 } else if grammar.flags.contains(name) || FastPath.sharedFlags.contains(name) {
-                    guard flags.insert(name).inserted else { return nil }
+                    guard !flags.contains(name) else { return nil }
+                    flags.append(name)
                 } else {
                     guard !arg.hasPrefix("-") else { return nil }
                     positional.append(arg)
@@ -93,7 +100,7 @@ public enum FastPath {
 
         func number(_ name: String, default value: Int) -> Int? {
             guard let text = values[name] else { return value }
-            guard let n = Int(text), let range = grammar.limits[name], range.contains(n) else { return nil }
+            guard let n = Int(text), let range = grammar.limit(of: name), range.contains(n) else { return nil }
             return n
         }
 

@@ -1,5 +1,6 @@
 import AppCore
 import Catalog
+import TextMatching
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -64,7 +65,7 @@ public struct WordsListing: Sendable {
     /// The headword, with its sense where it has one ("lift · ride" beside "lift · elevator").
     /// Only entries with a sense are decoded, so a page stays on the launcher's fast path.
     static func name(_ row: WordRow) -> String {
-        guard row.json.contains(#""sense""#), let labelled = try? JSONDecoder().decode(Labelled.self, from: Data(row.json.utf8)) else {
+        guard row.json.containsBytes(#""sense""#), let labelled = try? JSONDecoder().decode(Labelled.self, from: Data(row.json.utf8)) else {
             return row.word
         }
         return Word.label(row.word, sense: labelled.sense)
