@@ -104,9 +104,28 @@ public final class BatchedLog: @unchecked Sendable {
     }
 
     /// A warning or worse: logfmt's `level=` or JSON's `"level":` field, near the line's start.
+    /// Read as bytes, without a string made: every request's line passes here.
     static func isUrgent(_ line: String) -> Bool {
-        let head = String(decoding: line.utf8.prefix(80), as: UTF8.self)
-        return ["warning", "error", "critical"].contains { head.contains("level=\($0) ") || head.contains("\"level\":\"\($0)\"") }
+        let head = Array(line.utf8.prefix(80))
+        // The line's own level is the field that comes first: a message may quote the other kind.
+        let found = Self.levelMarkers.compactMap { marker, end in Self.index(of: marker, in: head).map { ($0 + marker.count, end) } }
+        guard let (start, end) = found.min(by: { $0.0 < $1.0 }) else { return false }
+        let value = head[start...].prefix { $0 != end }
+        // The value must end within the head, as the whole word: "warnings" is no warning.
+        guard start + value.count < head.count else { return false }
+        return Self.urgentLevels.contains { $0.elementsEqual(value) }
+    }
+
+    private static let urgentLevels = ["warning", "error", "critical"].map { Array($0.utf8) }
+    /// logfmt's field and JSON's, each with the byte that ends its value.
+    private static let levelMarkers = [(Array("level=".utf8), UInt8(ascii: " ")), (Array("\"level\":\"".utf8), UInt8(ascii: "\""))]
+
+    private static func index(of marker: [UInt8], in bytes: [UInt8]) -> Int? {
+        guard bytes.count >= marker.count else { return nil }
+        for i in 0...(bytes.count - marker.count) where bytes[i] == marker[0] && bytes[i..<(i + marker.count)].elementsEqual(marker) {
+            return i
+        }
+        return nil
     }
 
     private func run() {

@@ -1,6 +1,7 @@
 import Foundation
-import HTTPTransport
 import Testing
+
+@testable import HTTPTransport
 
 /// The server's log is written off the answering threads: nothing lost while its reader keeps
 /// up, lines dropped and counted (never a request held) when it does not.
@@ -158,5 +159,23 @@ struct BatchedLogTests {
         lines.filter { $0.contains("log lines dropped") }.compactMap { line in
             (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["count"] as? Int
         }.reduce(0, +)
+    }
+}
+
+@Suite("Which log lines are written at once")
+struct UrgentLineTests {
+    @Test("a warning, an error or a critical line, in logfmt or JSON; not info, nor a level that only begins like one")
+    func urgentLevels() {
+        for level in ["warning", "error", "critical"] {
+            #expect(BatchedLog.isUrgent("ts=2026-12-03T10:00:00.000Z level=\(level) logger=vocab.http msg=x\n"))
+            #expect(BatchedLog.isUrgent("{\"ts\":\"2026-12-03T10:00:00.000Z\",\"level\":\"\(level)\",\"msg\":\"x\"}\n"))
+        }
+        for line in [
+            "ts=2026-12-03T10:00:00.000Z level=info logger=vocab.http msg=request path=/error\n",
+            "ts=2026-12-03T10:00:00.000Z level=warnings logger=x\n", "{\"level\":\"info\",\"msg\":\"level=error \"}\n",
+            "{\"level\":\"errors\"}\n", "no level here\n", "",
+        ] {
+            #expect(!BatchedLog.isUrgent(line), "\(line)")
+        }
     }
 }
