@@ -24,6 +24,8 @@ public final class BatchedLog: @unchecked Sendable {
     private var started = false
     private var finishing = false
     private var finished = false
+    /// Callers waiting in `flush`: the writer does not gather while someone waits.
+    private var flushing = 0
     private let descriptor: Int32
     private let ownsDescriptor: Bool
     public let limit: Int
@@ -58,13 +60,16 @@ public final class BatchedLog: @unchecked Sendable {
                 thread.start()
             }
             if pending.count + line.utf8.count > limit && !urgent {
+                // The buffer is full, so the writer is busy: no need to wake it.
                 dropped += 1
                 droppedTotal += 1
-                condition.broadcast()
                 return
             }
+            // The writer waits only when nothing is queued: waking it for every line cost the
+            // answering threads a system call and a contended lock each.
+            let wasEmpty = pending.isEmpty && dropped == 0
             pending.append(contentsOf: line.utf8)
-            condition.broadcast()
+            if wasEmpty || urgent { condition.broadcast() }
         }
         // Not for ever: a reader that stopped reading must not stop the thread that logs.
         if urgent { flush(waitingAtMost: 1) }
@@ -75,11 +80,17 @@ public final class BatchedLog: @unchecked Sendable {
     public func flush(waitingAtMost seconds: Double = 10) {
         let end = Date().addingTimeInterval(seconds)
         condition.withLock {
+            flushing += 1
+            defer { flushing -= 1 }
+            condition.broadcast()
             while !pending.isEmpty || dropped > 0 || writing {
                 if !condition.wait(until: end) { return }
             }
         }
     }
+
+    /// How long the writer gathers lines before a write.
+    static let gathering = 0.005
 
     /// Writes what is queued (waiting `seconds` at most), then ends the writer thread and closes
     /// the log's descriptor; lines written after are dropped silently. Returns false if the
@@ -134,6 +145,10 @@ public final class BatchedLog: @unchecked Sendable {
             let done = condition.withLock {
                 while pending.isEmpty && dropped == 0 && !finishing { condition.wait() }
                 if pending.isEmpty && dropped == 0 { return true }
+                // A few milliseconds more make one write of many lines rather than one a line;
+                // a line someone waits for (flush, a warning) or a full buffer ends the wait.
+                let gathering = Date().addingTimeInterval(Self.gathering)
+                while !finishing && flushing == 0 && pending.count < limit / 2 && condition.wait(until: gathering) {}
                 batch = pending
                 pending.removeAll(keepingCapacity: true)
                 // Every line dropped came after those still waiting: the buffer only empties here.

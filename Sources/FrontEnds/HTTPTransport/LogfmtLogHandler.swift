@@ -25,12 +25,19 @@ public struct LogfmtLogHandler: LogHandler {
     }
 
     public func log(event: LogEvent) {
-        let all = Self.fields(metadata, event.metadata)
+        // The request line has only its own fields: no merge, no copy of them.
+        let all =
+            metadata.isEmpty && event.metadata?[RequestID.metadataKey] == nil ? event.metadata ?? [:] : Self.fields(metadata, event.metadata)
         var out = "ts=\(Self.timestamp()) level=\(event.level.rawValue) logger=\(Self.value(label)) msg=\(Self.value(event.message.description))"
+        out.reserveCapacity(out.utf8.count + 32 * all.count)
+        var leadingFound = 0
         for key in Self.leading {
-            if let v = all[key] { out += " \(key)=\(Self.value(v.description))" }
+            if let v = all[key] {
+                out += " \(key)=\(Self.value(v.description))"
+                leadingFound += 1
+            }
         }
-        if all.count > Self.leading.count(where: { all[$0] != nil }) {
+        if all.count > leadingFound {
             for key in all.keys.filter({ !Self.leading.contains($0) }).sorted() {
                 out += " \(key)=\(Self.value(all[key]!.description))"
             }
@@ -69,6 +76,17 @@ public struct LogfmtLogHandler: LogHandler {
                 b > 0x20 && b < 0x7F && b != UInt8(ascii: "\"") && b != UInt8(ascii: "=") && b != UInt8(ascii: "\\")
             }
         if plain { return text }
+        // Printable ASCII (a query string, most messages): only quotes and backslashes escaped,
+        // without looking up each character's Unicode category.
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
+            var out = "\""
+            out.reserveCapacity(text.utf8.count + 4)
+            for byte in text.utf8 {
+                if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { out += "\\" }
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            }
+            return out + "\""
+        }
         var out = "\""
         for s in text.unicodeScalars {
             switch s {

@@ -56,6 +56,11 @@ struct TransportHelperTests {
         #expect(LogfmtLogHandler.value("line\nbreak\"q\"") == "\"line\\nbreak\\\"q\\\"\"")
         #expect(LogfmtLogHandler.value("\u{1B}[31m") == "\"\\u001B[31m\"")
         #expect(LogfmtLogHandler.value("") == "\"\"")
+        // Printable ASCII takes a shorter road: the same quoting.
+        #expect(LogfmtLogHandler.value("level=starters&limit=5") == "\"level=starters&limit=5\"")
+        #expect(LogfmtLogHandler.value(#"a"b\c d"#) == #""a\"b\\c d""#)
+        #expect(LogfmtLogHandler.value("\u{7F}") == "\"\\u007F\"")
+        #expect(LogfmtLogHandler.value("mèo \"x\"") == "\"mèo \\\"x\\\"\"")
         #expect(LogfmtLogHandler.milliseconds(.microseconds(412)) == "0.412")
         #expect(LogfmtLogHandler.milliseconds(.milliseconds(12) + .microseconds(5)) == "12.005")
         let ts = LogfmtLogHandler.timestamp()
