@@ -181,6 +181,7 @@ let package = Package(
         .target(
             name: "HTTPTransport",
             dependencies: [
+                "TextMatching",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "CompressNIO", package: "compress-nio"),
@@ -206,6 +207,7 @@ let package = Package(
             name: "HTTPAPI",
             dependencies: [
                 "App", "AppCore", "HTTPTransport", "WebApp", "Catalog", "Mandarin", "AudioFile", "Audio", "Offloading", "Learners", "Classes", "FSRS",
+                "TextMatching",
                 "PostgresStore",
                 "FileAccess",
                 "JSONReading", "Usage",
@@ -290,7 +292,7 @@ let package = Package(
         .testTarget(
             name: "HTTPTransportTests",
             dependencies: [
-                "HTTPTransport", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),
+                "HTTPTransport", "TextMatching", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ], path: "Tests/FrontEnds/HTTPTransportTests"),
         // CLITests and HTTPTests run the built `vocab` and `vocab-full` programs (swift build --build-tests builds them).

@@ -156,7 +156,7 @@ extension ChildProcess {
         close(outPipe.writing)
         close(errPipe.writing)
         let errorText = Reader(errPipe.reading)
-        if let input { _ = send(all: input, to: inPipe.writing) }
+        if let input { _ = input.withUnsafeBytes { sendAll($0, to: inPipe.writing) } }
         close(inPipe.writing)
         let output = readAll(outPipe.reading)
         close(outPipe.reading)
@@ -216,18 +216,16 @@ public func readAll(_ fd: Int32) -> Data {
     }
 }
 
-/// Writes all of `data` to a socket; false when its reader is gone (MSG_NOSIGNAL: no SIGPIPE).
-private func send(all data: Data, to fd: Int32) -> Bool {
-    data.withUnsafeBytes { bytes in
-        var offset = 0
-        while offset < bytes.count {
-            let n = Glibc.send(fd, bytes.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { return false }
-            offset += n
-        }
-        return true
+/// Writes all of `bytes` to a socket; false when its reader is gone (MSG_NOSIGNAL: no SIGPIPE).
+public func sendAll(_ bytes: UnsafeRawBufferPointer, to socket: Int32) -> Bool {
+    var offset = 0
+    while offset < bytes.count {
+        let n = Glibc.send(socket, bytes.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
+        if n < 0 && errno == EINTR { continue }
+        if n <= 0 { return false }
+        offset += n
     }
+    return true
 }
 
 /// Calls `body` with `strings` as a NULL-terminated array of C strings.

@@ -52,16 +52,7 @@ public struct SocketChild: Sendable {
     public func endInput() { shutdown(input, Int32(SHUT_WR)) }
 
     /// Writes all of `bytes`; false when the child is gone.
-    public func send(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        var offset = 0
-        while offset < bytes.count {
-            let n = Glibc.send(input, bytes.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { return false }
-            offset += n
-        }
-        return true
-    }
+    public func send(_ bytes: UnsafeRawBufferPointer) -> Bool { sendAll(bytes, to: input) }
 }
 
 extension SocketChild {

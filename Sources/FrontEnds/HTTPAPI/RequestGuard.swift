@@ -2,6 +2,7 @@ import AppCore
 import HTTPTransport
 import Hummingbird
 import Synchronization
+import TextMatching
 
 /// Refuses, before routing, what no endpoint accepts: methods a path does not take (as the
 /// router's own table says, `AllowedMethods`), request
@@ -34,7 +35,7 @@ struct RequestGuard<Context: RequestContext>: RouterMiddleware {
         if decoded.unicodeScalars.contains(where: InputRules.isForbidden) {
             throw Failure.invalidText("path", .controlCharacters)
         }
-        if TextScanning.contains(decoded, ascii: "\\") || TextScanning.hasDotSegment(path) || TextScanning.hasDotSegment(decoded) {
+        if decoded.containsBytes("\\") || TextScanning.hasDotSegment(path) || TextScanning.hasDotSegment(decoded) {
             throw Failure(.pathTraversal, "the path may not contain '.' or '..' segments or backslashes.")
         }
     }

@@ -25,9 +25,7 @@ public struct LogfmtLogHandler: LogHandler {
     }
 
     public func log(event: LogEvent) {
-        // The request line has only its own fields: no merge, no copy of them.
-        let all =
-            metadata.isEmpty && event.metadata?[RequestID.metadataKey] == nil ? event.metadata ?? [:] : Self.fields(metadata, event.metadata)
+        let all = Self.fields(metadata, event.metadata)
         var out = "ts=\(Self.timestamp()) level=\(event.level.rawValue) logger=\(Self.value(label)) msg=\(Self.value(event.message.description))"
         out.reserveCapacity(out.utf8.count + 32 * all.count)
         var leadingFound = 0
@@ -50,6 +48,8 @@ public struct LogfmtLogHandler: LogHandler {
     /// A line's fields: the logger's, then the event's. Hummingbird's request id is the request's
     /// `request_id` unless one was set by that name.
     static func fields(_ metadata: Logger.Metadata, _ extra: Logger.Metadata?) -> Logger.Metadata {
+        // A request's line has only its own fields: no merge, no copy of them.
+        if metadata.isEmpty, let extra, extra[RequestID.metadataKey] == nil { return extra }
         var all = metadata
         if let extra { all.merge(extra) { _, new in new } }
         if let id = all.removeValue(forKey: RequestID.metadataKey), all["request_id"] == nil { all["request_id"] = id }

@@ -1,3 +1,5 @@
+import TextMatching
+
 /// Byte-level text helpers for the request path. Foundation's string functions go through
 /// NSString on Linux and cost more than everything else a cached response needs, so the
 /// checks every request makes are done here on UTF-8 bytes.
@@ -38,28 +40,9 @@ public enum TextScanning {
         }
     }
 
-    /// Whether the UTF-8 of `text` contains this ASCII sequence.
-    public static func contains(_ text: String, ascii needle: StaticString) -> Bool {
-        let n = UnsafeBufferPointer(start: needle.utf8Start, count: needle.utf8CodeUnitCount)
-        var text = text
-        return text.withUTF8 { hay in
-            guard hay.count >= n.count, let first = n.first else { return false }
-            var i = 0
-            while i <= hay.count - n.count {
-                if hay[i] == first {
-                    var j = 1
-                    while j < n.count && hay[i + j] == n[j] { j += 1 }
-                    if j == n.count { return true }
-                }
-                i += 1
-            }
-            return false
-        }
-    }
-
     /// Whether a segment of the path is "." or "..".
     public static func hasDotSegment(_ path: String) -> Bool {
-        guard TextScanning.contains(path, ascii: ".") else { return false }
+        guard path.containsBytes(".") else { return false }
         return path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).contains { segment in
             segment.count <= 2 && !segment.isEmpty && segment.allSatisfy { $0 == UInt8(ascii: ".") }
         }

@@ -1,4 +1,5 @@
 import Testing
+import TextMatching
 
 @testable import HTTPTransport
 
@@ -21,9 +22,9 @@ struct TransportHelperTests {
 
     @Test("byte search and dot segments")
     func scanning() {
-        #expect(TextScanning.contains("a..b", ascii: ".."))
-        #expect(!TextScanning.contains("a.b.c", ascii: ".."))
-        #expect(!TextScanning.contains("", ascii: "."))
+        #expect("a..b".containsBytes(".."))
+        #expect(!"a.b.c".containsBytes(".."))
+        #expect(!"".containsBytes("."))
         #expect(TextScanning.hasDotSegment("/v1/words/.."))
         #expect(TextScanning.hasDotSegment("/./x"))
         #expect(!TextScanning.hasDotSegment("/v1/words/a.b"))
