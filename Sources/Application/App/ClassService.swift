@@ -288,18 +288,15 @@ public struct ClassService: Sendable {
     public func progress(of code: String, by adult: Learner) async throws -> ClassReport {
         let found = try await owned(code, by: adult)
         let members = try await book.members(of: found.code)
-        // Each child's rows are read at once (the stores read in parallel); the order is the class's.
-        let read = try await withThrowingTaskGroup(of: (Int, ClassProgress.ChildData?).self) { group in
-            for (index, m) in members.enumerated() {
-                group.addTask { [book, store] in
-                    guard let account = try await book.child(m.learnerID) else { return (index, nil) }
-                    async let cards = store.cards(of: m.learnerID)
-                    async let reviews = store.reviews(of: m.learnerID, since: 0)
-                    return (index, ClassProgress.ChildData(id: m.learnerID, firstName: account.firstName, cards: try await cards, reviews: try await reviews))
-                }
-            }
-            return try await group.reduce(into: [Int: ClassProgress.ChildData]()) { if let data = $1.1 { $0[$1.0] = data } }
-        }
+        // The children's cards, totals and names: a few reads for the class, not a few per child.
+        async let records = store.records(of: members.map(\.learnerID))
+        let accounts = try await book.children(members.map(\.learnerID))
+        let rows = try await records
+        let read = Dictionary(
+            uniqueKeysWithValues: members.enumerated().compactMap { index, m -> (Int, ClassProgress.ChildData)? in
+                guard let account = accounts[m.learnerID], let r = rows[m.learnerID] else { return nil }
+                return (index, ClassProgress.ChildData(id: m.learnerID, firstName: account.firstName, cards: r.cards, totals: r.totals))
+            })
         let moves = try await catalog.moves()
         let data = read.keys.sorted().compactMap { read[$0] }.map { child in
             var child = child

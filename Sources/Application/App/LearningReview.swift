@@ -178,8 +178,7 @@ extension LearningService {
     public func progress(of learner: Learner) async throws -> LearnerProgress {
         let cards = try await library(of: learner)
         let at = now()
-        let reviews = try await store.reviews(of: learner.id, since: at - 400 * 86_400)
-        let report = ProgressReport.make(cards: cards, reviews: reviews, now: at, days: reviewer.days(for: learner))
+        let report = ProgressReport.make(cards: cards, totals: try await store.totals(of: learner.id), now: at, days: reviewer.days(for: learner))
         // Catalog items by category and level: every level a word belongs to counts it.
         var saved: [String: Int] = [:]
         var learned: [String: Int] = [:]

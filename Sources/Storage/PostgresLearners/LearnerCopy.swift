@@ -44,14 +44,19 @@ extension PostgresLearnerStore {
                     itemIDs[item.id] = newID
                     try await Self.insert(CardRecord(itemID: newID, card: card.card, version: card.version), learner: id, in: tx)
                 }
+                var copied: [ReviewEntry] = []
                 for review in account.reviews {
+                    var review = review
+                    review.itemID = itemIDs[review.itemID] ?? 0
                     try await tx.run(
                         """
                         INSERT INTO reviews(learner_id, item_id, reviewed_at, rating, elapsed_days, before, after, client_id)
-                        VALUES (\(id), \(itemIDs[review.itemID] ?? 0), \(review.reviewedAt), \(review.rating.rawValue), \(review.elapsedDays),
+                        VALUES (\(id), \(review.itemID), \(review.reviewedAt), \(review.rating.rawValue), \(review.elapsedDays),
                                 \(try LearnerCoding.cardJSON(review.before)), \(try LearnerCoding.cardJSON(review.after)), \(review.clientID))
                         """)
+                    copied.append(review)
                 }
+                try await Self.insert(ReviewTotals(log: copied), learner: id, in: tx)
             }
         }
     }

@@ -60,6 +60,24 @@ public final class PostgresLearnerStore: LearnerStore {
             // As user.sqlite's step 4: no query reads cards through it, and every rating moved the
             // card's entry in it.
             .init(3, "drops the unused index of cards by learner and due time", sql: "DROP INDEX IF EXISTS cards_due;"),
+            // As user.sqlite's step 6: progress pages read these, not the whole log.
+            .init(
+                4, "running totals of each learner's review log: reviews by quarter hour, answers by item",
+                sql: """
+                    CREATE TABLE review_slots(
+                        learner_id bigint NOT NULL, slot bigint NOT NULL, reviews int NOT NULL, graded int NOT NULL, kept int NOT NULL,
+                        PRIMARY KEY (learner_id, slot));
+                    CREATE TABLE review_items(
+                        learner_id bigint NOT NULL, item_id bigint NOT NULL, answers int NOT NULL, again int NOT NULL, spoken int NOT NULL,
+                        PRIMARY KEY (learner_id, item_id));
+                    """,
+                then: { tx in
+                    for row in try await tx.rows("SELECT DISTINCT learner_id FROM reviews") {
+                        let learner = try row.decode(Int64.self)
+                        let log = try await tx.rows("SELECT \(unescaped: reviewColumns) FROM reviews WHERE learner_id = \(learner)").map(review)
+                        try await insert(ReviewTotals(log: log), learner: learner, in: tx)
+                    }
+                }),
         ])
 
     /// The payload of the notification a learner's change sends on `PostgresDocumentStore.channel`.
@@ -280,6 +298,7 @@ public final class PostgresLearnerStore: LearnerStore {
                 VALUES (\(learner), \(row.item), \(row.reviewedAt), \(row.rating.rawValue), \(row.elapsedDays), \(row.beforeJSON), \(row.afterJSON), \(row.clientID))
                 RETURNING id
                 """)
+            try await Self.count(row.totalsChange, sign: 1, learner: learner, in: tx)
             try await Self.notify(learner: learner, in: tx)
             return change.outcome(logID: try inserted.first?.decode(Int64.self) ?? 0)
         }
@@ -299,6 +318,7 @@ public final class PostgresLearnerStore: LearnerStore {
                 _ = try await Self.update(restored, from: current.version, learner: learner, in: tx)
             }
             try await tx.run("DELETE FROM reviews WHERE id = \(last.id)")
+            try await Self.count(last.totalsChange, sign: -1, learner: learner, in: tx)
             try await Self.notify(learner: learner, in: tx)
             return last
         }
@@ -321,7 +341,146 @@ public final class PostgresLearnerStore: LearnerStore {
         ).map(Self.review)
     }
 
+    public func totals(of learner: Int64) async throws -> ReviewTotals {
+        async let slots = database.rows("SELECT slot, reviews, graded, kept FROM review_slots WHERE learner_id = \(learner) ORDER BY slot")
+        async let items = database.rows("SELECT item_id, answers, again, spoken FROM review_items WHERE learner_id = \(learner) ORDER BY item_id")
+        // The index of the log by learner and time answers this from its last entry.
+        async let last = database.rows("SELECT max(reviewed_at) FROM reviews WHERE learner_id = \(learner)")
+        return ReviewTotals(
+            slots: try await slots.map {
+                let (slot, reviews, graded, kept) = try $0.decode((Int64, Int, Int, Int).self)
+                return ReviewTotals.Slot(slot: slot, reviews: reviews, graded: graded, kept: kept)
+            },
+            items: try await items.map {
+                let (item, answers, again, spoken) = try $0.decode((Int64, Int, Int, Int).self)
+                return ReviewTotals.Item(itemID: item, answers: answers, again: again, spoken: spoken)
+            },
+            lastReviewAt: try await last.first?.decode(Double?.self) ?? nil)
+    }
+
+    /// Four statements for any number of learners: each child's few statements cost a class page
+    /// of thirty a round trip and a parse each, most of its time.
+    public func records(of learners: [Int64]) async throws -> [Int64: LearnerRecords] {
+        let ids = Array(Set(learners))
+        async let cardRows = database.rows(
+            """
+            SELECT i.id, i.source, i.entry, i.reading, i.word, i.saved_at, i.details,
+                   c.item_id, c.phase, c.step, c.stability, c.difficulty, c.due, c.last_review, c.reps, c.lapses, c.scheduled_days, c.version,
+                   i.learner_id
+            FROM items i JOIN cards c ON c.item_id = i.id WHERE i.learner_id = ANY(\(ids)) ORDER BY c.due, i.id
+            """)
+        // A year is thousands of quarter hours a class: one text of numbers per learner, as
+        // decoding a row, or an array's element, each was most of the page's time. In no order:
+        // `ReviewTotals` sorts them, and sorting in the aggregate cost the server more.
+        async let slotRows = database.rows(
+            """
+            SELECT learner_id, string_agg(concat_ws(',', slot, reviews, graded, kept), ',')
+            FROM review_slots WHERE learner_id = ANY(\(ids)) GROUP BY learner_id
+            """)
+        async let itemRows = database.rows(
+            """
+            SELECT learner_id, string_agg(concat_ws(',', item_id, answers, again, spoken), ',')
+            FROM review_items WHERE learner_id = ANY(\(ids)) GROUP BY learner_id
+            """)
+        // One look into the log's index for each learner, not a scan of their logs.
+        async let lastRows = database.rows(
+            "SELECT l.id, (SELECT max(r.reviewed_at) FROM reviews r WHERE r.learner_id = l.id) FROM unnest(\(ids)::bigint[]) AS l(id)")
+        var cards: [Int64: [(item: SavedItem, card: CardRecord)]] = [:]
+        for row in try await cardRows {
+            let cells = Array(row)
+            cards[try cells[18].decode(Int64.self), default: []].append((try Self.item(cells), try Self.card(Array(cells[7...]))))
+        }
+        var slots: [Int64: [ReviewTotals.Slot]] = [:]
+        for row in try await slotRows {
+            let (learner, text) = try row.decode((Int64, String).self)
+            slots[learner] = Self.fours(text).map { ReviewTotals.Slot(slot: $0.0, reviews: Int($0.1), graded: Int($0.2), kept: Int($0.3)) }
+        }
+        var items: [Int64: [ReviewTotals.Item]] = [:]
+        for row in try await itemRows {
+            let (learner, text) = try row.decode((Int64, String).self)
+            items[learner] = Self.fours(text).map { ReviewTotals.Item(itemID: $0.0, answers: Int($0.1), again: Int($0.2), spoken: Int($0.3)) }
+        }
+        var last: [Int64: Double] = [:]
+        for row in try await lastRows {
+            let (learner, at) = try row.decode((Int64, Double?).self)
+            last[learner] = at
+        }
+        return Dictionary(
+            uniqueKeysWithValues: ids.map { id in
+                (
+                    id,
+                    LearnerRecords(
+                        cards: cards[id] ?? [], totals: ReviewTotals(slots: slots[id] ?? [], items: items[id] ?? [], lastReviewAt: last[id]))
+                )
+            })
+    }
+
     // MARK: Rows
+
+    /// "1,2,3,4,5,6,7,8" as (1, 2, 3, 4), (5, 6, 7, 8): the rows `records(of:)` reads as one text.
+    static func fours(_ text: String) -> [(Int64, Int64, Int64, Int64)] {
+        var numbers: [Int64] = []
+        var value: Int64 = 0
+        var negative = false
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): value = value * 10 + Int64(byte - UInt8(ascii: "0"))
+            case UInt8(ascii: "-"): negative = true
+            default:
+                numbers.append(negative ? -value : value)
+                value = 0
+                negative = false
+            }
+        }
+        if !text.isEmpty { numbers.append(negative ? -value : value) }
+        return stride(from: 0, to: numbers.count - 3, by: 4).map { (numbers[$0], numbers[$0 + 1], numbers[$0 + 2], numbers[$0 + 3]) }
+    }
+
+    /// Adds a log row's change to the totals (`sign` 1), or takes it away (-1, an undo); a
+    /// quarter hour or an item left with no review has no row. Ratings of one learner's cards
+    /// from several connections meet at the quarter hour's row, which orders them.
+    static func count(_ change: ReviewTotals.Change, sign: Int, learner: Int64, in tx: PostgresPool.Transaction) async throws {
+        try await tx.run(
+            """
+            INSERT INTO review_slots(learner_id, slot, reviews, graded, kept)
+            VALUES (\(learner), \(change.slot), \(sign), \(sign * change.graded), \(sign * change.kept))
+            ON CONFLICT (learner_id, slot) DO UPDATE SET reviews = review_slots.reviews + excluded.reviews,
+                graded = review_slots.graded + excluded.graded, kept = review_slots.kept + excluded.kept
+            """)
+        try await tx.run(
+            """
+            INSERT INTO review_items(learner_id, item_id, answers, again, spoken)
+            VALUES (\(learner), \(change.item), \(sign), \(sign * change.again), \(sign * change.spoken))
+            ON CONFLICT (learner_id, item_id) DO UPDATE SET answers = review_items.answers + excluded.answers,
+                again = review_items.again + excluded.again, spoken = review_items.spoken + excluded.spoken
+            """)
+        if sign < 0 {
+            try await tx.run("DELETE FROM review_slots WHERE learner_id = \(learner) AND slot = \(change.slot) AND reviews <= 0")
+            try await tx.run("DELETE FROM review_items WHERE learner_id = \(learner) AND item_id = \(change.item) AND answers <= 0")
+        }
+    }
+
+    /// Writes the totals of a log counted whole (`ReviewTotals(log:)`), for a learner with none
+    /// yet: two statements, the rows as arrays, so an upgrade of a year of logs is not a round
+    /// trip per quarter hour.
+    static func insert(_ totals: ReviewTotals, learner: Int64, in tx: PostgresPool.Transaction) async throws {
+        let s = totals.slots
+        let i = totals.items
+        if !s.isEmpty {
+            try await tx.run(
+                """
+                INSERT INTO review_slots(learner_id, slot, reviews, graded, kept)
+                SELECT \(learner), * FROM unnest(\(s.map(\.slot)), \(s.map(\.reviews)), \(s.map(\.graded)), \(s.map(\.kept)))
+                """)
+        }
+        if !i.isEmpty {
+            try await tx.run(
+                """
+                INSERT INTO review_items(learner_id, item_id, answers, again, spoken)
+                SELECT \(learner), * FROM unnest(\(i.map(\.itemID)), \(i.map(\.answers)), \(i.map(\.again)), \(i.map(\.spoken)))
+                """)
+        }
+    }
 
     static func notify(learner: Int64, in tx: PostgresPool.Transaction) async throws {
         try await tx.run("SELECT pg_notify(\(PostgresDocumentStore.channel), \(changePayload(learner: learner)))")

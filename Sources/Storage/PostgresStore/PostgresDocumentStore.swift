@@ -140,6 +140,14 @@ public final class PostgresDocumentStore: DocumentStore {
         }
     }
 
+    public func get(_ ids: [String], in collection: String) async throws -> [Document] {
+        let rows = try await database.rows("SELECT id, body FROM documents WHERE space = \(space) AND collection = \(collection) AND id = ANY(\(ids))")
+        return try rows.map { row in
+            let (id, body) = try row.decode((String, String).self)
+            return Document(id: id, json: body)
+        }
+    }
+
     public func query(_ query: Query) async throws -> [Document] {
         let rows = try await database.rows(try compile(query, select: "d.id, d.body"))
         return try rows.map { row in

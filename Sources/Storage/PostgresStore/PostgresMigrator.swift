@@ -10,15 +10,21 @@ public struct PostgresMigrator: Sendable {
         public let version: Int
         public let description: String
         public let sql: String
+        /// What the step does after its statements that SQL cannot say once for every engine
+        /// (counting a log with the rules the stores count it by), in the same transaction.
+        public let then: (@Sendable (PostgresPool.Transaction) async throws -> Void)?
         /// The step's statements (`sql` split at the semicolons that end its lines).
         var statements: [String] {
             sql.components(separatedBy: ";\n").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
                 .map { $0.hasSuffix(";") ? String($0.dropLast()) : $0 }.filter { !$0.isEmpty }
         }
-        public init(_ version: Int, _ description: String, sql: String) {
+        public init(
+            _ version: Int, _ description: String, sql: String, then: (@Sendable (PostgresPool.Transaction) async throws -> Void)? = nil
+        ) {
             self.version = version
             self.description = description
             self.sql = sql
+            self.then = then
         }
     }
 
@@ -38,7 +44,7 @@ public struct PostgresMigrator: Sendable {
     /// Instances starting together wait for one another (an advisory lock), so a step runs once.
     @discardableResult
     public func migrate(_ database: PostgresPool) async throws -> [Step] {
-        try await database.transaction { tx in
+        try await database.transaction(unlimited: true) { tx in
             try await tx.run("SELECT pg_advisory_xact_lock(7700114)")
             try await tx.run(
                 """
@@ -55,6 +61,7 @@ public struct PostgresMigrator: Sendable {
             for step in steps where step.version > current {
                 // One statement at a time: the extended protocol takes no more per message.
                 for statement in step.statements { try await tx.run(PostgresQuery(unsafeSQL: statement)) }
+                try await step.then?(tx)
                 try await tx.run("INSERT INTO schema_migrations(component, version, description) VALUES (\(component), \(step.version), \(step.description))")
                 applied.append(step)
             }

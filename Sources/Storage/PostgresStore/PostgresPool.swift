@@ -108,10 +108,12 @@ public final class PostgresPool: Sendable {
     }
 
     /// Runs `body` in one transaction on one connection: committed when it returns, rolled back
-    /// when it throws (its own error is rethrown as it is).
-    public func transaction<T: Sendable>(_ body: @escaping @Sendable (Transaction) async throws -> T) async throws -> T {
+    /// when it throws (its own error is rethrown as it is). `unlimited`: not cut off at the
+    /// pool's deadline, for schema steps (an upgrade may count years of logs, far longer than a
+    /// request may wait).
+    public func transaction<T: Sendable>(unlimited: Bool = false, _ body: @escaping @Sendable (Transaction) async throws -> T) async throws -> T {
         let logger = logger
-        return try await limited { [self] in
+        let work: @Sendable () async throws -> T = { [self] in
             try await leased { connection in
                 let transaction = Transaction(connection: connection, logger: logger)
                 try await transaction.run("BEGIN")
@@ -126,6 +128,7 @@ public final class PostgresPool: Sendable {
                 return result
             }
         }
+        return unlimited ? try await work() : try await limited(nil, work)
     }
 
     /// Runs `body` on a connection of the pool, counted in `use`.

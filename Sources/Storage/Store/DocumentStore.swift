@@ -122,6 +122,8 @@ public protocol DocumentStore: Sendable {
     /// Inserts or replaces documents, all or none.
     func put(_ documents: [Document], in collection: String) async throws
     func get(_ id: String, in collection: String) async throws -> Document?
+    /// The documents of these ids that exist, in no particular order: one read for many.
+    func get(_ ids: [String], in collection: String) async throws -> [Document]
     /// Removes a document; false when there was none.
     @discardableResult func delete(_ id: String, in collection: String) async throws -> Bool
     func query(_ query: Query) async throws -> [Document]

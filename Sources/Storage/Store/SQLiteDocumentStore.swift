@@ -131,6 +131,11 @@ public actor SQLiteDocumentStore: DocumentStore {
         ) { Document(id: $0.text(0) ?? "", json: $0.text(1) ?? "{}") }.first
     }
 
+    /// One statement each: on an embedded file a read costs no round trip.
+    public func get(_ ids: [String], in collection: String) throws -> [Document] {
+        try ids.compactMap { try get($0, in: collection) }
+    }
+
     public func query(_ query: Query) throws -> [Document] {
         let (sql, values) = try compile(query, select: "d.id, d.body")
         return try db.query(sql, values) { Document(id: $0.text(0) ?? "", json: $0.text(1) ?? "{}") }

@@ -417,7 +417,7 @@ struct ProgressReportTests {
             review(today + 200, .hard, before: .review),
             review(today - 40 * 86_400, .again, before: .review), // too old for the 30 days
         ]
-        let r = ProgressReport.make(cards: cards, reviews: reviews, now: now, days: days)
+        let r = ProgressReport.make(cards: cards, totals: ReviewTotals(log: reviews), now: now, days: days)
         #expect(r.dueToday == 3 && r.dueTomorrow == 1 && r.dueNext7Days == 2 && r.new == 1 && r.items == 7)
         #expect(r.learned == 3)
         #expect(r.reviewsPerDay.count == 30)

@@ -24,12 +24,15 @@ struct DatabaseCommandTests {
         #expect(first.status == 0, "\(first.stderr)")
         #expect(
             first.stdout.contains("applied documents 1") && first.stdout.contains("applied learners 1") && first.stdout.contains("applied learners 2")
-                && first.stdout.contains("applied learners 3") && first.stdout.contains("applied moe 1"), "\(first.stdout)")
-        #expect(try sql("SELECT component || ' ' || version FROM schema_migrations ORDER BY 1") == "documents 1\nlearners 1\nlearners 2\nlearners 3\nmoe 1")
+                && first.stdout.contains("applied learners 3") && first.stdout.contains("applied learners 4") && first.stdout.contains("applied moe 1"),
+            "\(first.stdout)")
+        #expect(
+            try sql("SELECT component || ' ' || version FROM schema_migrations ORDER BY 1")
+                == "documents 1\nlearners 1\nlearners 2\nlearners 3\nlearners 4\nmoe 1")
         let again = try runner.json("db", "migrate", "--database", url) as? [String: Any]
         #expect((again?["applied"] as? [String])?.isEmpty == true)
         let versions = again?["versions"] as? [[String: Any]] ?? []
-        #expect(versions.map { $0["version"] as? Int } == [1, 3, 1] && versions.allSatisfy { $0["version"] as? Int == $0["latest"] as? Int })
+        #expect(versions.map { $0["version"] as? Int } == [1, 4, 1] && versions.allSatisfy { $0["version"] as? Int == $0["latest"] as? Int })
         // The URL may also come from the environment.
         var environment = runner.environment
         environment["VOCAB_DATABASE_URL"] = url
@@ -106,11 +109,12 @@ struct DatabaseCommandTests {
         #expect(try sql("SELECT count(*) FROM moe_entry") == "40")
     }
 
-    @Test("copy-users moves learners, token hashes, items, cards and reviews; a second copy is refused and writes nothing")
+    @Test("copy-users moves learners, token hashes, items, cards, reviews and their totals; a second copy is refused and writes nothing")
     func copyUsers() throws {
         let added = try runner.json("users", "add", "anna") as? [String: Any]
         let token = try #require(added?["token"] as? String)
         #expect(try runner.run("library", "add", "cat", "--user", "anna").status == 0)
+        #expect(try runner.run(["review", "--user", "anna", "--json"], input: "1\n").status == 0)
         let copied = try runner.json("db", "copy-users", "--database", url) as? [String: Any]
         #expect(copied?["learners"] as? Int == 2, "anna and the local learner me: \(String(describing: copied))")
         #expect(try sql("SELECT name FROM learners WHERE name = 'anna'") == "anna")
@@ -118,7 +122,11 @@ struct DatabaseCommandTests {
         #expect(
             try sql(
                 "SELECT i.word || ' ' || c.version FROM items i JOIN cards c ON c.item_id = i.id JOIN learners l ON l.id = i.learner_id WHERE l.name = 'anna'")
-                == "cat 0")
+                == "cat 1")
+        // The log's running totals come with it, counted from the rows copied.
+        #expect(try sql("SELECT s.reviews FROM review_slots s JOIN learners l ON l.id = s.learner_id WHERE l.name = 'anna'") == "1")
+        #expect(
+            try sql("SELECT i.answers || ' ' || i.again FROM review_items i JOIN learners l ON l.id = i.learner_id WHERE l.name = 'anna'") == "1 1")
         // Only the token's hash travelled.
         let hash = try sql("SELECT encode(t.hash, 'hex') FROM tokens t")
         #expect(!hash.isEmpty && !hash.contains(Data(token.utf8).map { String(format: "%02x", $0) }.joined()))

@@ -102,6 +102,16 @@ struct DocumentStoreTests {
         }
     }
 
+    @Test("several documents in one read: those that exist, of that collection only", arguments: Engine.allCases)
+    func manyAtOnce(_ engine: Engine) async throws {
+        try await withPets(engine) { (store: any DocumentStore, fixture: PetStore) async throws in
+            try await store.put([Document(id: "tom", json: #"{"name":"not a pet"}"#)], in: "other")
+            let found = try await store.get(["tom", "nobody", "rex"], in: "pets").map { try $0.decode(Pet.self).name }
+            #expect(found.sorted() == ["Rex", "Tom"])
+            #expect(try await store.get([], in: "pets").isEmpty)
+        }
+    }
+
     @Test(arguments: Engine.allCases) func equalityFilterMatchesScalarFields(_ engine: Engine) async throws {
         try await withPets(engine) { (store: any DocumentStore, fixture: PetStore) async throws in
             #expect(try await names(store, Query("pets").filter(.equal("kind", "cat")).ordered(by: "name")) == ["Tiny", "Tom"])

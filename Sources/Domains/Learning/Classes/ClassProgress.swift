@@ -35,49 +35,49 @@ public struct AssignmentProgress: Sendable, Codable, Equatable {
     public var children: Int
 }
 
-/// The figures, computed from what any learner store returns (cards and the review log), so
-/// both engines give the same numbers.
+/// The figures, computed from what any learner store returns (cards and the running totals of
+/// the review log), so both engines give the same numbers and a page costs the same all year.
 public enum ClassProgress {
     public struct ChildData: Sendable {
         public var id: Int64
         public var firstName: String
         public var cards: [(item: SavedItem, card: CardRecord)]
-        public var reviews: [ReviewEntry]
+        public var totals: ReviewTotals
 
-        public init(id: Int64, firstName: String, cards: [(item: SavedItem, card: CardRecord)], reviews: [ReviewEntry]) {
+        public init(id: Int64, firstName: String, cards: [(item: SavedItem, card: CardRecord)], totals: ReviewTotals) {
             self.id = id
             self.firstName = firstName
             self.cards = cards
-            self.reviews = reviews
+            self.totals = totals
         }
     }
 
     public static func child(_ data: ChildData, days: LocalDays) -> ChildProgress {
-        let again = data.reviews.count { $0.rating == .again }
+        let totals = data.totals
+        let answers = totals.answers
         return ChildProgress(
             id: data.id, firstName: data.firstName,
-            daysPractised: Set(data.reviews.map { days.number(of: $0.reviewedAt) }).count,
+            daysPractised: Set(totals.slots.map { days.number(of: ReviewTotals.start(ofSlot: $0.slot)) }).count,
             wordsLearned: data.cards.count(where: \.card.isLearned),
-            wordsSaidWell: Set(data.reviews.filter(\.wasSpoken).map(\.itemID)).count,
-            words: data.cards.count, answers: data.reviews.count,
-            accuracy: data.reviews.isEmpty ? nil : Double(data.reviews.count - again) / Double(data.reviews.count),
-            lastActive: data.reviews.map(\.reviewedAt).max())
+            wordsSaidWell: totals.items.count { $0.spoken > 0 },
+            words: data.cards.count, answers: answers,
+            accuracy: answers == 0 ? nil : Double(answers - totals.again) / Double(answers),
+            lastActive: totals.lastReviewAt)
     }
 
     /// The words with Again answers, most first (then most children, then alphabetically).
+    /// Answers to items removed since are not counted: nothing says which word they were.
     public static func hardWords(_ children: [ChildData], limit: Int = 10) -> [HardWord] {
         var byEntry: [String: HardWord] = [:]
         for child in children {
             let items = Dictionary(uniqueKeysWithValues: child.cards.map { ($0.item.id, $0.item) })
             var seen: Set<String> = []
-            for review in child.reviews {
-                guard let item = items[review.itemID], item.key.source == .catalog else { continue }
+            for counted in child.totals.items {
+                guard let item = items[counted.itemID], item.key.source == .catalog else { continue }
                 var word = byEntry[item.key.entry] ?? HardWord(word: item.word, entry: item.key.entry, again: 0, answers: 0, children: 0)
-                word.answers += 1
-                if review.rating == .again {
-                    word.again += 1
-                    if seen.insert(item.key.entry).inserted { word.children += 1 }
-                }
+                word.answers += counted.answers
+                word.again += counted.again
+                if counted.again > 0, seen.insert(item.key.entry).inserted { word.children += 1 }
                 byEntry[item.key.entry] = word
             }
         }

@@ -8,7 +8,7 @@ import Synchronization
 public enum LearnerCoding {
     /// Every table that keeps a learner's rows, by its learner column, children before parents:
     /// deleting a learner deletes from each, so nothing of theirs is left in either engine.
-    public static let ownedTables = ["reviews", "cards", "items", "tokens", "sessions"]
+    public static let ownedTables = ["review_slots", "review_items", "reviews", "cards", "items", "tokens", "sessions"]
     /// Settings as stored, decoded once per distinct text: every request looks its learner up,
     /// and most learners share a few settings.
     public static func settings(_ text: String?) -> LearnerSettings {

@@ -53,6 +53,22 @@ public protocol LearnerStore: Sendable {
     func undoLastRating(of learner: Int64) async throws -> ReviewEntry
     /// The learner's ratings since `time`, oldest first.
     func reviews(of learner: Int64, since time: Double) async throws -> [ReviewEntry]
+    /// The running totals of the learner's whole log (`ReviewTotals`), kept with each rating and undo.
+    func totals(of learner: Int64) async throws -> ReviewTotals
+    /// Several learners' cards and totals, for a class page: on a server database a few
+    /// statements for the whole class rather than a few for each child.
+    func records(of learners: [Int64]) async throws -> [Int64: LearnerRecords]
+}
+
+/// What a progress page reads of one learner: their cards and the running totals of their log.
+public struct LearnerRecords: Sendable {
+    public var cards: [(item: SavedItem, card: CardRecord)]
+    public var totals: ReviewTotals
+
+    public init(cards: [(item: SavedItem, card: CardRecord)], totals: ReviewTotals) {
+        self.cards = cards
+        self.totals = totals
+    }
 }
 
 extension LearnerStore {

@@ -27,7 +27,8 @@ public struct ProgressReport: Sendable, Codable, Equatable {
     /// Days in a row with at least one review, up to today (or yesterday when today has none yet).
     public var streak: Int
 
-    public static func make(cards: [(item: SavedItem, card: CardRecord)], reviews: [ReviewEntry], now: Double, days: LocalDays) -> ProgressReport {
+    /// The figures from the cards and the log's running totals: a few rows however long the log.
+    public static func make(cards: [(item: SavedItem, card: CardRecord)], totals: ReviewTotals, now: Double, days: LocalDays) -> ProgressReport {
         let today = days.number(of: now)
         func day(_ time: Double) -> Int { days.number(of: time) }
         let scheduled = cards.map(\.card.card).filter { $0.phase != .new }
@@ -36,14 +37,22 @@ public struct ProgressReport: Sendable, Codable, Equatable {
         let next7 = scheduled.filter { (today + 1...today + 7).contains(day($0.due)) }.count
         let learned = cards.filter(\.card.isLearned).count
 
-        let recent = reviews.filter { day($0.reviewedAt) > today - 30 }
         var perDay: [Int: Int] = [:]
-        for r in recent { perDay[day(r.reviewedAt), default: 0] += 1 }
+        var graded = 0
+        var kept = 0
+        var reviewedDays: Set<Int> = []
+        for slot in totals.slots {
+            // A quarter hour lies inside one local day (`ReviewTotals`): its start says which.
+            let d = day(ReviewTotals.start(ofSlot: slot.slot))
+            reviewedDays.insert(d)
+            guard d > today - 30 else { continue }
+            perDay[d, default: 0] += slot.reviews
+            graded += slot.graded
+            kept += slot.kept
+        }
         let series = (today - 29...today).map { Day(date: Self.date(ofDayNumber: $0), reviews: perDay[$0] ?? 0) }
-        let inReview = recent.filter { $0.before.phase == .review }
-        let retention = inReview.isEmpty ? nil : Double(inReview.filter { $0.rating != .again }.count) / Double(inReview.count)
+        let retention = graded == 0 ? nil : Double(kept) / Double(graded)
 
-        let reviewedDays = Set(reviews.map { day($0.reviewedAt) })
         var streak = 0
         var cursor = reviewedDays.contains(today) ? today : today - 1
         while reviewedDays.contains(cursor) {
@@ -53,7 +62,7 @@ public struct ProgressReport: Sendable, Codable, Equatable {
         return ProgressReport(
             dueToday: dueToday, dueTomorrow: dueTomorrow, dueNext7Days: next7, new: cards.count - scheduled.count,
             items: cards.count, learned: learned, reviewsPerDay: series, retention: retention,
-            reviewsInRetention: inReview.count, streak: streak)
+            reviewsInRetention: graded, streak: streak)
     }
 
     /// yyyy-mm-dd of a day number (days since 1970-01-01), in the proleptic Gregorian calendar.

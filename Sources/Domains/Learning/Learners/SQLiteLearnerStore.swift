@@ -263,7 +263,9 @@ public final class SQLiteLearnerStore: LearnerStore {
                     .integer(learner), .integer(row.item), .real(row.reviewedAt), .integer(Int64(row.rating.rawValue)),
                     .integer(Int64(row.elapsedDays)), .text(row.beforeJSON), .text(row.afterJSON), row.clientID.map { .text($0) } ?? .null,
                 ])
-            return change.outcome(logID: db.lastInsertRowID)
+            let id = db.lastInsertRowID
+            try Self.count(row.totalsChange, sign: 1, learner: learner, in: db)
+            return change.outcome(logID: id)
         }
     }
 
@@ -279,6 +281,7 @@ public final class SQLiteLearnerStore: LearnerStore {
                 try Self.write(restored, learner: learner, insert: false, in: db)
             }
             try db.run("DELETE FROM reviews WHERE id = ?", [.integer(last.id)])
+            try Self.count(last.totalsChange, sign: -1, learner: learner, in: db)
             return last
         }
     }
@@ -291,7 +294,75 @@ public final class SQLiteLearnerStore: LearnerStore {
         }
     }
 
+    public func totals(of learner: Int64) async throws -> ReviewTotals {
+        try await read { db in
+            let slots = try db.query(
+                "SELECT slot, reviews, graded, kept FROM review_slots WHERE learner_id = ? ORDER BY slot", [.integer(learner)]
+            ) { ReviewTotals.Slot(slot: $0.int(0), reviews: Int($0.int(1)), graded: Int($0.int(2)), kept: Int($0.int(3))) }
+            let items = try db.query(
+                "SELECT item_id, answers, again, spoken FROM review_items WHERE learner_id = ? ORDER BY item_id", [.integer(learner)]
+            ) { ReviewTotals.Item(itemID: $0.int(0), answers: Int($0.int(1)), again: Int($0.int(2)), spoken: Int($0.int(3))) }
+            // The index of the log by learner and time answers this from its last entry.
+            let last =
+                try db.query("SELECT max(reviewed_at) FROM reviews WHERE learner_id = ?", [.integer(learner)]) {
+                    $0.isNull(0) ? nil : $0.double(0)
+                }.first ?? nil
+            return ReviewTotals(slots: slots, items: items, lastReviewAt: last)
+        }
+    }
+
+    /// Each learner's rows read at once: the readers are separate connections, and a read here
+    /// costs no round trip.
+    public func records(of learners: [Int64]) async throws -> [Int64: LearnerRecords] {
+        try await withThrowingTaskGroup(of: (Int64, LearnerRecords).self) { group in
+            for learner in Set(learners) {
+                group.addTask {
+                    async let cards = self.cards(of: learner)
+                    async let totals = self.totals(of: learner)
+                    return (learner, LearnerRecords(cards: try await cards, totals: try await totals))
+                }
+            }
+            return try await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
+        }
+    }
+
     // MARK: Rows
+
+    /// Adds a log row's change to the totals (`sign` 1), or takes it away (-1, an undo); a
+    /// quarter hour or an item left with no review has no row.
+    static func count(_ change: ReviewTotals.Change, sign: Int, learner: Int64, in db: Database) throws {
+        let n = Int64(sign)
+        try db.run(
+            """
+            INSERT INTO review_slots(learner_id, slot, reviews, graded, kept) VALUES (?, ?, ?, ?, ?)
+            ON CONFLICT (learner_id, slot) DO UPDATE SET reviews = reviews + excluded.reviews,
+                graded = graded + excluded.graded, kept = kept + excluded.kept
+            """, [.integer(learner), .integer(change.slot), .integer(n), .integer(n * Int64(change.graded)), .integer(n * Int64(change.kept))])
+        try db.run(
+            """
+            INSERT INTO review_items(learner_id, item_id, answers, again, spoken) VALUES (?, ?, ?, ?, ?)
+            ON CONFLICT (learner_id, item_id) DO UPDATE SET answers = answers + excluded.answers,
+                again = again + excluded.again, spoken = spoken + excluded.spoken
+            """, [.integer(learner), .integer(change.item), .integer(n), .integer(n * Int64(change.again)), .integer(n * Int64(change.spoken))])
+        if sign < 0 {
+            try db.run("DELETE FROM review_slots WHERE learner_id = ? AND slot = ? AND reviews <= 0", [.integer(learner), .integer(change.slot)])
+            try db.run("DELETE FROM review_items WHERE learner_id = ? AND item_id = ? AND answers <= 0", [.integer(learner), .integer(change.item)])
+        }
+    }
+
+    /// Writes the totals of a log counted whole (`ReviewTotals(log:)`), for a learner with none yet.
+    static func insert(_ totals: ReviewTotals, learner: Int64, in db: Database) throws {
+        for s in totals.slots {
+            try db.run(
+                "INSERT INTO review_slots(learner_id, slot, reviews, graded, kept) VALUES (?, ?, ?, ?, ?)",
+                [.integer(learner), .integer(s.slot), .integer(Int64(s.reviews)), .integer(Int64(s.graded)), .integer(Int64(s.kept))])
+        }
+        for i in totals.items {
+            try db.run(
+                "INSERT INTO review_items(learner_id, item_id, answers, again, spoken) VALUES (?, ?, ?, ?, ?)",
+                [.integer(learner), .integer(i.itemID), .integer(Int64(i.answers)), .integer(Int64(i.again)), .integer(Int64(i.spoken))])
+        }
+    }
 
     static func write(_ record: CardRecord, learner: Int64, insert: Bool, in db: Database) throws {
         let c = record.card
