@@ -224,9 +224,15 @@ def main():
         check(tile.find_element(By.CSS_SELECTOR, ".emoji").get_attribute("aria-hidden") == "true", "the emoji is decoration; the name is the label")
         shot("categories")
         fits_phone("categories")
+        # The service worker is in charge before the page opens, so it can fetch the page's clips.
+        wait.until(lambda d: d.execute_script("return !!navigator.serviceWorker.controller"))
         tile.click()
         wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "ul.cards li"))
         words = [e.text for e in driver.find_elements(By.CSS_SELECTOR, "ul.cards h2")]
+        # Every clip of the page is fetched ahead of a tap (and kept for offline), none played yet.
+        kept = "return Promise.all(arguments[0].map(async (w) => !!(await (await caches.open('vocab-data-v1')).match(`/v1/audio/${encodeURIComponent(w)}?accent=british&format=ogg`))))"
+        WebDriverWait(driver, 60).until(lambda d: all(d.execute_script(kept, words)))
+        check(True, f"the {len(words)} clips of the category page were fetched ahead and kept before any tap")
         check(first in words, f"the category at {args.level} lists {first}: {words[:6]}")
         pictures = driver.find_elements(By.CSS_SELECTOR, f'ul.cards .picture[role="img"][aria-label="{first}"]')
         # A picture file where the word has one (loaded: not a broken image), else its emoji.

@@ -36,12 +36,16 @@ public struct ClipService: Sendable {
     }
 
     /// The same, with the inputs' fingerprint already computed (`pronouncer.inputs(of:)`).
-    public func clip(for request: ClipRequest, format: AudioFormat, inputs: String) async throws -> (clip: StoredClip, rendered: Bool) {
+    /// `ahead`: asked for before anyone plays it (a page's clips, fetched as it opens): rendered
+    /// in `AheadLane`'s turn, so that a tap always finds a voice free.
+    public func clip(
+        for request: ClipRequest, format: AudioFormat, inputs: String, ahead: Bool = false
+    ) async throws -> (clip: StoredClip, rendered: Bool) {
         let key = request.key(format: format)
         let store = self.store
         // Reading a stored clip's record opens the file: off the cooperative threads.
         if let stored = try await BlockingWork.run({ store.stored(key, inputs: inputs) }) { return (stored, false) }
-        return try await flights.run(RenderFlights.Key(clip: key, inputs: inputs)) { [store, pronouncer, deadline, space] in
+        return try await flights.run(RenderFlights.Key(clip: key, inputs: inputs), ahead: ahead) { [store, pronouncer, deadline, space] in
             // Another process (or an earlier flight) may have finished it meanwhile.
             if let stored = try await BlockingWork.run({ store.stored(key, inputs: inputs) }) { return (stored, false) }
             return try await withDeadline(seconds: deadline) {
@@ -71,14 +75,65 @@ actor RenderFlights {
     }
     typealias Result = (clip: StoredClip, rendered: Bool)
     private var running: [Key: Task<Result, any Error>] = [:]
+    let lane = AheadLane<Key>()
 
-    func run(_ key: Key, _ work: @escaping @Sendable () async throws -> Result) async throws -> Result {
+    func run(_ key: Key, ahead: Bool = false, _ work: @escaping @Sendable () async throws -> Result) async throws -> Result {
         if let task = running[key] {
+            // Someone is waiting for it now: it need not wait for its turn any more.
+            if !ahead { await lane.promote(key) }
             return (try await task.value.clip, false)
         }
-        let task = Task { try await work() }
+        let lane = self.lane
+        let task = Task {
+            guard ahead else { return try await work() }
+            let holdsTurn = await lane.enter(key)
+            do {
+                let result = try await work()
+                if holdsTurn { await lane.leave() }
+                return result
+            } catch {
+                if holdsTurn { await lane.leave() }
+                throw error
+            }
+        }
         running[key] = task
         defer { running[key] = nil }
         return try await task.value
     }
+}
+
+/// Renders asked for ahead take turns, one at a time, so that however many clips a page fetches
+/// as it opens, a voice is free for the word a child taps; a tap on a clip still waiting for its
+/// turn lets that render go at once, beside the one whose turn it is.
+actor AheadLane<Key: Hashable & Sendable> {
+    private var turnTaken = false
+    private var waiting: [(key: Key, go: CheckedContinuation<Bool, Never>)] = []
+
+    /// Waits for the turn; true when this render holds it (and must `leave`), false when it was
+    /// let go without it (`promote`).
+    func enter(_ key: Key) async -> Bool {
+        guard turnTaken else {
+            turnTaken = true
+            return true
+        }
+        return await withCheckedContinuation { waiting.append((key, $0)) }
+    }
+
+    /// Hands the turn to the next render waiting for it.
+    func leave() {
+        if waiting.isEmpty {
+            turnTaken = false
+        } else {
+            waiting.removeFirst().go.resume(returning: true)
+        }
+    }
+
+    /// Lets a waiting render go now, without the turn.
+    func promote(_ key: Key) {
+        guard let i = waiting.firstIndex(where: { $0.key == key }) else { return }
+        waiting.remove(at: i).go.resume(returning: false)
+    }
+
+    /// Renders waiting for their turn.
+    var queued: Int { waiting.count }
 }

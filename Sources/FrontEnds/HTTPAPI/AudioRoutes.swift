@@ -79,7 +79,8 @@ struct AudioRoutes: Sendable {
         if let hit = memory[memoryKey] { // stored with X-Vocab-Cache: hit
             return remember(hit, for: request)
         }
-        let (stored, rendered) = try await clips.clip(for: subject, format: format, inputs: inputs)
+        let ahead = request.headers[VocabHeader.ahead] == "1"
+        let (stored, rendered) = try await clips.clip(for: subject, format: format, inputs: inputs, ahead: ahead)
         let path = stored.path
         let bytes = try await BlockingWork.run { try ContainedFile.read(path, limit: Self.maxClipBytes) }
         var served = Representation(

@@ -9,6 +9,8 @@ import Logging
 public enum VocabHeader {
     public static let tier = HTTPField.Name("X-Vocab-Tier")!
     public static let cache = HTTPField.Name("X-Vocab-Cache")!
+    /// Sent with a clip fetched before anyone plays it (`1`): it is made in the ahead lane's turn.
+    public static let ahead = HTTPField.Name("X-Vocab-Ahead")!
 }
 
 public struct RequestLog<Context: RequestContext>: RouterMiddleware {

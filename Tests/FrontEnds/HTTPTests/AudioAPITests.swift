@@ -113,6 +113,29 @@ struct AudioAPITests {
         }
     }
 
+    @Test("clips fetched ahead (X-Vocab-Ahead: 1), many at once, are the clips a tap gets; a tap among them is answered too")
+    func fetchedAhead() async throws {
+        try await withServer(neural: true) { s in
+            let words = ["fish", "dog", "elephant", "apple", "cake"]
+            let (ahead, tap) = try await withThrowingTaskGroup(of: (String, RawResponse).self) { group in
+                for word in words { group.addTask { (word, try await s.get("/v1/audio/\(word)?format=ogg", headers: ["X-Vocab-Ahead": "1"])) } }
+                group.addTask { ("tap", try await s.get("/v1/audio/cake?format=ogg")) }
+                var ahead: [String: RawResponse] = [:]
+                var tap: RawResponse?
+                for try await (word, response) in group {
+                    if word == "tap" { tap = response } else { ahead[word] = response }
+                }
+                return (ahead, try #require(tap))
+            }
+            #expect(ahead.values.allSatisfy { $0.status == 200 } && tap.status == 200)
+            #expect(tap.body == ahead["cake"]?.body, "the tap joined the render asked for ahead, or found its clip")
+            for word in words {
+                let played = try await s.get("/v1/audio/\(word)?format=ogg")
+                #expect(played.header("x-vocab-cache") == "hit" && played.body == ahead[word]?.body, "\(word)")
+            }
+        }
+    }
+
     @Test("errors: unknown word 404 with suggestions, bad accent or format 400")
     func errors() async throws {
         try await withServer { s in

@@ -188,6 +188,8 @@ async function categoryPage(id, page) {
       h("button", { type: "button", disabled: page === 0, onclick: () => go(page - 1) }, t("page.previous")),
       h("span", {}, t("page.of", { page: page + 1, pages })),
       h("button", { type: "button", disabled: page + 1 >= pages, onclick: () => go(page + 1) }, t("page.next"))));
+  // The page's clips are made before a child taps one (British, at its pace: the first button).
+  navigator.serviceWorker?.controller?.postMessage({ type: "keep", urls: body.words.map((w) => catalog.audioURL(w.word, "british")) });
 }
 
 // Every word of a category at the level, picture first, compact: what a teacher prints for a
