@@ -293,7 +293,8 @@ let package = Package(
             name: "HTTPTransportTests",
             dependencies: [
                 "HTTPTransport", "TextMatching", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "Logging", package: "swift-log"),
+                .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HTTPTypes", package: "swift-http-types"),
             ], path: "Tests/FrontEnds/HTTPTransportTests"),
         // CLITests and HTTPTests run the built `vocab` and `vocab-full` programs (swift build --build-tests builds them).
         .testTarget(name: "CLITests", dependencies: ["TestSupport", "SQLiteDB", "CLICore"], path: "Tests/FrontEnds/CLITests"),

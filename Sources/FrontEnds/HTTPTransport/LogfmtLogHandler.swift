@@ -26,21 +26,31 @@ public struct LogfmtLogHandler: LogHandler {
 
     public func log(event: LogEvent) {
         let all = Self.fields(metadata, event.metadata)
-        var out = "ts=\(Self.timestamp()) level=\(event.level.rawValue) logger=\(Self.value(label)) msg=\(Self.value(event.message.description))"
-        out.reserveCapacity(out.utf8.count + 32 * all.count)
-        var leadingFound = 0
+        var ordered: [(key: String, value: String)] = []
+        ordered.reserveCapacity(all.count)
         for key in Self.leading {
-            if let v = all[key] {
-                out += " \(key)=\(Self.value(v.description))"
-                leadingFound += 1
-            }
+            if let v = all[key] { ordered.append((key, v.description)) }
         }
-        if all.count > leadingFound {
-            for key in all.keys.filter({ !Self.leading.contains($0) }).sorted() {
-                out += " \(key)=\(Self.value(all[key]!.description))"
-            }
+        if all.count > ordered.count {
+            for key in all.keys.filter({ !Self.leading.contains($0) }).sorted() { ordered.append((key, all[key]!.description)) }
         }
-        if let error = event.error { out += " error=\(Self.value(String(describing: error)))" }
+        writeLine(level: event.level, message: event.message.description, fields: ordered, error: event.error)
+    }
+
+    /// A line of these fields, in this order (`leading` first, then by key, as `log(event:)`
+    /// orders them). The request log writes its lines here when this handler is the logger's and
+    /// has no metadata of its own: building swift-log's metadata for every request, a dictionary,
+    /// and looking each key up again to order it, were most of a request line's cost.
+    public func writeLine(level: Logger.Level, message: String, fields: [(key: String, value: String)], error: (any Error)? = nil) {
+        var out = "ts=\(Self.timestamp()) level=\(level.rawValue) logger=\(Self.value(label)) msg=\(Self.value(message))"
+        out.reserveCapacity(out.utf8.count + 32 * fields.count)
+        for (key, value) in fields {
+            out += " "
+            out += key
+            out += "="
+            out += Self.value(value)
+        }
+        if let error { out += " error=\(Self.value(String(describing: error)))" }
         out += "\n"
         sink(out)
     }

@@ -30,7 +30,12 @@ public struct RequestLog<Context: RequestContext>: RouterMiddleware {
         self.loggedHeaders = loggedHeaders
         self.metrics = metrics
         self.route = route
+        lines = (logger.handler as? LogfmtLogHandler).flatMap { $0.metadata.isEmpty ? $0 : nil }
     }
+
+    /// The logger's own handler, when it writes logfmt and has no metadata to add: request lines
+    /// go to it directly, the same line without swift-log's metadata (`LogfmtLogHandler.writeLine`).
+    private let lines: LogfmtLogHandler?
 
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let start = ContinuousClock.now
@@ -81,6 +86,21 @@ public struct RequestLog<Context: RequestContext>: RouterMiddleware {
             if let tier { metrics.clip(tier: tier, cache: cache) }
         }
         guard logging else { return }
+        if let lines {
+            var fields: [(key: String, value: String)] = [("request_id", id), ("method", method), ("path", path)]
+            fields.reserveCapacity(8 + logged.count)
+            if let query, !query.isEmpty { fields.append(("query", query)) }
+            fields.append(("status", String(status)))
+            fields.append(("duration_ms", LogfmtLogHandler.milliseconds(elapsed)))
+            if let bytes { fields.append(("bytes", String(bytes))) }
+            // As `LogfmtLogHandler.log(event:)` orders them: its leading keys, then the rest by key.
+            for key in LogfmtLogHandler.leading {
+                if let found = logged.last(where: { $0.key == key }) { fields.append(found) }
+            }
+            fields += logged.filter { !LogfmtLogHandler.leading.contains($0.key) }.sorted { $0.key < $1.key }
+            lines.writeLine(level: .info, message: "request", fields: fields)
+            return
+        }
         var metadata: Logger.Metadata = [
             "request_id": .string(id),
             "method": .string(method),
