@@ -211,5 +211,6 @@ extension ReviewEntry {
     /// mark that tells them from a tap in a game or on a card, so a class page can show words said
     /// well from the review log alone. No client may choose such an id itself.
     public static let spokenPrefix = "said-"
-    public var wasSpoken: Bool { clientID?.hasPrefix(Self.spokenPrefix) == true }
+    public var wasSpoken: Bool { Self.isSpoken(clientID: clientID) }
+    public static func isSpoken(clientID: String?) -> Bool { clientID?.hasPrefix(spokenPrefix) == true }
 }

@@ -58,7 +58,7 @@ public struct ReviewTotals: Sendable, Equatable {
             graded = before == .review ? 1 : 0
             kept = before == .review && rating != .again ? 1 : 0
             again = rating == .again ? 1 : 0
-            spoken = clientID?.hasPrefix(ReviewEntry.spokenPrefix) == true ? 1 : 0
+            spoken = ReviewEntry.isSpoken(clientID: clientID) ? 1 : 0
         }
     }
 
