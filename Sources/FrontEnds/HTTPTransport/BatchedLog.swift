@@ -68,7 +68,8 @@ public final class BatchedLog: @unchecked Sendable {
             // The writer waits only when nothing is queued: waking it for every line cost the
             // answering threads a system call and a contended lock each.
             let wasEmpty = pending.isEmpty && dropped == 0
-            pending.append(contentsOf: line.utf8)
+            var line = line
+            line.withUTF8 { pending.append(contentsOf: $0) }
             if wasEmpty || urgent { condition.broadcast() }
         }
         // Not for ever: a reader that stopped reading must not stop the thread that logs.
@@ -114,30 +115,41 @@ public final class BatchedLog: @unchecked Sendable {
         }
     }
 
-    /// A warning or worse: logfmt's `level=` or JSON's `"level":` field, near the line's start.
-    /// Read as bytes, without a string made: every request's line passes here.
+    /// A warning or worse: logfmt's `level=` or JSON's `"level":"` field, near the line's start.
+    /// Read in place, in one pass, with nothing allocated: every request's line passes here.
     static func isUrgent(_ line: String) -> Bool {
-        let head = Array(line.utf8.prefix(80))
-        // The line's own level is the field that comes first: a message may quote the other kind.
-        let found = Self.levelMarkers.compactMap { marker, end in Self.index(of: marker, in: head).map { ($0 + marker.count, end) } }
-        guard let (start, end) = found.min(by: { $0.0 < $1.0 }) else { return false }
-        let value = head[start...].prefix { $0 != end }
-        // The value must end within the head, as the whole word: "warnings" is no warning.
-        guard start + value.count < head.count else { return false }
-        return Self.urgentLevels.contains { $0.elementsEqual(value) }
+        var line = line
+        return line.withUTF8 { all in
+            let head = UnsafeBufferPointer(rebasing: all.prefix(80))
+            // The line's own level is the first "level" followed by `=` (logfmt) or `":"` (JSON):
+            // a message may quote the other kind later on.
+            var i = 0
+            while i + 5 < head.count {
+                defer { i += 1 }
+                guard head[i] == UInt8(ascii: "l"), head[i + 1] == UInt8(ascii: "e"), head[i + 2] == UInt8(ascii: "v"),
+                    head[i + 3] == UInt8(ascii: "e"), head[i + 4] == UInt8(ascii: "l")
+                else { continue }
+                let start: Int
+                let end: UInt8
+                if head[i + 5] == UInt8(ascii: "=") {
+                    (start, end) = (i + 6, UInt8(ascii: " "))
+                } else if i + 7 < head.count, head[i + 5] == UInt8(ascii: "\""), head[i + 6] == UInt8(ascii: ":"), head[i + 7] == UInt8(ascii: "\"") {
+                    (start, end) = (i + 8, UInt8(ascii: "\""))
+                } else {
+                    continue
+                }
+                var stop = start
+                while stop < head.count && head[stop] != end { stop += 1 }
+                // The value must end within the head, as the whole word: "warnings" is no warning.
+                guard stop < head.count else { return false }
+                let value = UnsafeBufferPointer(rebasing: head[start..<stop])
+                return Self.urgentLevels.contains { $0.elementsEqual(value) }
+            }
+            return false
+        }
     }
 
     private static let urgentLevels = ["warning", "error", "critical"].map { Array($0.utf8) }
-    /// logfmt's field and JSON's, each with the byte that ends its value.
-    private static let levelMarkers = [(Array("level=".utf8), UInt8(ascii: " ")), (Array("\"level\":\"".utf8), UInt8(ascii: "\""))]
-
-    private static func index(of marker: [UInt8], in bytes: [UInt8]) -> Int? {
-        guard bytes.count >= marker.count else { return nil }
-        for i in 0...(bytes.count - marker.count) where bytes[i] == marker[0] && bytes[i..<(i + marker.count)].elementsEqual(marker) {
-            return i
-        }
-        return nil
-    }
 
     private func run() {
         while true {

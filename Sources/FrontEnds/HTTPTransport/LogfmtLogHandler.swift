@@ -38,21 +38,44 @@ public struct LogfmtLogHandler: LogHandler {
     }
 
     /// A line of these fields, in this order (`leading` first, then by key, as `log(event:)`
-    /// orders them). The request log writes its lines here when this handler is the logger's and
-    /// has no metadata of its own: building swift-log's metadata for every request, a dictionary,
-    /// and looking each key up again to order it, were most of a request line's cost.
+    /// orders them).
     public func writeLine(level: Logger.Level, message: String, fields: [(key: String, value: String)], error: (any Error)? = nil) {
-        var out = "ts=\(Self.timestamp()) level=\(level.rawValue) logger=\(Self.value(label)) msg=\(Self.value(message))"
-        out.reserveCapacity(out.utf8.count + 32 * fields.count)
+        var line = begin(level: level, message: message, fields: fields.count)
         for (key, value) in fields {
-            out += " "
-            out += key
-            out += "="
-            out += Self.value(value)
+            line.append(" ")
+            line.appendText(key)
+            line.append("=")
+            line.appendValue(value)
         }
-        if let error { out += " error=\(Self.value(String(describing: error)))" }
-        out += "\n"
-        sink(out)
+        if let error {
+            line.append(" error=")
+            line.appendValue(String(describing: error))
+        }
+        finish(line)
+    }
+
+    /// A line's time, level, logger and message, for its fields to follow. The request log
+    /// writes its lines this way when this handler is the logger's and has no metadata of its
+    /// own: swift-log's metadata for every request (a dictionary, each key looked up again to
+    /// order it) was most of a request line's cost.
+    func begin(level: Logger.Level, message: String, fields: Int) -> LogLine {
+        var line = LogLine(capacity: 96 + 32 * fields)
+        line.append("ts=")
+        line.appendTimestamp()
+        line.append(" level=")
+        line.appendText(level.rawValue)
+        line.append(" logger=")
+        line.appendValue(label)
+        line.append(" msg=")
+        line.appendValue(message)
+        return line
+    }
+
+    /// Ends the line and writes it.
+    func finish(_ line: LogLine) {
+        var line = line
+        line.append("\n")
+        sink(line.string)
     }
 
     /// A line's fields: the logger's, then the event's. Hummingbird's request id is the request's
@@ -80,23 +103,14 @@ public struct LogfmtLogHandler: LogHandler {
     /// A bare value when it is safe, else a quoted one with quotes, backslashes and control
     /// characters escaped (so a request path can never start a new log line).
     public static func value(_ text: String) -> String {
-        let plain =
-            !text.isEmpty
-            && text.utf8.allSatisfy { b in
-                b > 0x20 && b < 0x7F && b != UInt8(ascii: "\"") && b != UInt8(ascii: "=") && b != UInt8(ascii: "\\")
-            }
-        if plain { return text }
-        // Printable ASCII (a query string, most messages): only quotes and backslashes escaped,
-        // without looking up each character's Unicode category.
-        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
-            var out = "\""
-            out.reserveCapacity(text.utf8.count + 4)
-            for byte in text.utf8 {
-                if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { out += "\\" }
-                out.unicodeScalars.append(Unicode.Scalar(byte))
-            }
-            return out + "\""
-        }
+        var line = LogLine(capacity: text.utf8.count + 2)
+        line.appendValue(text)
+        return line.string
+    }
+
+    /// A value with characters other than printable ASCII, quoted, each control, format or
+    /// separator character escaped by its code point.
+    static func quotedScalars(_ text: String) -> String {
         var out = "\""
         for s in text.unicodeScalars {
             switch s {
@@ -119,40 +133,16 @@ public struct LogfmtLogHandler: LogHandler {
 
     /// UTC with milliseconds, "2026-05-20T10:11:12.345Z", without Foundation's formatters.
     public static func timestamp() -> String {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        var parts = tm()
-        var seconds = now.tv_sec
-        gmtime_r(&seconds, &parts)
-        var out = ""
-        out.reserveCapacity(24)
-        func put(_ n: Int, _ width: Int) {
-            let digits = String(n)
-            if digits.count < width { out += String(repeating: "0", count: width - digits.count) }
-            out += digits
-        }
-        put(Int(parts.tm_year) + 1900, 4)
-        out += "-"
-        put(Int(parts.tm_mon) + 1, 2)
-        out += "-"
-        put(Int(parts.tm_mday), 2)
-        out += "T"
-        put(Int(parts.tm_hour), 2)
-        out += ":"
-        put(Int(parts.tm_min), 2)
-        out += ":"
-        put(Int(parts.tm_sec), 2)
-        out += "."
-        put(Int(now.tv_nsec / 1_000_000), 3)
-        out += "Z"
-        return out
+        var line = LogLine(capacity: 24)
+        line.appendTimestamp()
+        return line.string
     }
 
     /// Milliseconds with three decimals, "0.412".
     public static func milliseconds(_ duration: Duration) -> String {
-        let micros = duration.components.seconds * 1_000_000 + duration.components.attoseconds / 1_000_000_000_000
-        let fraction = String(micros % 1000)
-        return "\(micros / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
+        var line = LogLine(capacity: 12)
+        line.appendMilliseconds(duration)
+        return line.string
     }
 
     /// Control, format and separator characters: kept out of log values so a line stays one line.

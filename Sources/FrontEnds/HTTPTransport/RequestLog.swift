@@ -34,7 +34,7 @@ public struct RequestLog<Context: RequestContext>: RouterMiddleware {
     }
 
     /// The logger's own handler, when it writes logfmt and has no metadata to add: request lines
-    /// go to it directly, the same line without swift-log's metadata (`LogfmtLogHandler.writeLine`).
+    /// go to it directly, the same line without swift-log's metadata (`LogfmtLogHandler.begin`).
     private let lines: LogfmtLogHandler?
 
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
@@ -87,18 +87,39 @@ public struct RequestLog<Context: RequestContext>: RouterMiddleware {
         }
         guard logging else { return }
         if let lines {
-            var fields: [(key: String, value: String)] = [("request_id", id), ("method", method), ("path", path)]
-            fields.reserveCapacity(8 + logged.count)
-            if let query, !query.isEmpty { fields.append(("query", query)) }
-            fields.append(("status", String(status)))
-            fields.append(("duration_ms", LogfmtLogHandler.milliseconds(elapsed)))
-            if let bytes { fields.append(("bytes", String(bytes))) }
-            // As `LogfmtLogHandler.log(event:)` orders them: its leading keys, then the rest by key.
-            for key in LogfmtLogHandler.leading {
-                if let found = logged.last(where: { $0.key == key }) { fields.append(found) }
+            // Straight into the line's bytes, in the order `LogfmtLogHandler.log(event:)` gives:
+            // its leading keys, then the rest by key.
+            var line = lines.begin(level: .info, message: "request", fields: 8 + logged.count)
+            line.append(" request_id=")
+            line.appendValue(id)
+            line.append(" method=")
+            line.appendValue(method)
+            line.append(" path=")
+            line.appendValue(path)
+            if let query, !query.isEmpty {
+                line.append(" query=")
+                line.appendValue(query)
             }
-            fields += logged.filter { !LogfmtLogHandler.leading.contains($0.key) }.sorted { $0.key < $1.key }
-            lines.writeLine(level: .info, message: "request", fields: fields)
+            line.append(" status=")
+            line.appendNumber(status)
+            line.append(" duration_ms=")
+            line.appendMilliseconds(elapsed)
+            if let bytes {
+                line.append(" bytes=")
+                line.appendNumber(bytes)
+            }
+            if !logged.isEmpty {
+                let ordered =
+                    LogfmtLogHandler.leading.compactMap { key in logged.last { $0.key == key } }
+                    + logged.filter { !LogfmtLogHandler.leading.contains($0.key) }.sorted { $0.key < $1.key }
+                for (key, value) in ordered {
+                    line.append(" ")
+                    line.appendText(key)
+                    line.append("=")
+                    line.appendValue(value)
+                }
+            }
+            lines.finish(line)
             return
         }
         var metadata: Logger.Metadata = [

@@ -174,6 +174,7 @@ struct UrgentLineTests {
             "ts=2026-12-03T10:00:00.000Z level=info logger=vocab.http msg=request path=/error\n",
             "ts=2026-12-03T10:00:00.000Z level=warnings logger=x\n", "{\"level\":\"info\",\"msg\":\"level=error \"}\n",
             "{\"level\":\"errors\"}\n", "no level here\n", "",
+            "ts=2026-12-03T10:00:00.000Z level=info logger=vocab.http msg=\"level=error\"\n", "devel=error level=info\n", "level",
         ] {
             #expect(!BatchedLog.isUrgent(line), "\(line)")
         }
