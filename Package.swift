@@ -72,6 +72,8 @@ let package = Package(
         .target(name: "SeededRandom", path: "Sources/Foundations/SeededRandom"),
         .target(name: "HTTPFetch", dependencies: ["CCurl", "CurlShim"], path: "Sources/Foundations/HTTPFetch"),
         .target(name: "PCMKernels", path: "Sources/Foundations/PCMKernels"),
+        // Every catalog word against every other by its phones, for the pronunciation judge.
+        .target(name: "PhoneKernels", path: "Sources/Foundations/PhoneKernels"),
         .target(name: "AudioFile", dependencies: ["CSndFile", "SndFileShim", "OpusShim", "PCMKernels", "FileAccess"], path: "Sources/Foundations/AudioFile"),
         // espeak-ng in process; the neural voice in child processes of its own.
         // Child processes started with posix_spawn, inheriting nothing but what they are given.
@@ -114,7 +116,7 @@ let package = Package(
             path: "Sources/Domains/Audio"),
         // Judging a learner's attempt at a word: the catalog's transcriptions in the recogniser's
         // phones, and the word against the words it could be mistaken for.
-        .target(name: "Pronunciation", dependencies: ["Speech"], path: "Sources/Domains/Pronunciation"),
+        .target(name: "Pronunciation", dependencies: ["Speech", "PhoneKernels"], path: "Sources/Domains/Pronunciation"),
         // The MOE revised Mandarin dictionary: import, lookup, stroke, radical and reading search.
         .target(name: "Mandarin", dependencies: ["SQLiteDB", "JSONReading", "FileAccess", "Offloading"], path: "Sources/Domains/Mandarin"),
         // Learning: remote definitions with offline fallback, saved words, quizzes.
@@ -271,8 +273,8 @@ let package = Package(
         .testTarget(
             name: "AnkiExportTests", dependencies: ["AnkiExport", "SQLiteDB", "Spawning"], path: "Tests/Foundations/AnkiExportTests", exclude: ["Scripts"]),
         .testTarget(
-            name: "PronunciationTests", dependencies: ["Pronunciation", "Speech", "AudioFile", "TestSupport"], path: "Tests/Domains/PronunciationTests",
-            resources: [.copy("Fixtures")]),
+            name: "PronunciationTests", dependencies: ["Pronunciation", "Speech", "AudioFile", "SeededRandom", "TestSupport"],
+            path: "Tests/Domains/PronunciationTests", resources: [.copy("Fixtures")]),
         .testTarget(name: "FSRSTests", dependencies: ["FSRS", "SeededRandom"], path: "Tests/Domains/FSRSTests", resources: [.copy("Fixtures")]),
         .testTarget(
             name: "LearnersTests", dependencies: ["Learners", "PostgresLearners", "PostgresStore", "FSRS", "SeededRandom", "Store", "SQLiteDB", "TestSupport"],

@@ -131,8 +131,12 @@ public final class ListeningService: Sendable {
         return first.id
     }
 
-    /// The words an attempt at `entry` is judged against.
-    public func competitors(of entry: String) async throws -> [SpokenWord] { try await judge().competitors(of: entry) }
+    /// The words closest to `entry`'s, and every word an attempt at it is judged against (those,
+    /// then the words that have it among their closest).
+    public func competitors(of entry: String) async throws -> (closest: [SpokenWord], rivals: [SpokenWord]) {
+        let judge = try await judge()
+        return (judge.competitors(of: entry), judge.rivals(of: entry))
+    }
 
     /// Starts the listener's processes now.
     public func warmUp() async -> String? {

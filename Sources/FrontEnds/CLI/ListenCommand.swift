@@ -47,7 +47,7 @@ struct ListenCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Lines of WORD<TAB>FILE: a JSON line for each.", valueName: "file"))
     var batch: String?
 
-    @Flag(name: .long, help: "List the words an attempt at WORD is judged against, and hear nothing.")
+    @Flag(name: .long, help: "List the words an attempt at WORD is judged against (its closest, then those it is closest to), and hear nothing.")
     var competitors = false
 
     @OptionGroup var options: GlobalOptions
@@ -73,12 +73,16 @@ struct ListenCommand: AsyncParsableCommand {
         let entry: String
         if let chosen = self.entry { entry = chosen } else { entry = try await listening.entry(for: word) }
         if competitors {
-            let others = try await listening.competitors(of: entry)
+            let (closest, rivals) = try await listening.competitors(of: entry)
+            let others = rivals.dropFirst(closest.count)
             if options.json {
-                struct Competitor: Encodable { let entry: String, word: String }
-                try Output.json(others.map { Competitor(entry: $0.entry, word: $0.word) })
+                /// `closest`: one of the word's own closest words (else a word that has it among its own).
+                struct Competitor: Encodable { let entry: String, word: String, closest: Bool }
+                try Output.json(rivals.enumerated().map { Competitor(entry: $1.entry, word: $1.word, closest: $0 < closest.count) })
             } else {
-                Output.line("\(word) is judged against: " + others.map(\.word).joined(separator: ", "))
+                Output.line(
+                    "\(word) is judged against: " + closest.map(\.word).joined(separator: ", ")
+                        + (others.isEmpty ? "" : "; and, as it is among their closest words: " + others.map(\.word).joined(separator: ", ")))
             }
             return
         }

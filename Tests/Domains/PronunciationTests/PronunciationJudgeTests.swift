@@ -1,5 +1,6 @@
 import AudioFile
 import Foundation
+import SeededRandom
 import Speech
 import TestSupport
 import Testing
@@ -50,6 +51,28 @@ struct PronunciationJudgeTests {
         #expect(cat.filter { $0 == "bat" }.count == 1)
         #expect(!judge.competitors(of: "animals/bat").contains { $0.word == "bat" })
         #expect(judge.competitors(of: "nowhere/nothing").isEmpty)
+    }
+
+    @Test("a word is a rival of the words it has among its closest, even where they do not have it among theirs")
+    func rivalsBothWays() async throws {
+        // Eight words one sound from hat, all spelt before "cat": hat's eight closest leave cat
+        // out, but cat's closest have hat.
+        let crowded =
+            [
+                SpokenWord(entry: "animals/cat", word: "cat", transcriptions: ["kæt"]),
+                SpokenWord(entry: "clothes/hat", word: "hat", transcriptions: ["hæt"]),
+            ]
+            + zip(["aa", "ab", "ac", "ad", "ae", "af", "ag", "ah"], ["bæt", "fæt", "mæt", "pæt", "ræt", "sæt", "hɪt", "hɒt"]).map {
+                SpokenWord(entry: "made-up/\($0)", word: $0, transcriptions: [$1])
+            }
+        let judge = PronunciationJudge(words: crowded)
+        #expect(!judge.competitors(of: "clothes/hat").contains { $0.word == "cat" })
+        #expect(judge.competitors(of: "animals/cat").contains { $0.word == "hat" })
+        #expect(judge.rivals(of: "clothes/hat").map(\.word) == judge.competitors(of: "clothes/hat").map(\.word) + ["cat"])
+        // A person saying cat, as an attempt at hat: cat is its rival all the same, and won.
+        let verdict = try #require(judge.judge(try await lattice("cat.wav"), as: "clothes/hat"))
+        #expect(verdict.kind == .nearly)
+        #expect(verdict.soundedLike?.word == "cat")
     }
 
     @Test("a person saying cat, heard as cat: well said; the listener wrote down its sounds")
@@ -116,5 +139,71 @@ struct PronunciationJudgeTests {
         let pcm = try AudioFile.decode(fixture("cat.wav")).pcm
         await #expect(throws: SpeechError.self) { try await listener.listen(pcm.samples, sampleRate: pcm.sampleRate) }
         #expect(try await listener.listen(pcm.samples, sampleRate: pcm.sampleRate).bestPath.phones == ["k", "æ", "t"])
+    }
+}
+
+/// The closest words, worked out in C for the whole catalog at once, are those a plain reading
+/// of the rule gives, word by word.
+@Suite("the closest words of every word")
+struct ClosestWordsTests {
+    /// The rule as it reads: every other word by its nearest pair of transcriptions, nearer first,
+    /// then the smaller difference of lengths, then spelling (lower case first); homophones left
+    /// out, each set of transcriptions once.
+    func plainReading(_ phones: [[[String]]], _ words: [String], k: Int) -> [[Int]] {
+        func distance(_ a: [String], _ b: [String]) -> Double {
+            if a.isEmpty || b.isEmpty { return a.count == b.count ? 0 : 1 }
+            var row = Array(0...b.count)
+            for i in 1...a.count {
+                var diagonal = row[0]
+                row[0] = i
+                for j in 1...b.count {
+                    let above = row[j]
+                    row[j] = min(row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1))
+                    diagonal = above
+                }
+            }
+            return Double(row[b.count]) / Double(max(a.count, b.count))
+        }
+        return phones.indices.map { target in
+            var scored: [(Double, Int, Int)] = []
+            for (index, candidate) in phones.enumerated() where index != target && !candidate.isEmpty && !phones[target].isEmpty {
+                if candidate.contains(where: phones[target].contains) { continue }
+                var best = (Double.infinity, Int.max)
+                for a in phones[target] {
+                    for b in candidate where (distance(a, b), abs(a.count - b.count)) < best { best = (distance(a, b), abs(a.count - b.count)) }
+                }
+                scored.append((best.0, best.1, index))
+            }
+            scored.sort { a, b in
+                if a.0 != b.0 { return a.0 < b.0 }
+                if a.1 != b.1 { return a.1 < b.1 }
+                let (x, y) = (words[a.2], words[b.2])
+                return x.lowercased() != y.lowercased() ? x.lowercased() < y.lowercased() : x > y
+            }
+            var chosen: [Int] = []
+            var seen: Set<[[String]]> = []
+            for entry in scored where seen.insert(phones[entry.2]).inserted {
+                chosen.append(entry.2)
+                if chosen.count == k { break }
+            }
+            return chosen
+        }
+    }
+
+    @Test("on 200 random words of a few sounds, full of ties, senses and homophones, for three seeds")
+    func sameAsThePlainReading() {
+        let sounds = ["k", "æ", "t", "h", "b", "ʌ", "s", "ɪ"]
+        for seed in [1, 2, 3] as [UInt64] {
+            var random = SeededGenerator(seed: seed)
+            let spellings = ["cat", "Cat", "hat", "bat", "Bat", "bit", "sit", "kit", "hut", "but", "tab", "stab", "abs", "ask", "task"]
+            let phones: [[[String]]] = (0..<200).map { _ in
+                let one = (0..<Int(random.next() % 4 + 1)).map { _ in sounds[Int(random.next() % UInt64(sounds.count))] }
+                let two = (0..<Int(random.next() % 5 + 1)).map { _ in sounds[Int(random.next() % UInt64(sounds.count))] }
+                return Array(Set(random.next() % 3 == 0 ? [one, two] : [one])).sorted { $0.joined() < $1.joined() }
+            }
+            let words = (0..<200).map { i in spellings[Int(random.next() % UInt64(spellings.count))] + (i % 7 == 0 ? "" : String(i % 11)) }
+            let k = PronunciationJudge.competitorCount
+            #expect(PronunciationJudge.closestWords(phones: phones, words: words) == plainReading(phones, words, k: k), "seed \(seed)")
+        }
     }
 }
