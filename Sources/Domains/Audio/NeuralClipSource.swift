@@ -37,9 +37,10 @@ public struct NeuralClipSource: ClipSource {
 
     public func fingerprint(for request: ClipRequest) -> String {
         guard request.accent.isEnglish else { return "english-only" }
-        // A slower clip is the voice's own stretched in time (not the voice asked to slow down, as
-        // before): its inputs say so, so clips made the old way are made again.
-        let pace = ClipKey.speedLabel(request.speed) + (request.speed == 1 ? "" : " stretched")
+        // A slower clip is the voice's own stretched in time by a phase vocoder (not the voice
+        // asked to slow down, nor WSOLA, as before): its inputs say so, so clips made the old way
+        // are made again.
+        let pace = ClipKey.speedLabel(request.speed) + (request.speed == 1 ? "" : " stretched pv")
         return "\(synthesizer.voice.identity) \(request.accent.rawValue)@\(pace):\(request.spoken ?? request.word)"
     }
 }

@@ -36,6 +36,16 @@ struct TimeStretchTests {
         #expect(abs(hertz(second) - 600) < 12, "\(hertz(second)) Hz")
     }
 
+    @Test("a slower clip is exactly as long as the pace asks, at any rate a voice speaks at", arguments: [16_000, 22_050, 24_000])
+    func lengthFollowsThePace(rate: Int) {
+        let clip = (0..<(rate / 2)).map { Float(0.3 * sin(2 * Double.pi * 180 * Double($0) / Double(rate))) }
+        for speed in [0.5, 0.75, 0.9] {
+            let slow = TimeStretch.stretch(PCM(samples: clip, sampleRate: rate), speed: speed)
+            #expect(slow.samples.count == Int((Double(clip.count) / speed).rounded()), "\(rate) Hz at \(speed)")
+            #expect(slow.samples.allSatisfy { $0.isFinite && abs($0) < 1 })
+        }
+    }
+
     @Test("the voice's own pace, and an empty clip, are given back unchanged")
     func nothingToStretch() {
         let clip = tone(440, seconds: 0.2)

@@ -10,9 +10,12 @@
  * allow. */
 void vocab_pcm16_from_float(const float *samples, int16_t *out, size_t count);
 
-/* The offset, among `positions`, at which `n` samples of `region` best match `target` (the
- * largest dot product; the first such on a tie). In C for the same reason: it is the inner loop
- * of a time stretch, run for every frame of a slowed clip, debug builds included. */
-size_t vocab_best_match(const float *region, size_t positions, const float *target, size_t n);
+/* `count` samples made 1/`speed` times as long at the same pitch, by a phase vocoder with
+ * identity phase locking (Laroche and Dolson): Hann frames of `n` samples (a power of two) taken
+ * `hop` * `speed` apart and laid down `hop` apart, each bin's phase advanced with its peak's so
+ * a voice's harmonics stay together. Writes round(count / speed) samples, at most `capacity`, to
+ * `out` and returns how many (0 for nothing to do, or no memory). In C for its FFTs, run for every
+ * frame of a slowed clip, debug builds included. */
+size_t vocab_phase_vocoder(const float *samples, size_t count, double speed, size_t n, size_t hop, float *out, size_t capacity);
 
 #endif
