@@ -72,6 +72,8 @@ let package = Package(
         .target(name: "SeededRandom", path: "Sources/Foundations/SeededRandom"),
         .target(name: "HTTPFetch", dependencies: ["CCurl", "CurlShim"], path: "Sources/Foundations/HTTPFetch"),
         .target(name: "PCMKernels", path: "Sources/Foundations/PCMKernels"),
+        // A day number as a Gregorian date, by arithmetic.
+        .target(name: "CivilDate", path: "Sources/Foundations/CivilDate"),
         // Every catalog word against every other by its phones, for the pronunciation judge.
         .target(name: "PhoneKernels", path: "Sources/Foundations/PhoneKernels"),
         .target(name: "AudioFile", dependencies: ["CSndFile", "SndFileShim", "OpusShim", "PCMKernels", "FileAccess"], path: "Sources/Foundations/AudioFile"),
@@ -84,7 +86,7 @@ let package = Package(
         .target(name: "ClipProcessing", dependencies: ["AudioFile", "Ebur128Shim", "CEbur128", "PCMKernels"], path: "Sources/Foundations/ClipProcessing"),
         // Anki's legacy package (.apkg: a zip of a schema-11 collection and media) and its CSV import format.
         .target(
-            name: "AnkiExport", dependencies: ["SQLiteDB", "JSONReading", .product(name: "Crypto", package: "swift-crypto")],
+            name: "AnkiExport", dependencies: ["SQLiteDB", "JSONReading", "CivilDate", .product(name: "Crypto", package: "swift-crypto")],
             path: "Sources/Foundations/AnkiExport"),
 
         // MARK: Storage
@@ -129,7 +131,8 @@ let package = Package(
         .target(
             name: "Learners",
             dependencies: [
-                "FSRS", "SeededRandom", "Vocabulary", "SQLiteDB", "Store", "JSONReading", "Usage", .product(name: "Crypto", package: "swift-crypto"),
+                "FSRS", "SeededRandom", "Vocabulary", "SQLiteDB", "Store", "JSONReading", "Usage", "CivilDate",
+                .product(name: "Crypto", package: "swift-crypto"),
             ], path: "Sources/Domains/Learning/Learners"),
 
         // Classes: an adult's classes, children with picture passwords, assignments, progress.
@@ -183,7 +186,7 @@ let package = Package(
         .target(
             name: "HTTPTransport",
             dependencies: [
-                "TextMatching",
+                "TextMatching", "CivilDate",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "CompressNIO", package: "compress-nio"),

@@ -1,3 +1,5 @@
+import CivilDate
+
 /// A ZIP writer for stored (uncompressed) entries. Stored is enough: media is already
 /// compressed audio, and every unzip and Anki read it. No ZIP64, so each entry, the whole
 /// archive and the entry count must stay under the 32/16-bit limits; exceeding them throws.
@@ -131,16 +133,7 @@ final class ZipWriter {
         let clamped = min(max(epochSeconds, 315_532_800), 4_354_819_198) // 1980-01-01 … 2107-12-31
         let days = clamped / 86_400
         let secondsOfDay = clamped % 86_400
-        // Howard Hinnant's civil_from_days.
-        let z = days + 719_468
-        let era = z / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let day = doy - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
+        let (year, month, day) = CivilDate.of(day: Int(days))
         let time = UInt16(secondsOfDay / 3600) << 11 | UInt16(secondsOfDay % 3600 / 60) << 5 | UInt16(secondsOfDay % 60 / 2)
         let date = UInt16(year - 1980) << 9 | UInt16(month) << 5 | UInt16(day)
         return (time, date)

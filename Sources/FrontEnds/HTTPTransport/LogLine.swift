@@ -1,3 +1,5 @@
+import CivilDate
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -72,7 +74,7 @@ struct LogLine {
     mutating func appendTimestamp(seconds: Int, milliseconds: Int) {
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let second = seconds - days * 86_400
-        let (year, month, day) = Self.civil(days)
+        let (year, month, day) = CivilDate.of(day: days)
         appendNumber(year, width: 4)
         bytes.append(UInt8(ascii: "-"))
         appendNumber(month, width: 2)
@@ -102,20 +104,6 @@ struct LogLine {
         appendNumber(Int(micros / 1000))
         bytes.append(UInt8(ascii: "."))
         appendNumber(Int(micros % 1000), width: 3)
-    }
-
-    /// The proleptic Gregorian date of a day counted from 1970-01-01 (H. Hinnant's
-    /// civil_from_days): arithmetic only, where gmtime_r takes glibc's time zone lock.
-    static func civil(_ days: Int) -> (year: Int, month: Int, day: Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let shifted = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * shifted + 2) / 5 + 1
-        let month = shifted < 10 ? shifted + 3 : shifted - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
     private static let quote = UInt8(ascii: "\"")

@@ -1,3 +1,4 @@
+import CivilDate
 import FSRS
 
 /// What a parent or teacher asks: what is due, how much was reviewed, how well it was
@@ -67,16 +68,7 @@ public struct ProgressReport: Sendable, Codable, Equatable {
 
     /// yyyy-mm-dd of a day number (days since 1970-01-01), in the proleptic Gregorian calendar.
     static func date(ofDayNumber n: Int) -> String {
-        // Howard Hinnant's civil_from_days.
-        let z = n + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        let y = yoe + era * 400 + (m <= 2 ? 1 : 0)
+        let (y, m, d) = CivilDate.of(day: n)
         func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
         return "\(y)-\(two(m))-\(two(d))"
     }
