@@ -51,6 +51,14 @@ struct LogLine {
         if !done { appendText(LogfmtLogHandler.quotedScalars(text)) }
     }
 
+    /// ` key=value`, the value as `appendValue` writes it.
+    mutating func appendField(_ key: String, _ value: String) {
+        bytes.append(UInt8(ascii: " "))
+        appendText(key)
+        bytes.append(UInt8(ascii: "="))
+        appendValue(value)
+    }
+
     /// `n` in decimal, with leading zeros to `width` digits.
     mutating func appendNumber(_ n: Int, width: Int = 1) {
         // Magnitude: Int.min has none as an Int.

@@ -26,32 +26,16 @@ public struct LogfmtLogHandler: LogHandler {
 
     public func log(event: LogEvent) {
         let all = Self.fields(metadata, event.metadata)
-        var ordered: [(key: String, value: String)] = []
-        ordered.reserveCapacity(all.count)
-        for key in Self.leading {
-            if let v = all[key] { ordered.append((key, v.description)) }
-        }
-        if all.count > ordered.count {
-            for key in all.keys.filter({ !Self.leading.contains($0) }).sorted() { ordered.append((key, all[key]!.description)) }
-        }
-        writeLine(level: event.level, message: event.message.description, fields: ordered, error: event.error)
+        var line = begin(level: event.level, message: event.message.description, fields: all.count)
+        for (key, value) in Self.ordered(all.map { ($0.key, $0.value.description) }) { line.appendField(key, value) }
+        if let error = event.error { line.appendField("error", String(describing: error)) }
+        finish(line)
     }
 
-    /// A line of these fields, in this order (`leading` first, then by key, as `log(event:)`
-    /// orders them).
-    public func writeLine(level: Logger.Level, message: String, fields: [(key: String, value: String)], error: (any Error)? = nil) {
-        var line = begin(level: level, message: message, fields: fields.count)
-        for (key, value) in fields {
-            line.append(" ")
-            line.appendText(key)
-            line.append("=")
-            line.appendValue(value)
-        }
-        if let error {
-            line.append(" error=")
-            line.appendValue(String(describing: error))
-        }
-        finish(line)
+    /// Fields in a line's order: `leading` first, in its order, then the rest by key. Of a leading
+    /// key given twice, the last.
+    static func ordered(_ fields: [(key: String, value: String)]) -> [(key: String, value: String)] {
+        leading.compactMap { key in fields.last { $0.key == key } } + fields.filter { !leading.contains($0.key) }.sorted { $0.key < $1.key }
     }
 
     /// A line's time, level, logger and message, for its fields to follow. The request log

@@ -87,8 +87,8 @@ public struct RequestLog<Context: RequestContext>: RouterMiddleware {
         }
         guard logging else { return }
         if let lines {
-            // Straight into the line's bytes, in the order `LogfmtLogHandler.log(event:)` gives:
-            // its leading keys, then the rest by key.
+            // Straight into the line's bytes, in the order `LogfmtLogHandler.ordered` gives: its
+            // leading keys, then the logged headers.
             var line = lines.begin(level: .info, message: "request", fields: 8 + logged.count)
             line.append(" request_id=")
             line.appendValue(id)
@@ -109,15 +109,7 @@ public struct RequestLog<Context: RequestContext>: RouterMiddleware {
                 line.appendNumber(bytes)
             }
             if !logged.isEmpty {
-                let ordered =
-                    LogfmtLogHandler.leading.compactMap { key in logged.last { $0.key == key } }
-                    + logged.filter { !LogfmtLogHandler.leading.contains($0.key) }.sorted { $0.key < $1.key }
-                for (key, value) in ordered {
-                    line.append(" ")
-                    line.appendText(key)
-                    line.append("=")
-                    line.appendValue(value)
-                }
+                for (key, value) in LogfmtLogHandler.ordered(logged) { line.appendField(key, value) }
             }
             lines.finish(line)
             return
