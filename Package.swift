@@ -179,8 +179,8 @@ let package = Package(
 
         // MARK: Front ends
         // What the launcher answers (`vocab words`, `categories`, `lookup`, `strokes`, `radical`,
-        // reading searches), on FoundationEssentials only.
-        .target(name: "CLICore", dependencies: ["AppCore", "Catalog", "Mandarin", "TextMatching"], path: "Sources/FrontEnds/CLICore"),
+        // reading searches, `say` of a clip said before), on FoundationEssentials only.
+        .target(name: "CLICore", dependencies: ["AppCore", "Catalog", "Mandarin", "TextMatching", "Vocabulary"], path: "Sources/FrontEnds/CLICore"),
         // HTTP/1 plumbing under the API: connection limits and timeouts, the repeated-request lane,
         // response representations (ETag, gzip), the response cache, logfmt logs.
         .target(
@@ -286,7 +286,7 @@ let package = Package(
             name: "LearningTests",
             dependencies: ["Definitions", "Quiz", "Classes", "SeededRandom", "HTTPFetch", "Store", "Catalog", "TestSupport"],
             path: "Tests/Domains/LearningTests"),
-        .testTarget(name: "AppCoreTests", dependencies: ["AppCore", "Catalog", "TestSupport"], path: "Tests/Application/AppCoreTests"),
+        .testTarget(name: "AppCoreTests", dependencies: ["AppCore", "Catalog", "FileAccess", "TestSupport"], path: "Tests/Application/AppCoreTests"),
         .testTarget(
             name: "AppTests",
             dependencies: [

@@ -19,6 +19,9 @@ public struct HomeLayout: Sendable, Equatable {
     /// Rendered clips, by entry identity (`<accent>/<source>/<id>.<format>`): written by
     /// `vocab say` and served by `vocab serve` from the same place.
     public var clipsDirectory: String { root + "/clips" }
+    /// What `vocab say` answered with a clip of the store, and the files that answer came from
+    /// (`SaidBefore`): the launcher answers the same call from it while those files stay as they are.
+    public var saidDirectory: String { root + "/said" }
     /// Recorded clips downloaded from URLs, by URL hash, and the URLs' remembered failures.
     public var remoteClipCache: String { root + "/audio-cache" }
     /// The speech engine's private espeak-ng data folder (links to the system's and one voice

@@ -42,25 +42,32 @@ public struct VocabEnvironment: Sendable {
         case directory(String)
 
         /// The folder to look in, or nil when it is switched off.
-        func folder(named name: String) -> String? {
+        func folder(named name: String, from executable: String?) -> String? {
             switch self {
             case .off: nil
             case .directory(let directory): directory
-            case .automatic: VocabEnvironment.locate(name)
+            case .automatic: VocabEnvironment.locate(name, from: executable)
             }
         }
     }
 
     /// The folder to look for the neural voice in, or nil when it is switched off.
-    public var neuralVoiceDirectory: String? { neuralVoice.folder(named: "neural-voice") }
+    public var neuralVoiceDirectory: String? { neuralVoice.folder(named: "neural-voice", from: executable) }
 
     /// The folder to look for the listener in, or nil when it is switched off.
-    public var listenerDirectory: String? { listener.folder(named: "listener") }
+    public var listenerDirectory: String? { listener.folder(named: "listener", from: executable) }
 
-    public init(categories: String?, home: String?, environment: [String: String] = ProcessInfo.processInfo.environment) {
+    /// The program whose place folders are looked for from (nil: this process's own). The
+    /// launcher answering for the full program looks from where the full program is.
+    public var executable: String?
+
+    public init(
+        categories: String?, home: String?, environment: [String: String] = ProcessInfo.processInfo.environment, executable: String? = nil
+    ) {
+        self.executable = executable
         self.home = HomeLayout(root: home ?? Self.defaultHome(environment))
-        self.categoriesDirectory = categories ?? environment["VOCAB_CATEGORIES"] ?? Self.locate("Categories")
-        self.audioDirectory = environment["VOCAB_AUDIO"] ?? Self.locate("Audio")
+        self.categoriesDirectory = categories ?? environment["VOCAB_CATEGORIES"] ?? Self.locate("Categories", from: executable)
+        self.audioDirectory = environment["VOCAB_AUDIO"] ?? Self.locate("Audio", from: executable)
         self.picturesDirectory = environment["VOCAB_PICTURES"] ?? Self.beside(categoriesDirectory, "Pictures")
         self.neuralVoice = Self.neuralVoice(environment)
         self.listener = Self.folderChoice(environment["VOCAB_LISTENER"])
@@ -106,11 +113,11 @@ public struct VocabEnvironment: Sendable {
 
     /// ./NAME, else NAME/ beside the executable's checkout (the binary built in .build/ of
     /// this repository), else the copy `make install` puts in share/vocab.
-    static func locate(_ name: String) -> String {
+    static func locate(_ name: String, from executable: String?) -> String {
         let fm = FileManager.default
         let cwd = fm.currentDirectoryPath + "/" + name
         if fm.fileExists(atPath: cwd) { return cwd }
-        let exe = (try? fm.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let exe = executable ?? (try? fm.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         var dir = DurableFile.directory(of: exe)
         while dir.count > 1 {
             for candidate in [dir + "/" + name, dir + "/share/vocab/" + name] where fm.fileExists(atPath: candidate) {

@@ -26,14 +26,6 @@ func resolve(_ reference: String, under root: String) throws -> String {
     }
 }
 
-/// A file's identity for fingerprints: size and modification time to the nanosecond, or
-/// "absent". Replacing a clip (even with one of the same size) changes it.
-public func fileStamp(_ path: String) -> String {
-    var info = stat()
-    guard stat(path, &info) == 0 else { return "absent" }
-    return "\(info.st_size)@\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
-}
-
 /// Clips `vocab audio import` stored, filed under `Audio/<tier>/` by the entry's identity:
 /// `Audio/recorded/british/catalog/animals/cat.wav`, `Audio/legacy/mandarin/moe/行/hang2.wav`.
 public enum ImportedClips {

@@ -53,6 +53,8 @@ public struct RecordedClipSource: ClipSource {
         }
         if let reference = request.references?.recorded {
             if Self.isURL(reference) {
+                // A remembered failure is forgotten with time, which no file's stamp shows.
+                StampWitness.current?.dependsOnMoreThanFiles()
                 let cached = cachePath(for: reference)
                 let failed = rememberedFailure(for: reference).map { "failed@\($0.since)" } ?? "try"
                 parts.append("url:\(reference):cache=\(fileStamp(cached)):\(failed)")

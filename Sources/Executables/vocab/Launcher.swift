@@ -9,8 +9,8 @@ import FileAccess
 #endif
 
 /// `vocab` is judged as a whole process, and its most frequent calls (`vocab words ...`,
-/// `vocab categories`, the Mandarin `lookup`, `strokes`, `radical` and reading searches) are a
-/// few milliseconds of work. This small, statically linked program
+/// `vocab categories`, the Mandarin `lookup`, `strokes`, `radical` and reading searches, `vocab
+/// say` of a clip said before) are a few milliseconds of work. This small, statically linked program
 /// answers those itself; for everything else it becomes `vocab-full` (exec, same process id, same arguments), the
 /// program with every command, argument-parser, audio and the HTTP server.
 struct Launcher {
@@ -18,7 +18,8 @@ struct Launcher {
     let arguments: [String]
 
     func run() -> Never {
-        guard let invocation = FastPath.parse(arguments) else { becomeFullProgram() }
+        guard var invocation = FastPath.parse(arguments) else { becomeFullProgram() }
+        if case .say = invocation.command { invocation.fullProgram = Self.locateFullProgram().flatMap(Self.resolved) }
         // Not an async main: its main thread ends in pthread_exit, whose unwinding costs
         // ~20 ms in a static binary. Nor the cooperative pool: its threads cost more than the
         // few milliseconds of work. The task and every actor it calls run here, on the main
@@ -47,6 +48,13 @@ struct Launcher {
         execv(path, argv)
         Output.error("vocab: cannot run \(path): \(String(cString: strerror(errno)))")
         exit(70)
+    }
+
+    /// The path without links or "..", as the full program sees itself (/proc/self/exe).
+    static func resolved(_ path: String) -> String? {
+        guard let real = realpath(path, nil) else { return nil }
+        defer { free(real) }
+        return String(cString: real)
     }
 
     /// Beside the launcher (the build folder), else in the libexec folder `make install` uses.

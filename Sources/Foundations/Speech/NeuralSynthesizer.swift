@@ -1,3 +1,4 @@
+import FileAccess
 import Foundation
 import Usage
 
@@ -23,12 +24,17 @@ public struct NeuralVoice: Sendable, Equatable {
     /// process started.
     public static func locate(_ directory: String) -> Result<NeuralVoice, SpeechError> {
         let fm = FileManager.default
+        // Stamped, so that an answer given because the voice was (or was not) there is known to
+        // hold only while these files stay as they are (`StampWitness`).
+        _ = fileStamp(directory + "/bin/python3")
+        _ = fileStamp(directory + "/lib")
         guard fm.isExecutableFile(atPath: directory + "/bin/python3") else {
             return .failure(SpeechError(description: "the neural voice is not installed (no Python environment at \(directory); 'make' installs it)"))
         }
         let lib = directory + "/lib"
         let pythons = ((try? fm.contentsOfDirectory(atPath: lib)) ?? []).filter { $0.hasPrefix("python") }
         let wanted = "hibari_tts-\(version).dist-info"
+        for folder in pythons { _ = fileStamp("\(lib)/\(folder)/site-packages") }
         for folder in pythons where fm.fileExists(atPath: "\(lib)/\(folder)/site-packages/\(wanted)") {
             return .success(NeuralVoice(directory: directory))
         }

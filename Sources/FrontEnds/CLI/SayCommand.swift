@@ -93,18 +93,29 @@ struct SayCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // Every file the answer is computed from is stamped on the way: a clip answered from
+        // the store is then given by the launcher itself while none of them changes.
+        let witness = StampWitness()
+        let environment = options.environment
+        let catalogStamp = try? CatalogSource(directory: environment.categoriesDirectory).fingerprint()
+        try await StampWitness.$current.withValue(witness) {
+            try await answer(environment: environment, witness: witness, catalogStamp: catalogStamp)
+        }
+    }
+
+    private func answer(environment: VocabEnvironment, witness: StampWitness, catalogStamp: String?) async throws {
         let app = try options.app()
         let text = try InputRules.text(word, name: "word")
         let pace = try speed.map { try InputRules.speed($0) } ?? 1
         var request: ClipRequest
+        var inCatalog = false
         if try await isMandarin(text, app: app) {
             let dictionary = try app.moe()
             request = try MandarinClips.request(title: text, reading: reading, dictionary: dictionary)
         } else {
-            let (subject, inCatalog) = await app.audio.subject(text, accent: accent ?? .british, catalog: try await app.catalog())
-            if !inCatalog, !options.json {
-                Output.error("vocab: '\(Failure.quote(text))' is not in the catalog; trying legacy clips and speech.")
-            }
+            let subject: ClipRequest
+            (subject, inCatalog) = await app.audio.subject(text, accent: accent ?? .british, catalog: try await app.catalog())
+            if !inCatalog, !options.json { Output.error(SayReport.notInCatalog(text)) }
             request = subject
         }
         request.speed = pace
@@ -125,7 +136,18 @@ struct SayCommand: AsyncParsableCommand {
             (clip, skipped) = try await render(
                 request, format: format, inputs: inputs, pronouncer: app.audio.pronouncer().pronouncer, store: app.audio.clipStore)
         }
-        try finish(clip, request: request, format: format, skipped: skipped, madeBefore: madeBefore)
+        let report = try finish(clip, request: request, format: format, skipped: skipped, madeBefore: madeBefore)
+        // A clip of the store for an English word, from files alone: the next same call is the
+        // launcher's to answer while they stay as they are.
+        if output == nil, tier == nil, request.accent.isEnglish, let catalogStamp, let stamps = witness.stamps,
+            let program = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+        {
+            let call = SaidBefore.Call(text: text, accent: accent?.rawValue, pace: pace, format: format.rawValue)
+            let record = SaidBefore(
+                call: call, environment: environment, program: program, catalog: catalogStamp,
+                files: stamps + [(clip.path, fileStamp(clip.path))], inCatalog: inCatalog, report: report)
+            SaidBeforeIndex(home: environment.home).keep(record)
+        }
     }
 
     /// Renders the clip from the tiers: into the file named (`-o`), or into the clip store.
@@ -158,10 +180,8 @@ struct SayCommand: AsyncParsableCommand {
         return (clip, pronunciation.skipped)
     }
 
-    /// Plays the clip when asked and reports it.
-    private func finish(_ clip: StoredClip, request: ClipRequest, format: AudioFormat, skipped: [TierSkip], madeBefore: Bool) throws {
-        let accent = request.accent
-
+    /// Plays the clip when asked and reports it; returns the report.
+    private func finish(_ clip: StoredClip, request: ClipRequest, format: AudioFormat, skipped: [TierSkip], madeBefore: Bool) throws -> SayReport {
         var player: String?
         var playFailure: Failure?
         if play {
@@ -176,34 +196,20 @@ struct SayCommand: AsyncParsableCommand {
         }
         // The clip is written either way: report it, then the failure to play it.
         defer { if let playFailure { Output.error("vocab: \(playFailure.message)") } }
+        let report = SayReport(
+            word: request.word, entry: clip.record.entry, accent: request.accent.rawValue, reading: request.reading,
+            tier: clip.record.tier.rawValue, source: clip.record.source, duration: clip.record.duration, path: clip.path,
+            format: format.rawValue, skipped: skipped.map { SayReport.Skipped(tier: $0.tier.rawValue, reason: $0.reason, broken: !$0.isAbsence) },
+            played: player != nil, synthetic: clip.record.tier.isSynthesis, madeBefore: madeBefore, voice: clip.record.tier.voice)
         if options.json {
-            struct Report: Encodable {
-                let word: String, entry: String, accent: Accent, reading: String?, tier: Tier, source: String, duration: Double, path: String
-                let format: AudioFormat, skipped: [TierSkip], played: Bool
-                /// A computer's voice (neural or tts), not a person's.
-                let synthetic: Bool
-                /// Answered from the clip store, made by an earlier call from the same inputs.
-                let madeBefore: Bool
-            }
-            try Output.json(
-                Report(
-                    word: request.word, entry: clip.record.entry, accent: accent, reading: request.reading,
-                    tier: clip.record.tier, source: clip.record.source, duration: clip.record.duration, path: clip.path,
-                    format: format, skipped: skipped, played: player != nil, synthetic: clip.record.tier.isSynthesis, madeBefore: madeBefore),
-                toStandardError: toStandardOutput)
-            if playFailure != nil { throw ExitCode(Failure.Kind.unavailable.exitCode) }
-            return
+            try Output.json(report, toStandardError: toStandardOutput)
+        } else {
+            for skip in skipped { Output.line("  skipped \(skip.tier.rawValue): \(skip.reason)", toStandardError: toStandardOutput) }
+            Output.line(report.line, toStandardError: toStandardOutput)
+            if let player { Output.line("played with \(player)") }
         }
-        for skip in skipped { Output.line("  skipped \(skip.tier.rawValue): \(skip.reason)", toStandardError: toStandardOutput) }
-        let label = request.reading.map { "\(request.word) \($0)" } ?? request.word
-        Output.line(
-            String(
-                format: "%@ (%@): %@ from %@, %.2f s%@ → %@%@", label, accent.rawValue,
-                clip.record.tier.rawValue, clip.record.source, clip.record.duration, clip.record.tier.voice.map { ", \($0)" } ?? "",
-                clip.path, madeBefore ? " (made before)" : ""),
-            toStandardError: toStandardOutput)
-        if let player { Output.line("played with \(player)") }
         if playFailure != nil { throw ExitCode(Failure.Kind.unavailable.exitCode) }
+        return report
     }
 
     /// Mandarin when asked for (--accent mandarin, --reading), or when Han text is not a

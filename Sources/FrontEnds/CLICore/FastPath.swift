@@ -1,5 +1,6 @@
 import AppCore
 import Catalog
+import Vocabulary
 
 /// The plain forms of `vocab words`, `vocab categories` and the Mandarin listings (`lookup`,
 /// `strokes`, `radical`, `search --pinyin/--bopomofo`), recognised by hand so the small `vocab`
@@ -14,14 +15,28 @@ public enum FastPath {
         case strokes(MOEStrokesListing)
         case radical(MOERadicalListing)
         case readingSearch(MOEReadingSearch)
+        case say(SaidBefore.Call, json: Bool)
     }
 
     public struct Invocation: Sendable {
         public var command: Command
         public var categories: String?
         public var home: String?
+        /// The full program this launcher becomes for what it does not answer (resolved, no
+        /// links): a clip said before is answered as that program would answer it.
+        public var fullProgram: String?
 
         public func run() async throws {
+            if case .say(let call, let json) = command {
+                guard let fullProgram else { throw NotAnswered() }
+                let environment = VocabEnvironment(categories: categories, home: home, executable: fullProgram)
+                guard let record = SaidBeforeIndex(home: environment.home).answer(for: call, in: environment, program: fullProgram) else {
+                    throw NotAnswered()
+                }
+                if !record.inCatalog, !json { Output.error(SayReport.notInCatalog(call.text)) }
+                if json { try Output.json(record.answer) } else { Output.line(record.answer.line) }
+                return
+            }
             let environment = VocabEnvironment(categories: categories, home: home)
             switch command {
             case .words(let listing): try await listing.run(on: try await environment.openCatalog(verbose: listing.verbose))
@@ -30,9 +45,14 @@ public enum FastPath {
             case .strokes(let listing): try listing.run(in: environment)
             case .radical(let listing): try listing.run(in: environment)
             case .readingSearch(let search): try search.run(in: environment)
+            case .say: break
             }
         }
     }
+
+    /// The launcher has no answer of its own (no clip said before, or something changed since):
+    /// the full program answers.
+    public struct NotAnswered: Error {}
 
     /// What one command takes besides the options every command shares, and the ranges of its
     /// numbers. A test compares it with argument-parser's definitions (`--experimental-dump-help`)
@@ -56,6 +76,8 @@ public enum FastPath {
     public static let grammars: [String: Grammar] = [
         "words": Grammar(positional: 1, values: ["--level", "--limit", "--offset"], limits: [("--limit", Limits.page), ("--offset", Limits.offset)]),
         "categories": Grammar(positional: 0, values: ["--level"]),
+        // Only a clip said before, into the store (`SaidBefore`); the full program makes it.
+        "say": Grammar(positional: 1, values: ["--accent", "--speed"]),
         "lookup": Grammar(
             positional: 1, values: ["--reading-style", "--limit", "--offset"], flags: ["--compounds"],
             limits: [("--limit", Limits.characters), ("--offset", Limits.offset)]),
@@ -135,6 +157,20 @@ public enum FastPath {
             return .words(WordsListing(category: p.positional[0], level: level, limit: limit, offset: offset, json: p.json, verbose: verbose))
         case "categories":
             return .categories(CategoriesListing(level: level, json: p.json, verbose: verbose))
+        case "say":
+            // What the catalog says (a rebuild, a cache hit) is the full program's to tell.
+            guard !verbose, let text = try? InputRules.text(p.positional[0], name: "word") else { return nil }
+            var accent: String?
+            if let given = p.values["--accent"] {
+                guard let parsed = Accent.parse(given) else { return nil }
+                accent = parsed.rawValue
+            }
+            var pace = 1.0
+            if let given = p.values["--speed"] {
+                guard let parsed = try? InputRules.speed(given) else { return nil }
+                pace = parsed
+            }
+            return .say(SaidBefore.Call(text: text, accent: accent, pace: pace, format: "wav"), json: p.json)
         case "lookup":
             let title = p.positional[0]
             guard (try? InputRules.text(title, name: "word or character")) != nil, let style = p.readingStyle(),

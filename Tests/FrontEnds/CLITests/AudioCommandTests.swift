@@ -199,3 +199,108 @@ struct SayIdentityTests {
         #expect(clips.count == 4)
     }
 }
+
+#if os(Linux)
+    @Suite("vocab say of a clip said before: the launcher answers it alone while its inputs stay as they were")
+    struct SaidBeforeCommandTests {
+        /// A call through the launcher, under strace: what it printed, and whether it had to
+        /// become the full program (a second execve).
+        struct Traced {
+            let result: ProcessResult
+            let becameFullProgram: Bool
+            let wrote: [String]
+        }
+
+        func say(_ args: [String], _ env: [String: String], trace: String) throws -> Traced {
+            let traced = try runProcess(
+                "/usr/bin/strace",
+                ["-f", "-qq", "-o", trace, "-e", "trace=execve,clone,clone3,write,pwrite64,rename,unlink", Repository.vocabExecutable, "say"] + args,
+                environment: env)
+            let calls = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n").map(String.init)
+            let execs = calls.filter { $0.contains("execve(") && !$0.contains("ENOENT") }
+            let writes = calls.filter {
+                ($0.contains("write(") && !$0.contains("write(1,") && !$0.contains("write(2,")) || $0.contains("rename(") || $0.contains("unlink(")
+            }
+            return Traced(result: traced, becameFullProgram: execs.count > 1 || calls.contains { $0.contains("clone") }, wrote: writes)
+        }
+
+        @Test("the same answer as the full program's, byte for byte, with no write and no other program; a changed input sends it back to the full program")
+        func theLauncherAnswersUntilAnInputChanges() throws {
+            let audio = try TemporaryDirectory("said-before-audio")
+            defer { audio.remove() }
+            // A copy of the categories, which this test edits.
+            try FileManager.default.copyItem(atPath: Repository.categories, toPath: audio.file("Categories"))
+            let vocab = try VocabRunner(categories: audio.file("Categories"))
+            let env = ["VOCAB_HOME": vocab.home.path, "VOCAB_CATEGORIES": vocab.categories, "VOCAB_AUDIO": audio.path]
+            let trace = vocab.home.file("trace")
+            let full = Repository.productsDirectory + "/vocab-full"
+
+            let first = try say(["cat", "--json"], env, trace: trace)
+            #expect(first.result.status == 0 && first.becameFullProgram, "\(first.result.stderr)")
+            for args in [["cat", "--json"], ["cat"], ["cat", "--accent", "uk", "--speed", "1"]] {
+                // The full program first: an accent asked for is a call of its own.
+                let direct = try runProcess(full, ["say"] + args, environment: env)
+                let launched = try say(args, env, trace: trace)
+                #expect(!launched.becameFullProgram, "\(args): the launcher answered")
+                #expect(launched.wrote.isEmpty, "\(args) wrote: \(launched.wrote)")
+                #expect(launched.result.status == 0 && launched.result.stdout == direct.stdout && launched.result.stderr == direct.stderr, "\(args)")
+                #expect(
+                    launched.result.stdout.contains("(made before)") || launched.result.stdout.contains("\"madeBefore\" : true"), "\(launched.result.stdout)")
+            }
+            // A word the catalog does not have warns first, as the full program does.
+            _ = try runProcess(full, ["say", "zorblat"], environment: env)
+            let unknown = try say(["zorblat"], env, trace: trace)
+            #expect(!unknown.becameFullProgram && unknown.result.stderr.contains("'zorblat' is not in the catalog"), "\(unknown.result.stderr)")
+
+            // A legacy clip for cat: the full program answers, from it, and the launcher after that.
+            let made = try runProcess(full, ["say", "dog", "--tier", "tts", "-o", audio.file("legacy/british/Cat.wav")], environment: env)
+            #expect(made.status == 0, "\(made.stderr)")
+            let legacy = try say(["cat"], env, trace: trace)
+            #expect(legacy.becameFullProgram && legacy.result.stdout.contains("cat (british): legacy from"), "\(legacy.result.stdout)")
+            #expect(!(try say(["cat"], env, trace: trace)).becameFullProgram)
+            // The clip replaced in place (same name, the folder unchanged).
+            _ = try runProcess(full, ["say", "hat", "--tier", "tts", "-o", audio.file("legacy/british/Cat.wav")], environment: env)
+            #expect(try say(["cat"], env, trace: trace).becameFullProgram)
+            // The stored clip removed; a category file edited; another neural voice setting; a slower pace.
+            let stored = vocab.home.file("clips/british/catalog/animals/cat.wav")
+            try FileManager.default.removeItem(atPath: stored)
+            #expect(try say(["cat"], env, trace: trace).becameFullProgram)
+            #expect(FileManager.default.fileExists(atPath: stored))
+            let animals = vocab.categories + "/animals.json"
+            try (try String(contentsOfFile: animals, encoding: .utf8) + "\n").write(toFile: animals, atomically: true, encoding: .utf8)
+            #expect(try say(["cat"], env, trace: trace).becameFullProgram)
+            #expect(!(try say(["cat"], env, trace: trace)).becameFullProgram)
+            var voiced = env
+            voiced["VOCAB_NEURAL_VOICE"] = audio.file("no-voice")
+            #expect(try say(["cat"], voiced, trace: trace).becameFullProgram)
+            #expect(try say(["cat", "--speed", "0.75"], env, trace: trace).becameFullProgram)
+            #expect(!(try say(["cat", "--speed", "0.75"], env, trace: trace)).becameFullProgram)
+            // What the launcher does not answer at all: a file of the user's, a chosen tier, playing.
+            #expect(try say(["cat", "--tier", "tts"], env, trace: trace).becameFullProgram)
+        }
+
+        @Test("an answer given while the neural voice was installed holds only while its environment stays as it was")
+        func theNeuralVoiceEnvironmentIsAnInput() throws {
+            let vocab = try VocabRunner()
+            let voice = try TemporaryDirectory("said-before-voice")
+            defer { voice.remove() }
+            // An environment that looks installed, whose Python fails: the neural tier is tried
+            // and skipped, espeak-ng speaks, and the answer depends on the voice being there.
+            let packages = voice.file("lib/python3.11/site-packages")
+            try FileManager.default.createDirectory(atPath: packages + "/hibari_tts-0.2.1.dist-info", withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(atPath: voice.file("bin"), withIntermediateDirectories: true)
+            try voice.write("bin/python3", "#!/bin/sh\nexit 1\n")
+            chmod(voice.file("bin/python3"), 0o755)
+            let env = [
+                "VOCAB_HOME": vocab.home.path, "VOCAB_CATEGORIES": vocab.categories, "VOCAB_AUDIO": vocab.home.file("no-audio"),
+                "VOCAB_NEURAL_VOICE": voice.path,
+            ]
+            let trace = vocab.home.file("trace")
+            let first = try say(["cat", "--json"], env, trace: trace)
+            #expect(first.result.status == 0 && first.result.stdout.contains("\"tier\" : \"tts\""), "\(first.result.stdout) \(first.result.stderr)")
+            #expect(!(try say(["cat", "--json"], env, trace: trace)).becameFullProgram)
+            try FileManager.default.removeItem(atPath: packages + "/hibari_tts-0.2.1.dist-info")
+            #expect(try say(["cat", "--json"], env, trace: trace).becameFullProgram, "the voice's package is gone")
+        }
+    }
+#endif

@@ -12,7 +12,7 @@ struct FastPathGrammarTests {
     /// Arguments that make each command's plain form, for the range checks.
     static let plain: [String: [String]] = [
         "words": ["animals"], "categories": [], "lookup": ["行"], "strokes": ["6"],
-        "radical": ["水"], "search": ["--pinyin", "xing"],
+        "radical": ["水"], "search": ["--pinyin", "xing"], "say": ["cat"],
     ]
 
     struct Definition {
