@@ -95,7 +95,8 @@ public struct PronunciationJudge: Sendable {
         let phones = words.map { word in Array(Set(word.transcriptions.map(RecogniserPhones.phones))).sorted { $0.joined() < $1.joined() } }
         self.phones = phones
         byEntry = Dictionary(words.enumerated().map { ($1.entry, $0) }, uniquingKeysWith: { first, _ in first })
-        let closest = Self.closestWords(phones: phones, words: words.map(\.word))
+        let group = Self.groups(phones)
+        let closest = Self.closestWords(phones: phones, groups: group, words: words.map(\.word))
         self.closest = closest
         var reverse = [[Int]](repeating: [], count: words.count)
         for (index, list) in closest.enumerated() {
@@ -103,8 +104,8 @@ public struct PronunciationJudge: Sendable {
         }
         rivals = closest.indices.map { target in
             // Two senses of one rival (bat and bat) are one rival.
-            var seen: Set<[[String]]> = []
-            return (closest[target] + reverse[target]).filter { seen.insert(phones[$0]).inserted }
+            var seen: Set<Int32> = []
+            return (closest[target] + reverse[target]).filter { seen.insert(group[$0]).inserted }
         }
     }
 
@@ -123,8 +124,19 @@ public struct PronunciationJudge: Sendable {
         return rivals[target].map { words[$0] }
     }
 
-    /// Every word's closest words, each sense once, never a homophone (`vocab_closest_words`).
-    static func closestWords(phones: [[[String]]], words: [String]) -> [[Int]] {
+    /// A number per distinct set of pronunciations: words that sound alike share one.
+    static func groups(_ phones: [[[String]]]) -> [Int32] {
+        var groups: [[[String]]: Int32] = [:]
+        return phones.map { set in
+            if let known = groups[set] { return known }
+            groups[set] = Int32(groups.count)
+            return Int32(groups.count - 1)
+        }
+    }
+
+    /// Every word's closest words, each sense once, never a homophone (`vocab_closest_words`;
+    /// `groups`: the words' numbers from `groups(_:)`).
+    static func closestWords(phones: [[[String]]], groups group: [Int32], words: [String]) -> [[Int]] {
         var numbers: [String: UInt16] = [:]
         var flat: [UInt16] = []
         var starts: [Int32] = [0]
@@ -148,12 +160,6 @@ public struct PronunciationJudge: Sendable {
         let order = words.indices.sorted { x, y in lowered[x] != lowered[y] ? lowered[x] < lowered[y] : words[x] > words[y] }
         var rank = [Int32](repeating: 0, count: words.count)
         for (place, index) in order.enumerated() { rank[index] = Int32(place) }
-        var groups: [[[String]]: Int32] = [:]
-        let group = phones.map { set in
-            if let known = groups[set] { return known }
-            groups[set] = Int32(groups.count)
-            return Int32(groups.count - 1)
-        }
         let k = competitorCount
         var out = [Int32](repeating: -1, count: max(1, words.count * k))
         // It fails only when memory runs out, as Swift's own allocations would.

@@ -203,7 +203,9 @@ struct ClosestWordsTests {
             }
             let words = (0..<200).map { i in spellings[Int(random.next() % UInt64(spellings.count))] + (i % 7 == 0 ? "" : String(i % 11)) }
             let k = PronunciationJudge.competitorCount
-            #expect(PronunciationJudge.closestWords(phones: phones, words: words) == plainReading(phones, words, k: k), "seed \(seed)")
+            #expect(
+                PronunciationJudge.closestWords(phones: phones, groups: PronunciationJudge.groups(phones), words: words) == plainReading(phones, words, k: k),
+                "seed \(seed)")
         }
     }
 }
