@@ -216,10 +216,11 @@ struct SayIdentityTests {
                 "/usr/bin/strace",
                 ["-f", "-qq", "-o", trace, "-e", "trace=execve,clone,clone3,write,pwrite64,rename,unlink", Repository.vocabExecutable, "say"] + args,
                 environment: env)
-            // "PID call(arguments) = result": told apart by the call's name, not by what a path
+            // "[PID ]call(arguments) = result": told apart by the call's name, not by what a path
             // in its arguments may contain (a checkout in /tmp/ci-clone).
+            // strace prefixes a PID only once it follows more than one process.
             let calls = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n").map { line in
-                String(line.drop { $0 != " " }.dropFirst())
+                String(line.drop { $0.isNumber }.drop { $0 == " " })
             }
             func named(_ names: String...) -> [String] { calls.filter { call in names.contains { call.hasPrefix($0 + "(") } } }
             let execs = named("execve").filter { !$0.contains("ENOENT") }
