@@ -13,8 +13,13 @@ import Store
 /// Where vocab finds its data and keeps its databases, from flags, environment and defaults.
 public struct VocabEnvironment: Sendable {
     public var categoriesDirectory: String
-    /// Recorded and legacy clips (see Audio/README.md).
-    public var audioDirectory: String
+    /// Recorded and legacy clips (see Audio/README.md): `VOCAB_AUDIO`, else looked for when
+    /// first asked (a launcher listing words never looks).
+    public var audioDirectory: String {
+        get { audioChoice ?? Self.locate("Audio", from: executable) }
+        set { audioChoice = newValue }
+    }
+    private var audioChoice: String?
     /// The catalog's picture files (see Pictures/README.md): `VOCAB_PICTURES`, else `Pictures/`
     /// beside the categories folder, where the repository and `make install` keep them.
     public var picturesDirectory: String
@@ -67,7 +72,7 @@ public struct VocabEnvironment: Sendable {
         self.executable = executable
         self.home = HomeLayout(root: home ?? Self.defaultHome(environment))
         self.categoriesDirectory = categories ?? environment["VOCAB_CATEGORIES"] ?? Self.locate("Categories", from: executable)
-        self.audioDirectory = environment["VOCAB_AUDIO"] ?? Self.locate("Audio", from: executable)
+        self.audioChoice = environment["VOCAB_AUDIO"]
         self.picturesDirectory = environment["VOCAB_PICTURES"] ?? Self.beside(categoriesDirectory, "Pictures")
         self.neuralVoice = Self.neuralVoice(environment)
         self.listener = Self.folderChoice(environment["VOCAB_LISTENER"])
@@ -87,7 +92,7 @@ public struct VocabEnvironment: Sendable {
         neuralVoice: PythonFolder = .off, listener: PythonFolder = .off, clock: WallClock = .system
     ) {
         self.categoriesDirectory = categoriesDirectory
-        self.audioDirectory = audioDirectory
+        self.audioChoice = audioDirectory
         self.picturesDirectory = picturesDirectory ?? Self.beside(categoriesDirectory, "Pictures")
         self.home = home
         self.neuralVoice = neuralVoice

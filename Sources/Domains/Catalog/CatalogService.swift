@@ -1,4 +1,5 @@
 import Cache
+import JSONReading
 import Store
 import TextMatching
 
@@ -48,6 +49,26 @@ public struct WordRow: Sendable, Hashable {
     public var json: String
 
     public func decode() throws -> Word { try Document(id: id, json: json).decode(Word.self) }
+
+    /// The headword as a listing shows it (`Word.label`), its sense read from the row's JSON by
+    /// the byte reader: a JSONDecoder's first use cost the launcher's whole page more than its
+    /// query did. Only rows with a sense are read at all.
+    public var label: String {
+        guard json.containsBytes(#""sense""#) else { return word }
+        var text = json
+        let sense: String? = text.withUTF8 { bytes in
+            var reader = JSONReader(bytes)
+            var english: String?
+            try? reader.forEachMember { reader, key in
+                guard key.equals("sense"), try reader.peek() == .object else { return try reader.skipValue() }
+                try reader.forEachMember { reader, key in
+                    if key.equals("en"), try reader.peek() == .string { english = try reader.readString().string } else { try reader.skipValue() }
+                }
+            }
+            return english
+        }
+        return Word.label(word, senseInEnglish: sense)
+    }
 }
 
 public struct WordPage: Sendable {

@@ -80,8 +80,10 @@ public struct Word: Codable, Sendable, Hashable {
     public var firstLevel: Level { levels.min() ?? .starters }
 
     /// A headword as lists show it, told apart from its other entries by its sense: "bat · animal".
-    public static func label(_ headword: String, sense: LocalizedText?) -> String {
-        sense.map { "\(headword) · \($0.en)" } ?? headword
+    public static func label(_ headword: String, sense: LocalizedText?) -> String { label(headword, senseInEnglish: sense?.en) }
+
+    public static func label(_ headword: String, senseInEnglish sense: String?) -> String {
+        sense.map { "\(headword) · \($0)" } ?? headword
     }
 
     public func audio(for accent: Accent) -> AudioReferences? { audio?[accent.rawValue] }

@@ -44,7 +44,10 @@ public enum DurableFile {
     public static func createDirectory(_ path: String) throws {
         var built = path.hasPrefix("/") ? "" : "."
         for part in path.split(separator: "/") {
-            built += "/" + part
+            // Appended, not `"/" + part`: String + Substring is the generic `+`, whose witness
+            // lookup at run time cost a launcher's command more than the mkdir calls.
+            built += "/"
+            built.append(contentsOf: part)
             if mkdir(built, 0o755) != 0 && errno != EEXIST { throw FileError.system("cannot create the folder \(built)") }
         }
     }

@@ -27,26 +27,29 @@ public enum FastPath {
         public var fullProgram: String?
 
         public func run() async throws {
-            if case .say(let call, let json) = command {
-                guard let fullProgram else { throw NotAnswered() }
-                let environment = VocabEnvironment(categories: categories, home: home, executable: fullProgram)
-                guard let record = SaidBeforeIndex(home: environment.home).answer(for: call, in: environment, program: fullProgram) else {
-                    throw NotAnswered()
-                }
-                if !record.inCatalog, !json { Output.error(SayReport.notInCatalog(call.text)) }
-                if json { try Output.json(record.answer) } else { Output.line(record.answer.line) }
-                return
-            }
-            let environment = VocabEnvironment(categories: categories, home: home)
             switch command {
+            case .say(let call, let json): try answer(call, json: json)
             case .words(let listing): try await listing.run(on: try await environment.openCatalog(verbose: listing.verbose))
             case .categories(let listing): try await listing.run(on: try await environment.openCatalog(verbose: listing.verbose))
             case .lookup(let listing): try listing.run(in: environment)
             case .strokes(let listing): try listing.run(in: environment)
             case .radical(let listing): try listing.run(in: environment)
             case .readingSearch(let search): try search.run(in: environment)
-            case .say: break
             }
+        }
+
+        private var environment: VocabEnvironment { VocabEnvironment(categories: categories, home: home) }
+
+        /// A clip said before, from its record, with the places looked for from where the full
+        /// program is: the record is the full program's, as it would answer.
+        private func answer(_ call: SaidBefore.Call, json: Bool) throws {
+            guard let fullProgram else { throw NotAnswered() }
+            let environment = VocabEnvironment(categories: categories, home: home, executable: fullProgram)
+            guard let record = SaidBeforeIndex(home: environment.home).answer(for: call, in: environment, program: fullProgram) else {
+                throw NotAnswered()
+            }
+            if !record.inCatalog, !json { Output.error(SayReport.notInCatalog(call.text)) }
+            if json { try Output.json(record.answer) } else { Output.line(record.answer.line) }
         }
     }
 
@@ -64,9 +67,22 @@ public enum FastPath {
         public var positional: Int
         public var values: [String] = []
         public var flags: [String] = []
-        public var limits: [(option: String, range: ClosedRange<Int>)] = []
+        public var limits: [OptionLimit] = []
 
         func limit(of option: String) -> ClosedRange<Int>? { limits.first { $0.option == option }?.range }
+    }
+
+    /// The numbers an option takes. A struct, not a tuple: an array of tuples holding a
+    /// `ClosedRange<Int>` is metadata the runtime builds by name on first use, checking `Int`'s
+    /// conformances against every one in this static binary, which each launch paid for.
+    public struct OptionLimit: Sendable {
+        public var option: String
+        public var range: ClosedRange<Int>
+
+        init(_ option: String, _ range: ClosedRange<Int>) {
+            self.option = option
+            self.range = range
+        }
     }
 
     /// The options every command shares: values and flags.
@@ -74,19 +90,20 @@ public enum FastPath {
     public static let sharedFlags = ["--json", "--verbose"]
 
     public static let grammars: [String: Grammar] = [
-        "words": Grammar(positional: 1, values: ["--level", "--limit", "--offset"], limits: [("--limit", Limits.page), ("--offset", Limits.offset)]),
+        "words": Grammar(
+            positional: 1, values: ["--level", "--limit", "--offset"], limits: [.init("--limit", Limits.page), .init("--offset", Limits.offset)]),
         "categories": Grammar(positional: 0, values: ["--level"]),
         // Only a clip said before, into the store (`SaidBefore`); the full program makes it.
         "say": Grammar(positional: 1, values: ["--accent", "--speed"]),
         "lookup": Grammar(
             positional: 1, values: ["--reading-style", "--limit", "--offset"], flags: ["--compounds"],
-            limits: [("--limit", Limits.characters), ("--offset", Limits.offset)]),
+            limits: [.init("--limit", Limits.characters), .init("--offset", Limits.offset)]),
         "strokes": Grammar(
-            positional: 1, values: ["--radical", "--limit", "--offset"], limits: [("--limit", Limits.characters), ("--offset", Limits.offset)]),
-        "radical": Grammar(positional: 1, values: ["--limit", "--offset"], limits: [("--limit", Limits.characters), ("--offset", Limits.offset)]),
+            positional: 1, values: ["--radical", "--limit", "--offset"], limits: [.init("--limit", Limits.characters), .init("--offset", Limits.offset)]),
+        "radical": Grammar(positional: 1, values: ["--limit", "--offset"], limits: [.init("--limit", Limits.characters), .init("--offset", Limits.offset)]),
         "search": Grammar(
             positional: 0, values: ["--pinyin", "--bopomofo", "--limit", "--offset", "--reading-style"], flags: ["--tones"],
-            limits: [("--limit", Limits.characters), ("--offset", Limits.offset)]),
+            limits: [.init("--limit", Limits.characters), .init("--offset", Limits.offset)]),
     ]
 
     /// The arguments after the command name, split by its grammar.

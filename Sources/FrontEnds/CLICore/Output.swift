@@ -70,6 +70,19 @@ public enum Output {
     }
 
     public static func displayWidth(_ text: String) -> Int {
+        // Latin, IPA, Greek and Cyrillic letters are one column each and never join another
+        // into one character: counted as scalars, without breaking the text into characters,
+        // which cost the launcher's page of words more than its query.
+        var columns = 0
+        for scalar in text.unicodeScalars {
+            let v = scalar.value
+            guard v != 0x0D, v < 0x300 || (0x370..<0x483).contains(v) else { return characterWidth(text) }
+            columns += 1
+        }
+        return columns
+    }
+
+    static func characterWidth(_ text: String) -> Int {
         text.reduce(0) { total, ch in
             guard let s = ch.unicodeScalars.first else { return total }
             let v = s.value

@@ -50,7 +50,7 @@ public struct WordsListing: Sendable {
                 : "No words past \(page.offset): \(page.category.name.en)\(levelText) has \(page.total).\n"
         }
         var text = "\(page.category.icon) \(page.category.name.en) · \(page.category.name.vi)\(levelText): \(page.total) word\(page.total == 1 ? "" : "s")\n"
-        let names = page.rows.map(Self.name)
+        let names = page.rows.map(\.label)
         let width = min(28, names.map { Output.displayWidth($0) }.max() ?? 0) + 2
         let ipaWidth = min(22, page.rows.map { Output.displayWidth($0.britishIPA) + 2 }.max() ?? 0) + 2
         for (w, name) in zip(page.rows, names) {
@@ -61,15 +61,4 @@ public struct WordsListing: Sendable {
         }
         return text
     }
-
-    /// The headword, with its sense where it has one ("lift · ride" beside "lift · elevator").
-    /// Only entries with a sense are decoded, so a page stays on the launcher's fast path.
-    static func name(_ row: WordRow) -> String {
-        guard row.json.containsBytes(#""sense""#), let labelled = try? JSONDecoder().decode(Labelled.self, from: Data(row.json.utf8)) else {
-            return row.word
-        }
-        return Word.label(row.word, sense: labelled.sense)
-    }
-
-    private struct Labelled: Decodable { let sense: LocalizedText? }
 }

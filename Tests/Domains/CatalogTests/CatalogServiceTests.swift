@@ -123,6 +123,22 @@ struct CatalogServiceTests {
         #expect(try await catalog.entry(id: "animals/bat-sports")?.word.vi == "gậy")
     }
 
+    @Test("a listed row is labelled by its sense as its decoded word is, read from its JSON without a decoder")
+    func aRowsLabelIsItsWordsLabel() async throws {
+        let animal = CatalogFixture.word("bat", extra: #", "sense": {"vi": "con vật", "en": "animal \"flying\" \u00e9"}"#)
+        let toy = CatalogFixture.word("bat", vi: "gậy", extra: #", "sense": {"en": "sports", "vi": "thể thao"}, "key": "bat-sports""#)
+        let plain = CatalogFixture.word("dog")
+        try dir.write("Categories/animals.json", CatalogFixture.category("animals", order: 1, words: [animal, toy, plain]))
+        let catalog = CatalogService(store: try await indexer.open().store)
+        let page = try await catalog.words(in: "animals", level: nil)
+        #expect(page.rows.map(\.label) == ["bat · animal \"flying\" é", "bat · sports", "dog"])
+        #expect(page.rows.map(\.label) == page.words.map { Word.label($0.word, sense: $0.sense) })
+        // Not a sense at the top: nested, null, not an object, or no English in it.
+        for json in [#"{"examples": [{"sense": {"en": "x"}}]}"#, #"{"sense": null}"#, #"{"sense": "animal"}"#, #"{"sense": {"vi": "con vật"}}"#] {
+            #expect(WordRow(id: "a/b", word: "bat", britishIPA: "", vi: "", json: json).label == "bat", "\(json)")
+        }
+    }
+
     @Test func lookupFindsHeadwordsAndSuggestsCloseOnes() async throws {
         let catalog = CatalogService(store: try await indexer.open().store)
         #expect(try await catalog.lookup("cat").map(\.vi) == ["con mèo"])

@@ -62,7 +62,8 @@ struct FastPathGrammarTests {
         defer { home.remove() }
         let env = ["VOCAB_HOME": home.path]
         for (command, grammar) in FastPath.grammars {
-            for (option, range) in grammar.limits {
+            for limit in grammar.limits {
+                let (option, range) = (limit.option, limit.range)
                 for (value, refused) in [(range.upperBound, false), (range.upperBound + 1, true), (range.lowerBound, false), (range.lowerBound - 1, true)] {
                     let run = try runProcess(Self.full, [command] + Self.plain[command]! + [option, String(value)], environment: env)
                     #expect((run.status == 64) == refused, "\(command) \(option) \(value): \(run.status) \(run.stderr)")
