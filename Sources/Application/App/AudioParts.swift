@@ -148,7 +148,9 @@ public final class AudioParts: Sendable {
     }
 
     private func localSources(audioRoot: String?) -> [any ClipSource] {
-        [recordedSource(audioRoot: audioRoot), legacySource(audioRoot: audioRoot)]
+        // One look for the folder serves both tiers: each read of `audioDirectory` looks again.
+        let root = audioRoot ?? environment.audioDirectory
+        return [recordedSource(audioRoot: root), legacySource(audioRoot: root)]
     }
 
     /// Rendered clips of `say` and the server, by entry identity.

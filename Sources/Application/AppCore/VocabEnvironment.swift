@@ -13,8 +13,8 @@ import Store
 /// Where vocab finds its data and keeps its databases, from flags, environment and defaults.
 public struct VocabEnvironment: Sendable {
     public var categoriesDirectory: String
-    /// Recorded and legacy clips (see Audio/README.md): `VOCAB_AUDIO`, else looked for when
-    /// first asked (a launcher listing words never looks).
+    /// Recorded and legacy clips (see Audio/README.md): `VOCAB_AUDIO`, else looked for on each
+    /// read (a launcher listing words never looks); read it once where it is used twice.
     public var audioDirectory: String {
         get { audioChoice ?? Self.locate("Audio", from: executable) }
         set { audioChoice = newValue }
