@@ -21,7 +21,8 @@ public struct AttemptBody: Sendable, Codable, Equatable {
     /// The phones the listener wrote down, knowing nothing of the word ("k æ t").
     public var heard: String
     /// How much likelier the word was than the likeliest word it could be mistaken for (natural
-    /// log; above 0, the word won).
+    /// log; the sounds' margin and Whisper's added where Whisper is installed; above 0, the word
+    /// won).
     public var margin: Double
     /// The word it sounded more like, when it was not clearly the word.
     public var soundedLike: Other?
@@ -178,7 +179,7 @@ public final class ListeningService: Sendable {
         guard let listener else { throw Failure(.listenerUnavailable, "cannot listen here: \(reason ?? "no listener").") }
         let lattice: PhoneLattice
         do {
-            lattice = try await listener.listen(pcm.samples, sampleRate: pcm.sampleRate)
+            lattice = try await listener.listen(pcm.samples, sampleRate: pcm.sampleRate, words: judge.wordsToScore(for: word.entry))
         } catch let error as SpeechError {
             throw Failure(.listenerUnavailable, "could not listen: \(error.description)")
         }

@@ -79,7 +79,12 @@ public struct PronunciationJudge: Sendable {
     /// The word wins when it is at most this much less likely than its likeliest rival (natural
     /// log): a near tie is the child's, not the rival's.
     public static let acceptMargin = -0.5
-    /// A competitor this much likelier than the word won clearly enough to name the sound.
+    /// With Whisper's word scores, the word wins when the two recognisers' margins added are
+    /// above this: evidence for the word from one recogniser may outweigh doubt from the other,
+    /// and a tie is not a win.
+    public static let fusedAcceptMargin = 0.0
+    /// A competitor whose sounds were this much likelier than the word's won clearly enough to
+    /// name the sound.
     public static let clearLoss = 5.0
 
     private let words: [SpokenWord]
@@ -167,7 +172,18 @@ public struct PronunciationJudge: Sendable {
         return words.indices.map { w in out[(w * k)..<(w * k + k)].filter { $0 >= 0 }.map(Int.init) }
     }
 
-    /// The verdict on `lattice` as an attempt at `entry` (nil: no such word).
+    /// The words whose scores the judge weighs an attempt at `entry` with, to ask the listener
+    /// for: the word, then its rivals' spellings, each once.
+    public func wordsToScore(for entry: String) -> [String] {
+        guard let target = byEntry[entry] else { return [] }
+        var seen: Set<String> = []
+        return ([target] + rivals[target]).map { words[$0].word }.filter { seen.insert($0).inserted }
+    }
+
+    /// The verdict on `lattice` as an attempt at `entry` (nil: no such word). With Whisper's word
+    /// scores in the lattice, the margin is the two recognisers' evidence added: how much likelier
+    /// the word's sounds were than the likeliest rival's, and how much likelier Whisper found the
+    /// word than the likeliest rival word.
     public func judge(_ lattice: PhoneLattice, as entry: String) -> PronunciationVerdict? {
         guard let target = byEntry[entry] else { return nil }
         let free = lattice.bestPath
@@ -179,14 +195,29 @@ public struct PronunciationJudge: Sendable {
         let (own, ownPhones) = score(target)
         let scored = rivals[target].map { ($0, score($0)) }
         let best = scored.max { $0.1.0 < $1.1.0 }
-        let margin = own - (best?.1.0 ?? -.infinity)
-        if margin > Self.acceptMargin && own > free.logProbability - Self.freeAllowance {
+        var margin = own - (best?.1.0 ?? -.infinity)
+        var threshold = Self.acceptMargin
+        // The rival it sounded most like: by its sounds, or by both recognisers where Whisper scored.
+        var closest = best.map { ($0.0, $0.1.1, own - $0.1.0) }
+        let spelling = words[target].word.lowercased()
+        if let ownWord = lattice.wordScores[words[target].word] {
+            // A rival spelt as the word (read and read) is the word to Whisper.
+            let others = scored.filter { words[$0.0].word.lowercased() != spelling }
+            let wordScore = { (rival: Int) in lattice.wordScores[self.words[rival].word] ?? -.infinity }
+            if let likeliest = others.map({ wordScore($0.0) }).max() {
+                margin += ownWord - likeliest
+                threshold = Self.fusedAcceptMargin
+                closest = others.map { ($0.0, $0.1.1, own - $0.1.0 + ownWord - wordScore($0.0)) }.min { $0.2 < $1.2 }
+            }
+        }
+        if margin > threshold && own > free.logProbability - Self.freeAllowance {
             return PronunciationVerdict(kind: .wellSaid, heard: free.phones, margin: Self.finite(margin))
         }
         var verdict = PronunciationVerdict(kind: .nearly, heard: free.phones, margin: Self.finite(margin))
-        if let best, margin < 0 {
-            verdict.soundedLike = words[best.0]
-            if margin < -Self.clearLoss { verdict.sound = Self.firstDifference(ownPhones, best.1.1) }
+        if let closest, margin < 0 {
+            verdict.soundedLike = words[closest.0]
+            let bySounds = own - score(closest.0).0
+            if bySounds < -Self.clearLoss { verdict.sound = Self.firstDifference(ownPhones, closest.1) }
         }
         return verdict
     }

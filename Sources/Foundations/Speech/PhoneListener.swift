@@ -3,7 +3,8 @@ import Usage
 
 /// The listener as installed by `scripts/install-deps`: a Python environment holding the pinned
 /// `hama` package (a phoneme recogniser with its weights inside the wheel, Apache-2.0; nothing is
-/// downloaded), in `listener/` beside the neural voice's.
+/// downloaded), in `listener/` beside the neural voice's, and Whisper tiny.en beside it to weigh
+/// words (without it, attempts are judged by their sounds alone).
 public struct ListenerModel: Sendable, Equatable {
     public static let package = "hama"
     public static let version = "1.7.0"
@@ -36,14 +37,19 @@ public struct PhoneLattice: Sendable {
     public let frames: Int
     /// `frames` rows of `phones.count` values.
     public let logProbabilities: [Float]
+    /// A second recogniser's word for it: for each word asked about, how likely (natural log) it
+    /// is that the recording is that word said alone, as Whisper, which knows words rather than
+    /// sounds, hears it. Empty where Whisper is not installed or no word was asked about.
+    public let wordScores: [String: Double]
     /// Seconds of sound per frame.
     public static let frameSeconds = 0.02
 
-    public init(phones: [String], blank: Int, frames: Int, logProbabilities: [Float]) {
+    public init(phones: [String], blank: Int, frames: Int, logProbabilities: [Float], wordScores: [String: Double] = [:]) {
         self.phones = phones
         self.blank = blank
         self.frames = frames
         self.logProbabilities = logProbabilities
+        self.wordScores = wordScores
     }
 
     public func logProbability(frame: Int, phone: Int) -> Float { logProbabilities[frame * phones.count + phone] }
@@ -65,8 +71,8 @@ public struct PhoneLattice: Sendable {
     }
 }
 
-/// Listening, in long-lived Python processes (`ListenerWorkerScript`): the model loads once per
-/// process (about half a second), then a word takes about 100 ms of one core.
+/// Listening, in long-lived Python processes (`ListenerWorkerScript`): the models load once per
+/// process (a second or two), then a word takes about 150 ms of one core.
 public final class PhoneListener: Sendable {
     public let model: ListenerModel
     private let lanes: WorkerLanes
@@ -81,24 +87,25 @@ public final class PhoneListener: Sendable {
 
     public func warmUp() async -> SpeechError? { await lanes.warmUp() }
 
-    /// What the recogniser makes of mono samples at `sampleRate`.
-    public func listen(_ samples: [Float], sampleRate: Int) async throws -> PhoneLattice {
-        try await lanes.run { worker, timeout in try Self.listen(samples, sampleRate: sampleRate, worker: worker, timeout: timeout) }
+    /// What the recognisers make of mono samples at `sampleRate`, with Whisper's score of each
+    /// of `words` where it is installed.
+    public func listen(_ samples: [Float], sampleRate: Int, words: [String] = []) async throws -> PhoneLattice {
+        try await lanes.run { worker, timeout in try Self.listen(samples, sampleRate: sampleRate, words: words, worker: worker, timeout: timeout) }
     }
 
     /// The same, on the calling thread.
-    public func listenNow(_ samples: [Float], sampleRate: Int) throws -> PhoneLattice {
-        try lanes.runNow { worker, timeout in try Self.listen(samples, sampleRate: sampleRate, worker: worker, timeout: timeout) }
+    public func listenNow(_ samples: [Float], sampleRate: Int, words: [String] = []) throws -> PhoneLattice {
+        try lanes.runNow { worker, timeout in try Self.listen(samples, sampleRate: sampleRate, words: words, worker: worker, timeout: timeout) }
     }
 
     public var processIDs: [Int32] { lanes.processIDs }
     public func stop() { lanes.stop() }
 
-    private static func listen(_ samples: [Float], sampleRate: Int, worker: PythonWorker, timeout: Double) throws -> PhoneLattice {
+    private static func listen(_ samples: [Float], sampleRate: Int, words: [String], worker: PythonWorker, timeout: Double) throws -> PhoneLattice {
         guard let phones = worker.ready["phones"] as? [String], let blank = worker.ready["blank"] as? Int, phones.indices.contains(blank) else {
             throw PythonWorker.Broken(description: "the listener did not say which phones it knows")
         }
-        try worker.send(["count": samples.count, "rate": sampleRate], payload: floatBytes(samples))
+        try worker.send(["count": samples.count, "rate": sampleRate, "words": words], payload: floatBytes(samples))
         let header = try worker.receiveHeader(timeout: timeout, what: "listening")
         guard header["ok"] as? Bool == true else {
             throw SpeechError(description: "the listener could not listen: \(header["error"] as? String ?? "no reason given")")
@@ -107,6 +114,13 @@ public final class PhoneListener: Sendable {
             throw PythonWorker.Broken(description: "the listener answered a lattice of another shape")
         }
         let bytes = try worker.receiveBytes(frames * phones.count * 4, timeout: timeout, what: "listening")
-        return PhoneLattice(phones: phones, blank: blank, frames: frames, logProbabilities: floatSamples(bytes, count: frames * phones.count))
+        var wordScores: [String: Double] = [:]
+        if let scores = header["scores"] as? [Any], scores.count == words.count {
+            for (word, score) in zip(words, scores) {
+                if let score = score as? Double, score.isFinite { wordScores[word] = score }
+            }
+        }
+        return PhoneLattice(
+            phones: phones, blank: blank, frames: frames, logProbabilities: floatSamples(bytes, count: frames * phones.count), wordScores: wordScores)
     }
 }

@@ -100,6 +100,34 @@ struct PronunciationJudgeTests {
         #expect(judge.judge(try await lattice("cat.ogg"), as: "animals/cat")?.kind == .wellSaid)
     }
 
+    @Test("Whisper, installed beside hama, scores the words asked about: a person saying cat is cat to both, and not hat")
+    func whisperWeighsTheWords() async throws {
+        let pcm = try AudioFile.decode(fixture("cat.wav")).pcm
+        let asCat = try await sharedListener.listen(pcm.samples, sampleRate: pcm.sampleRate, words: judge.wordsToScore(for: "animals/cat"))
+        #expect(Set(asCat.wordScores.keys) == Set(judge.wordsToScore(for: "animals/cat")))
+        let cat = try #require(asCat.wordScores["cat"])
+        let hat = try #require(asCat.wordScores["hat"])
+        #expect(cat > hat + 2, "cat \(cat), hat \(hat)")
+        let soundsOnly = try #require(judge.judge(try await lattice("cat.wav"), as: "animals/cat"))
+        let both = try #require(judge.judge(asCat, as: "animals/cat"))
+        #expect(both.kind == .wellSaid)
+        // Whisper's evidence is added to the sounds': the margin grows by what it found.
+        #expect(both.margin > soundsOnly.margin)
+        let asHat = try await sharedListener.listen(pcm.samples, sampleRate: pcm.sampleRate, words: judge.wordsToScore(for: "clothes/hat"))
+        let verdict = try #require(judge.judge(asHat, as: "clothes/hat"))
+        #expect(verdict.kind == .nearly)
+        #expect(verdict.soundedLike?.word == "cat")
+        #expect(verdict.sound == "h")
+        // Had Whisper heard hat clearly, its doubt would outweigh the sounds' lead: not well said.
+        var doubted = asCat.wordScores
+        doubted["cat"] = (doubted["hat"] ?? 0) - soundsOnly.margin - 1
+        let doubtedCat = PhoneLattice(
+            phones: asCat.phones, blank: asCat.blank, frames: asCat.frames, logProbabilities: asCat.logProbabilities, wordScores: doubted)
+        #expect(judge.judge(doubtedCat, as: "animals/cat")?.kind == .nearly)
+        // Asked about nothing, Whisper says nothing.
+        #expect(try await lattice("cat.wav").wordScores.isEmpty)
+    }
+
     @Test("a recording of a word far from every competitor is not well said as any of them")
     func farWords() async throws {
         let heard = try await lattice("cat.wav")
