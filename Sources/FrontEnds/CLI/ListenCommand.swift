@@ -11,9 +11,10 @@ struct ListenCommand: AsyncParsableCommand {
         discussion: """
             The recording (WAV, Ogg with Opus or Vorbis, FLAC, or WebM with Opus as a browser \
             records it; at most 10 seconds) is heard \
-            by the listener, an offline phoneme recogniser installed by 'make' (hama, in \
-            listener/), and judged against the catalog words it could be mistaken for (cat: hat, \
-            cap, cut, cot…), never against a threshold alone. The verdict is one of:
+            by the listener, two offline recognisers installed by 'make' in listener/ (hama \
+            writes down the sounds, Whisper tiny.en weighs the words), and judged against the \
+            catalog words it could be mistaken for (cat: hat, cap, cut, cot…), never against a \
+            threshold alone. The verdict is one of:
 
               well_said   the word, clearly: it beat every word it could be mistaken for
               nearly      speech, but not clearly the word: listen and try again (with the word \
