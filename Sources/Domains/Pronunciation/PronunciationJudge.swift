@@ -197,8 +197,9 @@ public struct PronunciationJudge: Sendable {
         let best = scored.max { $0.1.0 < $1.1.0 }
         var margin = own - (best?.1.0 ?? -.infinity)
         var threshold = Self.acceptMargin
-        // The rival it sounded most like: by its sounds, or by both recognisers where Whisper scored.
-        var closest = best.map { ($0.0, $0.1.1, own - $0.1.0) }
+        // The rival it sounded most like (its index, phones, and the word's margin over it by its
+        // sounds and in all): by its sounds, or by both recognisers where Whisper scored.
+        var closest = best.map { (index: $0.0, phones: $0.1.1, bySounds: own - $0.1.0, overall: own - $0.1.0) }
         let spelling = words[target].word.lowercased()
         if let ownWord = lattice.wordScores[words[target].word] {
             // A rival spelt as the word (read and read) is the word to Whisper.
@@ -207,7 +208,8 @@ public struct PronunciationJudge: Sendable {
             if let likeliest = others.map({ wordScore($0.0) }).max() {
                 margin += ownWord - likeliest
                 threshold = Self.fusedAcceptMargin
-                closest = others.map { ($0.0, $0.1.1, own - $0.1.0 + ownWord - wordScore($0.0)) }.min { $0.2 < $1.2 }
+                closest = others.map { (index: $0.0, phones: $0.1.1, bySounds: own - $0.1.0, overall: own - $0.1.0 + ownWord - wordScore($0.0)) }
+                    .min { $0.overall < $1.overall }
             }
         }
         if margin > threshold && own > free.logProbability - Self.freeAllowance {
@@ -215,9 +217,8 @@ public struct PronunciationJudge: Sendable {
         }
         var verdict = PronunciationVerdict(kind: .nearly, heard: free.phones, margin: Self.finite(margin))
         if let closest, margin < 0 {
-            verdict.soundedLike = words[closest.0]
-            let bySounds = own - score(closest.0).0
-            if bySounds < -Self.clearLoss { verdict.sound = Self.firstDifference(ownPhones, closest.1) }
+            verdict.soundedLike = words[closest.index]
+            if closest.bySounds < -Self.clearLoss { verdict.sound = Self.firstDifference(ownPhones, closest.phones) }
         }
         return verdict
     }

@@ -62,10 +62,9 @@ enum ListenerWorkerScript {
             top = x.max()
             return x - top - np.log(np.exp(x - top).sum())
 
-        def scores(samples, rate, words):
-            if rate != 16000:
-                samples = asr._resample_linear(samples, rate, 16000)
-            mel = features(samples.astype(np.float32))
+        def scores(samples, words):
+            # `samples` at 16 kHz, as Whisper and hama both read them.
+            mel = features(samples)
             n = min(mel.shape[-1], 3000)
             # Whisper reads 30 s windows; a word's own length (2 s at least) is as well heard here
             # and ten times quicker.
@@ -105,7 +104,7 @@ enum ListenerWorkerScript {
 
         if whisper is not None:
             try:
-                scores(np.zeros(8000, dtype=np.float32), 16000, ["cat"])
+                scores(np.zeros(8000, dtype=np.float32), ["cat"])
             except Exception:
                 whisper = None
 
@@ -122,9 +121,13 @@ enum ListenerWorkerScript {
                 if len(data) != count * 4:
                     break
                 samples = np.frombuffer(data, dtype="<f4").astype(np.float32)
-                lattice = run(samples, int(request["rate"]))
+                rate = int(request["rate"])
+                # Resampled once, for both recognisers.
+                if rate != 16000:
+                    samples, rate = asr._resample_linear(samples, rate, 16000).astype(np.float32, copy=False), 16000
+                lattice = run(samples, rate)
                 words = [str(w) for w in request.get("words", [])]
-                heard = scores(samples, int(request["rate"]), words) if whisper is not None and words else None
+                heard = scores(samples, words) if whisper is not None and words else None
                 send({"ok": True, "frames": int(lattice.shape[0]), "phones": int(lattice.shape[1]), "scores": heard}, lattice.tobytes())
             except Exception as error:
                 send({"ok": False, "error": "%s: %s" % (type(error).__name__, error)})
