@@ -70,13 +70,15 @@ struct KilledRunTests {
         process.signal(SIGKILL)
         while process.isRunning { try await Task.sleep(for: .milliseconds(10)) }
 
+        // How soon a killed render's workers are gone depends on how busy the machine is (3 s
+        // was missed once in CI on 2 cores), so the wait is long and ends as soon as they are.
         let killed = Date()
         var alive = workers
-        while !alive.isEmpty, Date().timeIntervalSince(killed) < 3 {
+        while !alive.isEmpty, Date().timeIntervalSince(killed) < 60 {
             alive = workers.filter(isAlive)
             try await Task.sleep(for: .milliseconds(50))
         }
-        #expect(alive.isEmpty, "workers \(alive) were still running 3 s after their render was killed")
+        #expect(alive.isEmpty, "workers \(alive) were still running 60 s after their render was killed")
         await waitForProcesses(mentioning: out)
     }
 
